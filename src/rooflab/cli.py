@@ -1,0 +1,142 @@
+"""The command line: parse arguments, make one library call, render. No measuring logic lives here."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+import click
+
+from . import __version__
+from .errors import RooflabError
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _emit_json(doc: dict) -> None:
+    from .results.store import _default
+
+    click.echo(json.dumps(doc, indent=2, default=_default, allow_nan=True))
+
+
+def _store(path):
+    from .results.store import Store
+
+    return Store(path)
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool = True):
+    """A spinner with the current step on stderr, only when stderr is a terminal; yields a callback."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda msg: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as p:
+        task = p.add_task("starting", total=None)
+        yield lambda msg: p.update(task, description=msg)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print a machine-readable JSON document.")
+store_option = click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+                            help="Results store (SQLite file). Default: $ROOFLAB_HOME/store.sqlite or the user "
+                                 "data directory.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rooflab")
+def cli():
+    """rooflab: your machine's cache-aware roofline, your kernels on it, and timing you can trust."""
+
+
+@cli.command()
+@json_option
+@click.option("--no-clock", is_flag=True, help="Skip the clock measurement (theoretical peaks then use the nominal MHz).")
+def info(as_json, no_clock):
+    """Machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, numactl, BLAS)."""
+    from .api import info as get_info
+    from .report.text import render_info
+
+    with progress_bar(not as_json) as prog:
+        prog("measuring the core clock")
+        doc = get_info(clock=not no_clock)
+    if as_json:
+        _emit_json(doc)
+    else:
+        render_info(doc, _console())
+
+
+@cli.command()
+@json_option
+@store_option
+@click.option("--kind", default=None, help="Only runs of this kind (measure, lab.ladder, bench, ...).")
+@click.option("--machine", default=None, help="Only runs whose host or machine key contains this text.")
+@click.option("--since", default=None, help="Only runs created on or after this date (YYYY-MM-DD).")
+@click.option("--until", default=None, help="Only runs created on or before this date (YYYY-MM-DD).")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1))
+def history(as_json, store_path, kind, machine, since, until, limit):
+    """List stored runs, newest first."""
+    from .report.text import render_history
+    from .results.schema import schema_id
+
+    with _store(store_path) as st:
+        runs = st.runs(kind=kind, machine=machine, since=since, until=until + "T99" if until else None, limit=limit)
+        doc = {"schema": schema_id("history"), "store": str(st.path), "runs": runs}
+    if as_json:
+        _emit_json(doc)
+    else:
+        render_history(doc, _console())
+
+
+@cli.command()
+@json_option
+@store_option
+@click.argument("runs", nargs=-1, required=True)
+def show(as_json, store_path, runs):
+    """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
+    from .report.text import render_run
+
+    with _store(store_path) as st:
+        docs = [st.get(r) for r in runs]
+    if as_json:
+        _emit_json(docs[0] if len(docs) == 1 else {"schema": "rooflab.history/1", "runs": docs})
+        return
+    con = _console()
+    for d in docs:
+        render_run(d, con)
+
+
+def main(argv=None) -> int:
+    try:
+        cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
+    except RooflabError as exc:
+        click.echo(f"rooflab: error: {exc}", err=True)
+        return 2
+    except click.exceptions.UsageError as exc:
+        click.echo(f"rooflab: error: {exc.format_message()}", err=True)
+        if exc.ctx is not None:
+            click.echo(f"  see `{exc.ctx.command_path} --help`", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("rooflab: interrupted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("rooflab: interrupted; finished measurements are stored", err=True)
+        return 130
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

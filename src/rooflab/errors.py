@@ -1,0 +1,96 @@
+"""The one family of errors meant for users.
+
+The CLI catches :class:`RooflabError` in one place, prints its message and exits with code 2. Anything else is a
+bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class RooflabError(Exception):
+    """An error the user can act on: the message says what happened and what to do."""
+
+
+class CompilerNotFound(RooflabError):
+    pass
+
+
+class CompileError(RooflabError):
+    """A C source did not compile. ``diagnostics`` holds the compiler's messages as (file, line, col, kind, text)."""
+
+    def __init__(self, source: str, command: list[str], output: str):
+        self.source = source
+        self.command = command
+        self.output = output
+        self.diagnostics = parse_diagnostics(output)
+        lines = [f"compiling {source} failed:"]
+        if self.diagnostics:
+            for d in self.diagnostics:
+                lines.append(f"  {d.file}:{d.line}:{d.col}: {d.kind}: {d.text}")
+        else:
+            lines.append("  " + (output.strip() or "(the compiler printed nothing)").replace("\n", "\n  "))
+        lines.append("  command: " + " ".join(command))
+        super().__init__("\n".join(lines))
+
+    def __reduce__(self):
+        return (type(self), (self.source, self.command, self.output))
+
+
+class KernelFailed(RooflabError):
+    """A kernel crashed, hung or raised inside the worker process."""
+
+    def __init__(self, kernel: str, reason: str, signal: str | None = None, timeout_s: float | None = None):
+        self.kernel = kernel
+        self.reason = reason
+        self.signal = signal
+        self.timeout_s = timeout_s
+        super().__init__(f"kernel {kernel!r} {reason}")
+
+    def __reduce__(self):
+        return (type(self), (self.kernel, self.reason, self.signal, self.timeout_s))
+
+
+class WrongResult(RooflabError):
+    """A kernel ran but its output disagrees with the reference: its speed is not a result."""
+
+    def __init__(self, kernel: str, rel_error: float, tolerance: float):
+        self.kernel = kernel
+        self.rel_error = rel_error
+        self.tolerance = tolerance
+        super().__init__(
+            f"kernel {kernel!r} gave a wrong result: max relative error {rel_error:.3g} > tolerance {tolerance:.3g}"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.kernel, self.rel_error, self.tolerance))
+
+
+class StoreError(RooflabError):
+    pass
+
+
+class RunNotFound(StoreError):
+    pass
+
+
+class Diagnostic:
+    __slots__ = ("file", "line", "col", "kind", "text")
+
+    def __init__(self, file: str, line: int, col: int, kind: str, text: str):
+        self.file, self.line, self.col, self.kind, self.text = file, line, col, kind, text
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Diagnostic({self.file}:{self.line}:{self.col} {self.kind}: {self.text})"
+
+
+def parse_diagnostics(output: str) -> list[Diagnostic]:
+    """Pick ``file:line:col: error|warning|note: text`` lines out of gcc/clang output."""
+    import re
+
+    pat = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<kind>fatal error|error|warning|note):\s*(?P<text>.*)$")
+    out = []
+    for raw in output.splitlines():
+        m = pat.match(raw.strip())
+        if m:
+            out.append(Diagnostic(m["file"], int(m["line"]), int(m["col"] or 0), m["kind"], m["text"]))
+    return out

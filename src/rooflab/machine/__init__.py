@@ -1,0 +1,48 @@
+"""What the machine is and what it can do in theory."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from .cpu import CPU, describe_cpu
+from .limits import ClockMeasurement, Theoretical, measure_clock, theoretical
+
+
+def machine_key(cpu: CPU, hostname: str) -> str:
+    """A short stable name for 'this machine': host, CPU model, core count."""
+    raw = f"{hostname}|{cpu.model_name}|{cpu.physical_cores}|{cpu.logical_cpus}|{cpu.arch}"
+    return f"{hostname}-{hashlib.sha1(raw.encode()).hexdigest()[:8]}"
+
+
+@functools.lru_cache(maxsize=1)
+def _clock() -> ClockMeasurement | None:
+    return measure_clock()
+
+
+def describe(*, clock: bool = True, cpu: CPU | None = None) -> dict:
+    """The machine record stored with every run: CPU, caches, measured clock and theoretical peaks."""
+    import socket
+
+    cpu = cpu or describe_cpu()
+    host = socket.gethostname()
+    doc = {"key": machine_key(cpu, host), "hostname": host, **cpu.to_dict()}
+    doc["caches_bytes"] = {c.name.rstrip("d"): c.size for c in cpu.caches if c.type in ("Data", "Unified")}
+    cm = _clock() if clock else None
+    if cm is not None:
+        hz, source = cm.hz, "measured"
+        doc["clock"] = cm.to_dict()
+    elif cpu.nominal_mhz:
+        hz, source = cpu.nominal_mhz * 1e6, "nominal MHz from /proc/cpuinfo (not measured)"
+        doc["clock"] = None
+    else:
+        hz, source = 0.0, "unknown"
+        doc["clock"] = None
+    doc["clock_hz"] = hz
+    th = theoretical(cpu, hz, source) if hz else None
+    doc["theoretical"] = th.to_dict() if th else None
+    return doc
+
+
+__all__ = ["CPU", "ClockMeasurement", "Theoretical", "describe", "describe_cpu", "machine_key", "measure_clock",
+           "theoretical"]

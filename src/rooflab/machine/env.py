@@ -1,0 +1,131 @@
+"""The environment record: OS, Python, NumPy and its BLAS, thread settings, governor, ASLR, load, git state,
+and what this machine can do (compiler, OpenMP, perf counters, valgrind, numactl)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+               "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES",
+               "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "GOMP_CPU_AFFINITY")
+
+
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return None
+
+
+def blas_info() -> list[dict]:
+    """The BLAS/OpenMP libraries loaded by NumPy, their versions, architectures and thread counts."""
+    import numpy  # noqa: F401  - loads the BLAS so that threadpoolctl can see it
+    from threadpoolctl import threadpool_info
+
+    keep = ("user_api", "internal_api", "prefix", "version", "num_threads", "architecture", "threading_layer",
+            "filepath")
+    return [{k: d.get(k) for k in keep if k in d} for d in threadpool_info()]
+
+
+def git_state(cwd: str | Path | None = None) -> dict | None:
+    """Revision and dirty state of the work tree the command runs in (None outside a git work tree)."""
+    if not shutil.which("git"):
+        return None
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10)
+        if rev.returncode != 0:
+            return None
+        st = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True,
+                            text=True, timeout=10)
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
+                             timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return {"revision": rev.stdout.strip(), "dirty": bool(st.stdout.strip()), "root": top.stdout.strip()}
+
+
+def loadavg() -> tuple[float, float, float] | None:
+    try:
+        return os.getloadavg()
+    except OSError:
+        return None
+
+
+def environment(cwd: str | Path | None = None) -> dict:
+    import numpy
+
+    return {
+        "hostname": socket.gethostname(),
+        "os": f"{platform.system()} {platform.release()}",
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "python_executable": sys.executable,
+        "numpy": numpy.__version__,
+        "blas": blas_info(),
+        "thread_env": {k: os.environ[k] for k in THREAD_VARS if k in os.environ},
+        "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        "aslr": _read("/proc/sys/kernel/randomize_va_space"),
+        "loadavg": loadavg(),
+        "git": git_state(cwd),
+        "argv": list(sys.argv),
+    }
+
+
+def perf_probe() -> dict:
+    """Whether ``perf stat`` can count hardware events here (many VMs expose only software events)."""
+    perf = shutil.which("perf")
+    if not perf:
+        return {"available": False, "hardware": False, "software": False, "reason": "perf is not installed"}
+    try:
+        r = subprocess.run([perf, "stat", "-x,", "-e", "instructions,cycles,task-clock", "true"],
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"available": False, "hardware": False, "software": False, "reason": str(exc)}
+    return parse_perf_probe(r.returncode, r.stderr)
+
+
+def parse_perf_probe(returncode: int, stderr: str) -> dict:
+    """Read ``perf stat -x, -e instructions,cycles,task-clock true`` output."""
+    hw = sw = False
+    for line in stderr.splitlines():
+        parts = line.split(",")
+        if len(parts) < 3:
+            continue
+        value, event = parts[0], parts[2]
+        ok = value not in ("<not supported>", "<not counted>", "")
+        if event.startswith(("instructions", "cycles")) and ok:
+            hw = True
+        if event.startswith("task-clock") and ok:
+            sw = True
+    reason = None
+    if not hw:
+        reason = ("hardware counters are not exposed here (a VM or perf_event_paranoid); software events only"
+                  if sw else f"perf stat failed: {stderr.strip().splitlines()[-1] if stderr.strip() else returncode}")
+    return {"available": sw or hw, "hardware": hw, "software": sw, "reason": reason}
+
+
+def capabilities() -> dict:
+    from ..build.compiler import find_compiler, openmp_flags
+    from ..errors import CompilerNotFound
+
+    caps: dict = {}
+    try:
+        cc = find_compiler()
+        caps["compiler"] = cc.to_dict()
+        omp = openmp_flags(cc)
+        caps["openmp"] = {"available": omp is not None, "flags": list(omp) if omp else None}
+    except CompilerNotFound as exc:
+        caps["compiler"] = None
+        caps["compiler_error"] = str(exc)
+        caps["openmp"] = {"available": False, "flags": None}
+    caps["perf"] = perf_probe()
+    caps["valgrind"] = {"available": shutil.which("valgrind") is not None, "path": shutil.which("valgrind")}
+    caps["numactl"] = {"available": shutil.which("numactl") is not None, "path": shutil.which("numactl")}
+    caps["objdump"] = {"available": any(shutil.which(n) for n in ("objdump", "llvm-objdump"))}
+    return caps

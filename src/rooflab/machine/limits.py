@@ -1,0 +1,98 @@
+"""Theoretical limits: FMA pipes x lanes x 2 x measured clock x cores, with the assumptions written out."""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+
+from ..timing.harness import HarnessConfig, run_samples
+from .cpu import CPU
+
+ELEM_BITS = {"fp64": 64, "fp32": 32}
+KLASSES = ("scalar", "simd", "simd_fma")
+
+
+@dataclass(frozen=True)
+class ClockMeasurement:
+    hz: float
+    ci95: tuple[float, float]
+    samples: int
+    method: str
+
+    def to_dict(self) -> dict:
+        return {"hz": self.hz, "ci95": list(self.ci95), "samples": self.samples, "method": self.method}
+
+
+def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, samples=9, warmup=3, budget_s=3.0)
+                  ) -> ClockMeasurement | None:
+    """Core clock from a dependent integer-add chain timed in C; None where no chain exists for the ISA."""
+    from ..build.compiler import build_kernel
+    from ..build.ffi import function, timed
+
+    lib = build_kernel("clock")
+    adds = function(lib.path, "rl_clock_adds_per_rep", ctypes.c_long, [])()
+    probe = function(lib.path, "rl_clock_chain", ctypes.c_double, [ctypes.c_long])
+    if probe(1) < 0:
+        return None
+    t = run_samples(timed(lib.path, "rl_clock_chain"), config)
+    s = t.summary
+    return ClockMeasurement(hz=adds / s.median, ci95=(adds / s.ci95[1], adds / s.ci95[0]), samples=s.n,
+                            method=f"dependent chain of {adds} integer adds (1 cycle each), timed in C")
+
+
+def flops_per_cycle(cpu: CPU, precision: str, klass: str) -> float:
+    """Peak FLOP per cycle of one core for an instruction class.
+
+    ``simd_fma``: FMA pipes x lanes x 2. ``simd``: vector multiplies and adds in equal numbers without FMA
+    (multiplies on the FMA pipes, adds on the FMA or separate add pipes). ``scalar``: one lane of FMA (or mul+add).
+    """
+    u = cpu.uarch
+    bits = ELEM_BITS[precision]
+    lanes = max(1, min(u.fma_bits, cpu.isa.vector_bits or u.fma_bits) // bits)
+    balanced = min(u.fma_pipes, (u.fma_pipes + u.add_pipes) / 2)  # mul (= add) instructions per cycle
+    if klass == "simd_fma":
+        return u.fma_pipes * lanes * 2 if cpu.isa.fma else balanced * lanes * 2
+    if klass == "simd":
+        return balanced * lanes * 2
+    if klass == "scalar":
+        return u.fma_pipes * 2 if cpu.isa.fma else balanced * 2
+    raise ValueError(f"unknown instruction class {klass!r}")
+
+
+@dataclass
+class Theoretical:
+    clock_hz: float
+    clock_source: str
+    cores: int
+    fp64_flops: float  # all cores, FMA at the widest full-rate vector width
+    fp32_flops: float
+    per_core: dict = field(default_factory=dict)  # {"fp32": {"scalar": ..., "simd": ..., "simd_fma": ...}, ...}
+    assumptions: list[str] = field(default_factory=list)
+
+    def limit(self, precision: str, klass: str, threads: int) -> float:
+        return self.per_core[precision][klass] * min(threads, self.cores)
+
+    def to_dict(self) -> dict:
+        return {"clock_hz": self.clock_hz, "clock_source": self.clock_source, "cores": self.cores,
+                "fp64_flops": self.fp64_flops, "fp32_flops": self.fp32_flops, "per_core": self.per_core,
+                "assumptions": self.assumptions}
+
+
+def theoretical(cpu: CPU, clock_hz: float, clock_source: str) -> Theoretical:
+    u = cpu.uarch
+    per_core = {p: {k: flops_per_cycle(cpu, p, k) * clock_hz for k in KLASSES} for p in ELEM_BITS}
+    cores = cpu.physical_cores
+    notes = [
+        f"{u.name}: {u.fma_pipes} FMA pipe(s) x {u.fma_bits}-bit per core ({u.source})",
+        f"peak = FMA pipes x lanes x 2 FLOP x clock x {cores} physical core(s); an FMA-only instruction mix",
+        f"clock {clock_hz / 1e9:.3f} GHz ({clock_source}); all cores assumed to hold it (turbo may drop under load)",
+    ]
+    if u.add_pipes:
+        notes.append(f"{u.add_pipes} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak")
+    if cpu.isa.vector_bits > u.fma_bits:
+        notes.append(f"the ISA has {cpu.isa.vector_bits}-bit registers, executed on {u.fma_bits}-bit pipes")
+    if u.assumed:
+        notes.append("this CPU is not in rooflab's table: the peak is a guess from its ISA")
+    return Theoretical(clock_hz=clock_hz, clock_source=clock_source, cores=cores,
+                       fp64_flops=per_core["fp64"]["simd_fma"] * cores, fp32_flops=per_core["fp32"]["simd_fma"] * cores,
+                       per_core=per_core, assumptions=notes)

@@ -1,0 +1,52 @@
+"""Number formatting for reports (pure)."""
+
+from __future__ import annotations
+
+import math
+
+_PREFIX = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+
+
+def si(x: float | None, unit: str = "", digits: int = 3) -> str:
+    """1.23e11 -> '123 G' + unit (decimal prefixes, as FLOP/s and GB/s are quoted)."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    ax = abs(x)
+    for f, p in _PREFIX:
+        if ax >= f:
+            return f"{x / f:.{digits}g} {p}{unit}"
+    return f"{x:.{digits}g} {unit}".rstrip()
+
+
+def binary_bytes(n: float | None) -> str:
+    """Sizes in binary units: 32768 -> '32 KiB'."""
+    if n is None:
+        return "—"
+    for f, p in ((1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= f:
+            v = n / f
+            return f"{v:.0f} {p}" if v == int(v) else f"{v:.3g} {p}"
+    return f"{n:.0f} B"
+
+
+def seconds(t: float | None) -> str:
+    if t is None or not math.isfinite(t):
+        return "—"
+    if t >= 1:
+        return f"{t:.3g} s"
+    if t >= 1e-3:
+        return f"{t * 1e3:.3g} ms"
+    if t >= 1e-6:
+        return f"{t * 1e6:.3g} µs"
+    return f"{t * 1e9:.3g} ns"
+
+
+def pct(x: float | None, digits: int = 0) -> str:
+    return "—" if x is None or not math.isfinite(x) else f"{x * 100:.{digits}f}%"
+
+
+def ci(lo_hi, unit: str = "", fmt=si) -> str:
+    if not lo_hi:
+        return "—"
+    lo, hi = lo_hi
+    return f"{fmt(lo, unit) if fmt is si else fmt(lo)} – {fmt(hi, unit) if fmt is si else fmt(hi)}"

@@ -1,0 +1,117 @@
+"""Plain data for results, versioned JSON, and migrations of older documents.
+
+Every JSON document rooflab writes carries ``schema``: ``"rooflab.<kind>/<version>"``. Readers call
+:func:`migrate`, which upgrades older versions step by step through registered functions and refuses versions newer
+than this rooflab knows, with a message that says so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import RooflabError
+
+# kind -> current version
+CURRENT = {
+    "info": 1,
+    "measure": 1,
+    "lab.fma": 1, "lab.ladder": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1, "lab.vectorize": 1,
+    "bench": 1, "compare": 1,
+    "history": 1,
+}
+
+# (kind, from_version) -> function(doc) -> doc at from_version + 1
+MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+
+def schema_id(kind: str) -> str:
+    return f"rooflab.{kind}/{CURRENT[kind]}"
+
+
+def parse_schema(s: str) -> tuple[str, int]:
+    if not isinstance(s, str) or not s.startswith("rooflab.") or "/" not in s:
+        raise RooflabError(f"not a rooflab document (schema {s!r})")
+    kind, ver = s[len("rooflab."):].rsplit("/", 1)
+    try:
+        return kind, int(ver)
+    except ValueError:
+        raise RooflabError(f"bad schema version in {s!r}") from None
+
+
+def migrate(doc: dict) -> dict:
+    """Bring a document to the current version of its kind."""
+    kind, ver = parse_schema(doc.get("schema"))
+    if kind not in CURRENT:
+        raise RooflabError(f"unknown document kind {kind!r} (schema {doc.get('schema')!r})")
+    cur = CURRENT[kind]
+    if ver > cur:
+        raise RooflabError(f"this document is rooflab.{kind}/{ver}, newer than this rooflab understands "
+                           f"(/{cur}); upgrade rooflab to read it")
+    while ver < cur:
+        step = MIGRATIONS.get((kind, ver))
+        if step is None:
+            raise RooflabError(f"no migration from rooflab.{kind}/{ver} to /{ver + 1}")
+        doc = step(dict(doc))
+        ver += 1
+        doc["schema"] = f"rooflab.{kind}/{ver}"
+    return doc
+
+
+class InvalidResult(RooflabError):
+    pass
+
+
+@dataclass
+class Measurement:
+    """One timed kernel at one configuration, with its raw samples and what they mean.
+
+    ``seconds`` are per-repetition samples (overhead removed). ``flops`` and ``bytes`` are the work model of one
+    repetition; rates are derived, never stored twice.
+    """
+
+    name: str
+    params: dict
+    seconds: list[float]
+    flops: float = 0.0
+    bytes: float = 0.0
+    reps: int = 1
+    ci95_seconds: tuple[float, float] | None = None
+    rel_error: float | None = None
+    audit: dict | None = None
+    warnings: list[dict] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.seconds:
+            raise InvalidResult(f"{self.name}: a measurement needs samples")
+        if any((not math.isfinite(s)) or s <= 0 for s in self.seconds):
+            raise InvalidResult(f"{self.name}: times must be positive and finite")
+        if self.flops < 0 or self.bytes < 0:
+            raise InvalidResult(f"{self.name}: work counts must not be negative")
+
+    @property
+    def median_s(self) -> float:
+        s = sorted(self.seconds)
+        n = len(s)
+        return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+    def rate(self, work: float) -> tuple[float, tuple[float, float] | None]:
+        """Work per second at the median time, and its CI (from the CI of the time)."""
+        r = work / self.median_s
+        ci = (work / self.ci95_seconds[1], work / self.ci95_seconds[0]) if self.ci95_seconds else None
+        return r, ci
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "params": self.params, "seconds": self.seconds, "reps": self.reps,
+                "flops": self.flops, "bytes": self.bytes,
+                "ci95_seconds": list(self.ci95_seconds) if self.ci95_seconds else None,
+                "rel_error": self.rel_error, "audit": self.audit, "warnings": self.warnings}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Measurement":
+        ci = d.get("ci95_seconds")
+        return cls(name=d["name"], params=dict(d.get("params", {})), seconds=list(d["seconds"]),
+                   flops=float(d.get("flops", 0.0)), bytes=float(d.get("bytes", 0.0)), reps=int(d.get("reps", 1)),
+                   ci95_seconds=tuple(ci) if ci else None, rel_error=d.get("rel_error"), audit=d.get("audit"),
+                   warnings=list(d.get("warnings", [])))

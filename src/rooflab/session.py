@@ -1,0 +1,160 @@
+"""A measuring session: the worker process, the load monitor, warnings, and the run in the store.
+
+Labs measure through a Session and return plain data. The Session records each finished measurement in the store
+as it arrives, so an interrupted run (Ctrl-C, SIGTERM) keeps everything already measured, and adds the noise
+checks (competing load) when it closes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Callable
+
+from .errors import KernelFailed, RooflabError, WrongResult
+from .results.store import Store
+from .timing.checks import Warning_, check_competing_load, check_spread
+from .timing.harness import HarnessConfig, Timing
+from .timing.load import LoadMonitor
+from .timing.runner import CKernel, run_c_kernel
+from .timing.worker import Worker
+
+ProgressFn = Callable[[str], None]
+
+
+class Interrupted(RooflabError):
+    """The run was stopped by a signal; what it had finished is stored."""
+
+
+def _raise_interrupted(signum, frame):  # pragma: no cover - exercised through a subprocess test
+    raise Interrupted(f"stopped by {signal.Signals(signum).name}; the measurements finished so far are stored")
+
+
+class Outcome:
+    """A kernel's result or its failure: ``timing`` is None when it crashed, hung or was wrong."""
+
+    def __init__(self, name: str, timing: Timing | None = None, rel_error: float | None = None,
+                 error: str | None = None, error_kind: str | None = None):
+        self.name, self.timing, self.rel_error, self.error, self.error_kind = name, timing, rel_error, error, error_kind
+
+    @property
+    def ok(self) -> bool:
+        return self.timing is not None
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "timing": self.timing.to_dict() if self.timing else None,
+                "rel_error": self.rel_error, "error": self.error, "error_kind": self.error_kind}
+
+
+class Session:
+    def __init__(self, kind: str, *, store: Store | None = None, machine: dict | None = None,
+                 environment: dict | None = None, label: str | None = None, timeout_s: float = 120.0,
+                 progress: ProgressFn | None = None, threads: int = 1):
+        self.kind = kind
+        self.store = store
+        self.label = label
+        self.timeout_s = timeout_s
+        self.progress = progress or (lambda msg: None)
+        self.warnings: list[Warning_] = []
+        self.run_id: int | None = None
+        self._machine = machine
+        self._environment = environment
+        self._worker = Worker(default_timeout_s=timeout_s)
+        self._monitor: LoadMonitor | None = None
+        self._old_term = None
+        self.threads = threads
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+    @property
+    def machine(self) -> dict:
+        if self._machine is None:
+            from .machine import describe
+
+            self._machine = describe()
+        return self._machine
+
+    @property
+    def environment(self) -> dict:
+        if self._environment is None:
+            from .machine.env import environment
+
+            self._environment = environment()
+        return self._environment
+
+    def header(self) -> dict:
+        return {"machine": self.machine, "environment": self.environment, "command": list(sys.argv)}
+
+    def __enter__(self) -> "Session":
+        if self.store is not None:
+            self.run_id = self.store.begin(self.kind, self.header(), label=self.label)
+        if os.name == "posix":
+            try:
+                self._old_term = signal.signal(signal.SIGTERM, _raise_interrupted)
+            except ValueError:  # not the main thread
+                self._old_term = None
+        self._monitor = LoadMonitor(lambda: [p for p in (self._worker.pid,) if p])
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._worker.close()
+        if self._old_term is not None:
+            signal.signal(signal.SIGTERM, self._old_term)
+        if exc_type is not None and self.store is not None and self.run_id is not None:
+            self.store.mark(self.run_id, "interrupted" if issubclass(exc_type, (KeyboardInterrupt, Interrupted))
+                            else "failed")
+
+    # ----------------------------------------------------------------------------------------- measuring
+    def record(self, name: str, data: dict) -> None:
+        if self.store is not None and self.run_id is not None:
+            self.store.add_record(self.run_id, name, data)
+
+    def warn(self, w: Warning_ | None) -> None:
+        if w is not None and all(w.message != x.message for x in self.warnings):
+            self.warnings.append(w)
+
+    def run(self, kernel: CKernel, config: HarnessConfig = HarnessConfig(), *, reps: int | None = None,
+            timeout_s: float | None = None) -> Outcome:
+        """Run one kernel in the worker; a crash, hang or wrong result becomes an Outcome with an error."""
+        self.progress(kernel.name)
+        try:
+            res = self._worker.call(kernel.name, run_c_kernel, kernel, config, reps, timeout_s=timeout_s)
+        except WrongResult as exc:
+            out = Outcome(kernel.name, rel_error=exc.rel_error, error=str(exc), error_kind="wrong")
+        except KernelFailed as exc:
+            kind = "timeout" if exc.timeout_s else ("crash" if exc.signal else "error")
+            out = Outcome(kernel.name, error=str(exc), error_kind=kind)
+        else:
+            t = Timing.from_dict(res["timing"])
+            out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"])
+            self.warn(check_spread(t.summary.cv, t.summary.n, subject=kernel.name))
+        self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
+        return out
+
+    def call(self, name: str, fn, *args, timeout_s: float | None = None, **kwargs):
+        """Run any picklable task in the worker (e.g. a NumPy reference); errors propagate as KernelFailed."""
+        self.progress(name)
+        return self._worker.call(name, fn, *args, timeout_s=timeout_s, **kwargs)
+
+    def load_warnings(self) -> dict:
+        """Read the load monitor and add a competing-load warning when others used the CPUs."""
+        if self._monitor is None:
+            return {}
+        load = self._monitor.read()
+        ncpu = os.cpu_count() or 1
+        if load.get("other_cores") is not None:
+            self.warn(check_competing_load(load["other_cores"], ncpu, steal_cores=load.get("steal_cores", 0.0)))
+        return load
+
+    def finish(self, result: dict) -> dict:
+        """Complete the document (load, warnings, run id) and store it."""
+        load = self.load_warnings()
+        result.setdefault("warnings", [])
+        result["warnings"] = result["warnings"] + [w.to_dict() for w in self.warnings]
+        result["load"] = load
+        result.setdefault("machine", self.machine)
+        result.setdefault("environment", self.environment)
+        if self.store is not None and self.run_id is not None:
+            result["run_id"] = self.run_id
+            self.store.finish(self.run_id, result)
+        return result

@@ -1,0 +1,84 @@
+"""Noise and sanity checks. Pure: they take numbers and return warnings; each warning names what was seen, the
+threshold, and what to do about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Warning_:
+    code: str
+    message: str
+    seen: float
+    threshold: float
+    remedy: str
+    subject: str = ""
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "subject": self.subject, "message": self.message, "seen": self.seen,
+                "threshold": self.threshold, "remedy": self.remedy}
+
+    def __str__(self) -> str:
+        return f"{self.message} — {self.remedy}"
+
+
+def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
+    """Robust coefficient of variation (1.4826 MAD / median) of the samples of one measurement."""
+    if cv <= threshold:
+        return None
+    who = f"{subject}: " if subject else ""
+    return Warning_("high-spread", f"{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {threshold:.0%})",
+                    cv, threshold, "close other programs, pin the run (taskset -c N), or take more samples", subject)
+
+
+def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 0.0, loadavg1: float | None = None,
+                         own_threads: int = 1, threshold: float = 0.25) -> Warning_ | None:
+    """CPU time used by others during the run, in cores on average: other processes (``/proc/stat`` minus our own)
+    plus steal time (the hypervisor running other guests on our CPUs).
+
+    A 1-minute load average above our own thread count by more than the threshold also counts; it lags, so it
+    mostly confirms what the CPU accounting shows.
+    """
+    seen = other_cores + steal_cores
+    parts = []
+    if other_cores >= threshold / 2:
+        parts.append(f"other processes used {other_cores:.2f} core(s)")
+    if steal_cores >= threshold / 2:
+        parts.append(f"the hypervisor took {steal_cores:.2f} core(s) (steal time)")
+    if loadavg1 is not None and loadavg1 - own_threads > max(seen, threshold):
+        parts.append(f"the load average was {loadavg1:.2f} with {own_threads} thread(s) of ours")
+        seen = max(seen, loadavg1 - own_threads)
+    if seen < threshold:
+        return None
+    if not parts:
+        parts.append(f"others used {seen:.2f} core(s)")
+    low = ncpu / max(ncpu - seen, 0.5) if ncpu else 2.0
+    return Warning_("competing-load",
+                    f"competing load on this {ncpu}-CPU machine: " + "; ".join(parts) +
+                    f" on average during the run (threshold {threshold:.2f} core); figures may be low by up to "
+                    f"{low:.1f}x", seen, threshold,
+                    "rerun when the machine is quiet (check `top`), or stop the other work", "machine")
+
+
+def check_timer_resolution(resolution_s: float, sample_s: float, *, max_fraction: float = 1e-3,
+                           subject: str = "") -> Warning_ | None:
+    if sample_s <= 0 or resolution_s / sample_s <= max_fraction:
+        return None
+    who = f"{subject}: " if subject else ""
+    frac = resolution_s / sample_s
+    return Warning_("coarse-timer", f"{who}the timer resolution ({resolution_s * 1e9:.0f} ns) is {frac:.2%} of one "
+                    f"sample ({sample_s * 1e3:.3f} ms; threshold {max_fraction:.1%})", frac, max_fraction,
+                    "raise the minimum sample time (--min-sample) so each sample lasts longer", subject)
+
+
+def check_physical_limit(value: float, limit: float, *, what: str, unit: str = "FLOP/s", tolerance: float = 1.02,
+                         subject: str = "") -> Warning_ | None:
+    """A measured rate above the hardware's theoretical limit is a bug or noise, never a discovery."""
+    if limit <= 0 or value <= limit * tolerance:
+        return None
+    frac = value / limit
+    return Warning_("above-limit", f"{subject or what}: {value:.4g} {unit} is {frac:.1%} of the theoretical {what} "
+                    f"({limit:.4g} {unit}; threshold {tolerance:.0%})", frac, tolerance,
+                    "the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
+                    "clock; this figure is not used as a roof", subject)

@@ -1,0 +1,154 @@
+"""Pure statistics on timing samples: no clock, no I/O.
+
+Timing samples on a shared machine are skewed to the right (interruptions only ever add time), so rooflab reports
+medians with distribution-free or bootstrap confidence intervals rather than means with normal-theory intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+DEFAULT_SEED = 20240607
+
+
+@dataclass(frozen=True)
+class Summary:
+    n: int
+    median: float
+    mean: float
+    min: float
+    max: float
+    mad: float  # median absolute deviation (unscaled)
+    iqr: float
+    ci95: tuple[float, float]  # bootstrap percentile CI of the median
+    cv: float  # robust coefficient of variation: 1.4826 * MAD / median
+
+    def to_dict(self) -> dict:
+        return {
+            "n": self.n, "median": self.median, "mean": self.mean, "min": self.min, "max": self.max,
+            "mad": self.mad, "iqr": self.iqr, "ci95": list(self.ci95), "cv": self.cv,
+        }
+
+
+def _arr(samples: Sequence[float]) -> np.ndarray:
+    a = np.asarray(samples, dtype=float)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError("need a non-empty 1-D sequence of samples")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("samples must be finite")
+    return a
+
+
+def median(samples: Sequence[float]) -> float:
+    return float(np.median(_arr(samples)))
+
+
+def mad(samples: Sequence[float]) -> float:
+    """Median absolute deviation from the median, unscaled (scipy's ``median_abs_deviation`` default)."""
+    a = _arr(samples)
+    return float(np.median(np.abs(a - np.median(a))))
+
+
+def iqr(samples: Sequence[float]) -> float:
+    a = _arr(samples)
+    q75, q25 = np.percentile(a, [75, 25])
+    return float(q75 - q25)
+
+
+def bootstrap_median_ci(samples: Sequence[float], *, confidence: float = 0.95, resamples: int = 2000,
+                        seed: int = DEFAULT_SEED) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of the median (seeded, so reports are reproducible)."""
+    a = _arr(samples)
+    if a.size == 1:
+        return (float(a[0]), float(a[0]))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, a.size, size=(resamples, a.size))
+    meds = np.median(a[idx], axis=1)
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(meds, [alpha, 1.0 - alpha])
+    return (float(lo), float(hi))
+
+
+def order_statistic_median_ci(samples: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
+    """Distribution-free CI of the median from order statistics (binomial; coverage >= ``confidence``).
+
+    For n < 6 no pair of order statistics reaches 95%; the full range is returned then.
+    """
+    a = np.sort(_arr(samples))
+    n = a.size
+    alpha = 1.0 - confidence
+    # largest k with P(Binom(n, 1/2) <= k-1) <= alpha/2: the interval is [x_(k), x_(n-k+1)] (1-based)
+    cdf = 0.0
+    k = 0
+    for j in range(n + 1):
+        p = math.comb(n, j) / 2.0 ** n
+        if cdf + p > alpha / 2.0:
+            break
+        cdf += p
+        k = j + 1
+    if k == 0:
+        return (float(a[0]), float(a[-1]))
+    return (float(a[k - 1]), float(a[n - k]))
+
+
+def summarize(samples: Sequence[float], *, seed: int = DEFAULT_SEED) -> Summary:
+    a = _arr(samples)
+    med = float(np.median(a))
+    m = mad(a)
+    return Summary(
+        n=int(a.size), median=med, mean=float(a.mean()), min=float(a.min()), max=float(a.max()), mad=m,
+        iqr=iqr(a), ci95=bootstrap_median_ci(a, seed=seed),
+        cv=(1.4826 * m / med) if med > 0 else float("inf"),
+    )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """B relative to A from paired, interleaved rounds. ``ratio`` > 1 means B takes longer than A."""
+
+    rounds: int
+    ratio: float  # median of per-round time ratios t_B / t_A
+    ci95: tuple[float, float]
+    threshold: float  # smallest relative change called a difference
+    verdict: str  # "faster", "slower" or "no difference" (B against A)
+
+    @property
+    def speedup(self) -> float:
+        """How many times faster B is than A (A's time / B's time)."""
+        return 1.0 / self.ratio
+
+    def to_dict(self) -> dict:
+        return {"rounds": self.rounds, "ratio": self.ratio, "ci95": list(self.ci95), "threshold": self.threshold,
+                "verdict": self.verdict, "speedup": self.speedup,
+                "speedup_ci95": [1.0 / self.ci95[1], 1.0 / self.ci95[0]]}
+
+
+def paired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, threshold: float = 0.02,
+                 confidence: float = 0.95) -> Comparison:
+    """Compare two alternatives timed in interleaved rounds (A B A B ...).
+
+    Each round gives a ratio t_B/t_A, so slow drift of the machine cancels out. The CI of the median ratio comes from
+    order statistics (exact coverage, no normality assumed). B is called different from A only when the whole CI
+    lies beyond ``threshold`` (a relative change, 2% by default): identical code then reads "no difference" far more
+    often than 95% of the time, while a real change larger than the threshold and the noise is still found.
+    """
+    a = _arr(times_a)
+    b = _arr(times_b)
+    if a.size != b.size:
+        raise ValueError(f"paired comparison needs the same number of rounds ({a.size} vs {b.size})")
+    if np.any(a <= 0) or np.any(b <= 0):
+        raise ValueError("times must be positive")
+    r = b / a
+    med = float(np.median(r))
+    lo, hi = order_statistic_median_ci(r, confidence)
+    if lo > 1.0 + threshold:
+        verdict = "slower"
+    elif hi < 1.0 / (1.0 + threshold):
+        verdict = "faster"
+    else:
+        verdict = "no difference"
+    return Comparison(rounds=int(a.size), ratio=med, ci95=(lo, hi), threshold=threshold, verdict=verdict)
