@@ -114,8 +114,13 @@ def show(as_json, store_path, runs):
 
 
 def main(argv=None) -> int:
+    from .session import Interrupted
+
     try:
         cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
+    except Interrupted as exc:
+        click.echo(f"rooflab: {exc}", err=True)
+        return 143
     except RooflabError as exc:
         click.echo(f"rooflab: error: {exc}", err=True)
         return 2

@@ -1,0 +1,3 @@
+double broken(long reps) {
+    return undeclared_variable * reps;
+}

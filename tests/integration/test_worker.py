@@ -1,0 +1,104 @@
+"""Real kernels in the worker process: one works, one segfaults, one hangs, one is wrong; the run goes on."""
+
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rooflab.build.compiler import build, build_kernel
+from rooflab.errors import KernelFailed, RooflabError
+from rooflab.results.store import Store
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.timing.runner import ArraySpec, CKernel
+from rooflab.timing.worker import Worker
+
+pytestmark = pytest.mark.cc
+DATA = Path(__file__).resolve().parents[1] / "data"
+FAST = HarnessConfig(min_sample_s=0.002, samples=5, warmup=1, min_samples=3, budget_s=1.0)
+
+
+def scale_error(arrays):
+    y, x = arrays
+    return float(np.max(np.abs(y - 2.0 * x) / np.abs(2.0 * x)))
+
+
+def _boom():
+    raise ValueError("bad input 42")
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return str(build([DATA / "kernels.c"], name="testkernels").path)
+
+
+def _kernel(lib, symbol, n=4096, verify=True):
+    return CKernel(name=symbol, library=lib, symbol=symbol, argtypes=("double*", "double*", "long"),
+                   args=(ArraySpec((n,), "float64", "zeros"), ArraySpec((n,), "float64", "random", seed=1), n),
+                   verify=scale_error if verify else None, tolerance=1e-12,
+                   empty_library=str(build_kernel("clock").path), params={"n": n})
+
+
+def test_session_reports_crash_hang_and_wrong_and_keeps_the_rest(lib, tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        with Session("bench", store=st, machine={"key": "test"}, environment={"hostname": "h"}) as s:
+            good = s.run(_kernel(lib, "good_scale"), FAST)
+            crash = s.run(CKernel(name="crash", library=lib, symbol="crash"), FAST)
+            hang = s.run(CKernel(name="hang", library=lib, symbol="hang"), FAST, timeout_s=2.0)
+            wrong = s.run(_kernel(lib, "wrong_scale"), FAST)
+            after = s.run(_kernel(lib, "good_scale"), FAST)
+            doc = s.finish({"schema": "rooflab.bench/1"})
+        assert good.ok and after.ok
+        assert good.rel_error == 0.0
+        assert good.timing.summary.n >= 3 and all(t > 0 for t in good.timing.samples)
+        assert good.timing.overhead_per_rep >= 0
+        assert crash.error_kind == "crash" and "SIGSEGV" in crash.error and "'crash'" in crash.error
+        assert hang.error_kind == "timeout" and "2 s" in hang.error and "'hang'" in hang.error
+        assert wrong.error_kind == "wrong" and wrong.timing is None and wrong.rel_error > 1e-12
+        assert "wrong result" in wrong.error
+        stored = st.get(doc["run_id"])
+        assert stored["status"] == "complete"
+        assert [r["name"] for r in stored["records"]] == ["good_scale", "crash", "hang", "wrong_scale", "good_scale"]
+        assert stored["records"][0]["params"] == {"n": 4096}
+        assert "load" in stored["result"]
+
+
+def test_worker_reports_python_exceptions_and_survives():
+    with Worker() as w:
+        with pytest.raises(KernelFailed, match="raised ValueError: bad input 42"):
+            w.call("boom", _boom)
+        assert w.call("sum", sum, [1, 2, 3]) == 6
+
+
+def test_worker_passes_rooflab_errors_through(lib):
+    from rooflab.timing.runner import run_c_kernel
+
+    k = CKernel(name="missing", library=lib, symbol="no_such_symbol")
+    with Worker() as w:
+        with pytest.raises(RooflabError, match="no_such_symbol"):
+            w.call("missing", run_c_kernel, k, FAST)
+
+
+def test_interrupted_session_marks_run_and_keeps_records(lib, tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        with pytest.raises(KeyboardInterrupt):
+            with Session("bench", store=st, machine={"key": "t"}, environment={"hostname": "h"}) as s:
+                s.run(_kernel(lib, "good_scale"), FAST)
+                raise KeyboardInterrupt
+        doc = st.get("latest")
+        assert doc["status"] == "interrupted" and len(doc["records"]) == 1 and doc["records"][0]["timing"]
+
+
+def test_timing_fixed_reps_and_partial_args(lib):
+    from rooflab.timing.runner import run_c_kernel
+
+    k = _kernel(lib, "good_scale", n=1000)
+    res = run_c_kernel(k, FAST, reps=3)
+    assert res["timing"]["reps"] == 3 and res["rel_error"] == 0.0
+    # verify functions may be partials: they travel to the worker by pickle
+    k2 = CKernel(name="p", library=lib, symbol="good_scale", argtypes=k.argtypes, args=k.args,
+                 verify=partial(scale_error), tolerance=1e-12)
+    with Worker() as w:
+        out = w.call("p", run_c_kernel, k2, FAST)
+    assert out["rel_error"] == 0.0

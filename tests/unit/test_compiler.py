@@ -1,0 +1,112 @@
+import ctypes
+import multiprocessing as mp
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rooflab.build import compiler as cc
+from rooflab.errors import CompileError, CompilerNotFound, parse_diagnostics
+
+pytestmark = pytest.mark.cc
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+SRC = """
+#include "rl_timer.h"
+double add_one(long reps, double *x) { double t0 = rl_now(); for (long r = 0; r < reps; r++) x[0] += 1.0; return rl_now() - t0; }
+"""
+
+
+def _src(tmp_path, text=SRC, name="k.c"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_find_compiler_and_profiles():
+    c = cc.find_compiler()
+    assert c.kind in ("gcc", "clang", "cc") and c.version and c.arch
+    assert "-march=native" in cc.profile_flags("native", c) or "-mcpu=native" in cc.profile_flags("native", c)
+    assert not any("native" in f for f in cc.profile_flags("portable", c))
+    with pytest.raises(ValueError):
+        cc.profile_flags("fastest", c)
+
+
+def test_cc_env_that_does_not_exist():
+    with pytest.raises(CompilerNotFound, match="CC='no-such-cc-xyz'"):
+        cc.find_compiler({"CC": "no-such-cc-xyz", "PATH": os.environ["PATH"]})
+    with pytest.raises(CompilerNotFound, match="no C compiler found"):
+        cc.find_compiler({"PATH": "/nonexistent"})
+
+
+def test_build_caches_by_content(tmp_path):
+    cache = tmp_path / "cache"
+    src = _src(tmp_path)
+    a = cc.build([src], name="k", cache=cache)
+    assert not a.cached and a.path.exists()
+    b = cc.build([src], name="k", cache=cache)
+    assert b.cached and b.path == a.path
+    c = cc.build([src], name="k", cache=cache, flags=["-O1"])
+    assert c.key != a.key
+    src.write_text(SRC + "\n/* changed */\n")
+    d = cc.build([src], name="k", cache=cache)
+    assert d.key != a.key
+    # a header next to the source is part of the key
+    (tmp_path / "extra.h").write_text("#define X 1\n")
+    e = cc.build([src], name="k", cache=cache)
+    assert e.key != d.key
+    fn = ctypes.CDLL(str(e.path)).add_one
+    fn.restype = ctypes.c_double
+    fn.argtypes = [ctypes.c_long, ctypes.c_void_p]
+    x = (ctypes.c_double * 1)(0.0)
+    assert fn(5, x) >= 0 and x[0] == 5.0
+
+
+def test_compile_error_has_file_and_line(tmp_path):
+    with pytest.raises(CompileError) as ei:
+        cc.build([DATA / "broken.c"], name="broken", cache=tmp_path)
+    e = ei.value
+    errs = [d for d in e.diagnostics if d.kind == "error"]
+    assert errs and errs[0].file.endswith("broken.c") and errs[0].line == 2
+    assert "broken.c:2:" in str(e) and "undeclared_variable" in str(e)
+    assert not list(tmp_path.rglob("*.tmp"))  # no half-written library left behind
+
+
+def test_missing_source_is_a_compile_error(tmp_path):
+    with pytest.raises(CompileError, match="not found"):
+        cc.build([tmp_path / "nope.c"], name="nope", cache=tmp_path)
+
+
+def test_parse_diagnostics_gcc_and_clang_styles():
+    out = ("k.c: In function 'f':\nk.c:3:5: error: expected ';' before '}' token\n"
+           "/x/y.c:10:1: warning: unused variable 'z' [-Wunused-variable]\nld: fatal error: boom\n")
+    ds = parse_diagnostics(out)
+    assert [(d.file, d.line, d.col, d.kind) for d in ds] == [("k.c", 3, 5, "error"), ("/x/y.c", 10, 1, "warning")]
+
+
+def _build_in_child(args):
+    src, cache = args
+    lib = cc.build([src], name="k", cache=Path(cache))
+    ctypes.CDLL(str(lib.path))  # must load: never half-written
+    return str(lib.path)
+
+
+def test_concurrent_builders_publish_atomically(tmp_path):
+    src = _src(tmp_path, SRC + "\n/* concurrent */\n")
+    cache = tmp_path / "cache"
+    with mp.get_context("spawn").Pool(4) as pool:
+        paths = pool.map(_build_in_child, [(str(src), str(cache))] * 8)
+    assert len(set(paths)) == 1
+    outdir = Path(paths[0]).parent
+    assert not list(outdir.glob("*.tmp"))
+    assert (outdir / "meta.json").exists()
+
+
+@pytest.mark.openmp
+def test_openmp_detected():
+    flags = cc.openmp_flags(cc.find_compiler())
+    if shutil.which("gcc") and cc.find_compiler().kind == "gcc":
+        assert flags == ("-fopenmp",)
+    else:
+        assert flags is None or "-fopenmp" in " ".join(flags)

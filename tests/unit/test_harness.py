@@ -1,0 +1,113 @@
+import pytest
+
+from rooflab.timing.clock import FakeClock, measured_resolution
+from rooflab.timing.harness import HarnessConfig, calibrate, python_timed, run_interleaved, run_samples
+
+
+class FakeKernel:
+    """A kernel whose every repetition takes exactly `cost` seconds of fake time."""
+
+    def __init__(self, clock, cost):
+        self.clock, self.cost, self.calls = clock, cost, []
+
+    def __call__(self, reps):
+        self.calls.append(reps)
+        self.clock.advance(self.cost * reps)
+        return self.cost * reps
+
+
+def test_calibration_reaches_min_sample_time_exactly():
+    clk = FakeClock()
+    k = FakeKernel(clk, 1e-3)
+    # 1 rep -> 1 ms; aim 20% above 10 ms -> 12 reps
+    assert calibrate(k, 0.010) == 12
+    assert k.calls == [1, 12]
+
+
+def test_calibration_grows_geometrically_from_zero_time():
+    calls = []
+
+    def kernel(reps):
+        calls.append(reps)
+        return 0.0 if reps < 100 else reps * 1e-4
+
+    assert calibrate(kernel, 0.01) == 100
+    assert calls == [1, 10, 100]
+
+
+def test_python_timed_with_fake_clock_gives_exact_samples():
+    clk = FakeClock()
+    fn = python_timed(lambda: clk.advance(2e-3), clk)
+    cfg = HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=3)
+    t = run_samples(fn, cfg)
+    assert t.reps == 6  # 1 rep = 2 ms -> ceil(1.2 * 10 / 2) = 6
+    assert t.samples == pytest.approx([2e-3] * 5)
+    assert t.summary.median == pytest.approx(2e-3)
+    assert t.summary.cv == 0.0
+
+
+def test_overhead_is_subtracted_from_samples_not_raw():
+    clk = FakeClock()
+    k = FakeKernel(clk, 1e-3)
+    t = run_samples(k, HarnessConfig(min_sample_s=0.01, samples=4, warmup=0, min_samples=2), overhead_per_rep=1e-4)
+    assert t.raw == pytest.approx([1e-3] * 4)
+    assert t.samples == pytest.approx([9e-4] * 4)
+
+
+def test_budget_reduces_samples_but_not_below_minimum():
+    clk = FakeClock()
+    k = FakeKernel(clk, 1.0)  # one second per rep
+    t = run_samples(k, HarnessConfig(min_sample_s=0.5, samples=50, warmup=0, min_samples=4, budget_s=2.0))
+    assert len(t.samples) == 4
+
+
+def test_warmup_samples_are_discarded():
+    clk = FakeClock()
+    seq = iter([5.0, 5.0, 1.0, 1.0, 1.0])
+
+    def kernel(reps):
+        return next(seq)
+
+    t = run_samples(kernel, HarnessConfig(min_sample_s=0.5, samples=3, warmup=2, min_samples=1), reps=1)
+    assert t.raw == [1.0, 1.0, 1.0]
+
+
+def test_interleaved_rounds_rotate_order_and_keep_own_reps():
+    clk = FakeClock()
+    order = []
+
+    def make(name, cost):
+        def k(reps):
+            order.append(name)
+            clk.advance(cost * reps)
+            return cost * reps
+        return k
+
+    cfg = HarnessConfig(min_sample_s=0.01, samples=4, warmup=0)
+    res = run_interleaved({"A": make("A", 1e-3), "B": make("B", 2e-3)}, cfg)
+    timed_order = order[-8:]
+    assert timed_order == ["A", "B", "B", "A", "A", "B", "B", "A"]
+    assert res["A"].samples == pytest.approx([1e-3] * 4)
+    assert res["B"].samples == pytest.approx([2e-3] * 4)
+    assert res["A"].reps == 12 and res["B"].reps == 6
+
+
+def test_fake_clock_never_goes_backwards_and_resolution_is_measured():
+    clk = FakeClock()
+    with pytest.raises(ValueError):
+        clk.advance(-1)
+
+    class Ticking:
+        def __init__(self):
+            self.t = 0.0
+
+        def now(self):
+            self.t += 1e-7
+            return self.t
+
+    assert measured_resolution(Ticking(), tries=5) == pytest.approx(1e-7)
+
+
+def test_invalid_config_rejected():
+    with pytest.raises(ValueError):
+        HarnessConfig(min_sample_s=0)
