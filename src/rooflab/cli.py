@@ -13,9 +13,14 @@ from .errors import RooflabError
 
 
 def _console(stderr: bool = False):
+    import os
+
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    stream = sys.stderr if stderr else sys.stdout
+    # a pipe or file gets wide lines (tables and the ASCII roofline stay unbroken); a terminal its own width
+    width = None if stream.isatty() else int(os.environ.get("COLUMNS", "140"))
+    return Console(stderr=stderr, highlight=False, width=width)
 
 
 def _emit_json(doc: dict) -> None:
@@ -98,19 +103,71 @@ def history(as_json, store_path, kind, machine, since, until, limit):
 @cli.command()
 @json_option
 @store_option
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the (first) run's roofline to FILE (.png, .svg or .pdf).")
 @click.argument("runs", nargs=-1, required=True)
-def show(as_json, store_path, runs):
+def show(as_json, store_path, plot_path, runs):
     """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
+    from .report import measure as _measure_renderer  # noqa: F401  (registers the renderer)
     from .report.text import render_run
 
     with _store(store_path) as st:
         docs = [st.get(r) for r in runs]
+    if plot_path:
+        from .report.plot import plot_roofline
+
+        if not docs[0].get("result"):
+            raise RooflabError(f"run {docs[0]['run_id']} has no finished result to draw")
+        plot_roofline(docs[0]["result"], plot_path)
+        click.echo(f"roofline written to {plot_path}", err=True)
     if as_json:
         _emit_json(docs[0] if len(docs) == 1 else {"schema": "rooflab.history/1", "runs": docs})
         return
     con = _console()
     for d in docs:
         render_run(d, con)
+
+
+@cli.command()
+@json_option
+@store_option
+@click.option("--quick", is_flag=True, help="A first look in about 15 s: fewer samples, smaller sizes.")
+@click.option("--threads", type=click.IntRange(1), default=None,
+              help="Thread count for the 'all threads' ceilings (default: every CPU this process may use).")
+@click.option("--precision", type=click.Choice(["fp32", "fp64", "both"]), default="both", show_default=True)
+@click.option("--no-batch-sweep", is_flag=True, help="Skip the X[B,D]·W[D,F] sweep.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the roofline to FILE (.png, .svg or .pdf; needs matplotlib).")
+@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store):
+    """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
+    from .labs.measure import MeasureOptions, run
+    from .report.measure import render_measure
+    from .session import Session
+
+    precs = ("fp64", "fp32") if precision == "both" else (precision,)
+    opts = MeasureOptions(quick=quick, threads=threads, precisions=precs, batch_sweep=not no_batch_sweep)
+    if plot_path:
+        from .report.plot import check_plot_path
+
+        check_plot_path(plot_path)
+    store = None if no_store else _store(store_path)
+    try:
+        with progress_bar(not as_json) as prog:
+            with Session("measure", store=store, progress=prog) as s:
+                doc = run(opts, s)
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        _emit_json(doc)
+    else:
+        render_measure(doc, _console())
+    if plot_path:
+        from .report.plot import plot_roofline
+
+        plot_roofline(doc, plot_path)
+        click.echo(f"roofline written to {plot_path}", err=as_json)
 
 
 def main(argv=None) -> int:

@@ -146,14 +146,20 @@ class Session:
             self.warn(check_competing_load(load["other_cores"], ncpu, steal_cores=load.get("steal_cores", 0.0)))
         return load
 
-    def finish(self, result: dict) -> dict:
-        """Complete the document (load, warnings, run id) and store it."""
+    def finish(self, result: dict, observe: Callable[[dict], list[str]] | None = None) -> dict:
+        """Complete the document (load, warnings, observations, run id) and store it.
+
+        ``observe`` writes the observations from the finished numbers, after the load check, so that a run on a
+        loaded machine never reads as confident.
+        """
         load = self.load_warnings()
         result.setdefault("warnings", [])
         result["warnings"] = result["warnings"] + [w.to_dict() for w in self.warnings]
         result["load"] = load
         result.setdefault("machine", self.machine)
         result.setdefault("environment", self.environment)
+        if observe is not None:
+            result["observations"] = observe(result)
         if self.store is not None and self.run_id is not None:
             result["run_id"] = self.run_id
             self.store.finish(self.run_id, result)

@@ -47,7 +47,7 @@ def test_history_and_show_from_store(capsys, tmp_path):
         rid = st.begin("bench", {"machine": {"key": "k", "model_name": "X", "isa": {"name": "avx2", "features": [],
                                               "vector_registers": 16, "vector_bits": 256},
                                               "uarch": {"name": "Zen 3", "fma_pipes": 2, "fma_bits": 256},
-                                              "physical_cores": 2, "logical_cpus": 2, "sockets": 1, "caches": [],
+                                              "physical_cores": 2, "logical_cpus": 2, "sockets": 1, "cache_details": [],
                                               "clock_hz": 3e9},
                                   "environment": {"hostname": "box"}})
         st.add_record(rid, "k1", {"timing": {"summary": {"median": 1e-3, "ci95": [9e-4, 1.1e-3], "n": 5,

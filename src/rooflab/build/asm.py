@@ -101,11 +101,18 @@ class Loop:
         return self.start <= other.start and other.end <= self.end and self != other
 
 
+def _is_conditional(m: str) -> bool:
+    return m not in ("jmp", "jmpq", "b") and _is_branch(m)
+
+
 def find_loops(insns: list[Insn]) -> list[Loop]:
+    """Loops from conditional backward branches (compilers close loops with one; a backward unconditional jump is
+    usually a jump into shared tail code)."""
     if not insns:
         return []
     lo, hi = insns[0].addr, insns[-1].addr
-    loops = {Loop(i.target, i.addr) for i in insns if i.target is not None and lo <= i.target <= i.addr <= hi}
+    loops = {Loop(i.target, i.addr) for i in insns
+             if i.target is not None and _is_conditional(i.mnemonic) and lo <= i.target <= i.addr <= hi}
     return sorted(loops, key=lambda lp: (lp.start, lp.end))
 
 

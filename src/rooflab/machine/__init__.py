@@ -27,7 +27,9 @@ def describe(*, clock: bool = True, cpu: CPU | None = None) -> dict:
     cpu = cpu or describe_cpu()
     host = socket.gethostname()
     doc = {"key": machine_key(cpu, host), "hostname": host, **cpu.to_dict()}
-    doc["caches_bytes"] = {c.name.rstrip("d"): c.size for c in cpu.caches if c.type in ("Data", "Unified")}
+    # caches: bytes of one instance per data/unified level; cache_details: every cache with its sharing
+    doc["cache_details"] = doc.pop("caches")
+    doc["caches"] = {c.name.rstrip("d"): c.size for c in cpu.caches if c.type in ("Data", "Unified")}
     cm = _clock() if clock else None
     if cm is not None:
         hz, source = cm.hz, "measured"

@@ -39,8 +39,19 @@ def kv_table(title: str, rows: list[list]) -> Table:
 
 
 def render_warnings(warnings: list[dict], console: Console) -> None:
+    """One line per warning; several of the same kind (e.g. spread) are gathered into one line."""
+    by_code: dict[str, list[dict]] = {}
     for w in warnings:
-        console.print(f"[yellow]warning[/]: {w['message']} — {w['remedy']}")
+        by_code.setdefault(w["code"], []).append(w)
+    for code, ws in by_code.items():
+        if len(ws) == 1 or code != "high-spread":
+            for w in ws:
+                console.print(f"[yellow]warning[/]: {w['message']} — {w['remedy']}")
+            continue
+        worst = max(ws, key=lambda w: w["seen"])
+        subjects = ", ".join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
+        console.print(f"[yellow]warning[/]: high spread (robust CV above {worst['threshold']:.0%}) in {len(ws)} "
+                      f"measurements: {subjects} — {worst['remedy']}")
 
 
 def render_observations(obs: list[str], console: Console) -> None:
@@ -61,7 +72,7 @@ def render_machine(m: dict, console: Console) -> None:
         ["FMA", f"{u['fma_pipes']} pipe(s) x {u['fma_bits']}-bit" + (f", {u['add_pipes']} FP add pipe(s)"
                                                                       if u.get("add_pipes") else "")],
         ["caches", ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}" if c['instances'] > 1
-                                                                         else "") for c in m["caches"]) or "unknown"],
+                                                                         else "") for c in m.get("cache_details", [])) or "unknown"],
         ["NUMA nodes", str(len(m.get("numa_nodes") or {}) or 1)],
         ["memory", binary_bytes(m.get("memory_bytes"))],
     ]

@@ -74,11 +74,16 @@ def check_timer_resolution(resolution_s: float, sample_s: float, *, max_fraction
 
 def check_physical_limit(value: float, limit: float, *, what: str, unit: str = "FLOP/s", tolerance: float = 1.02,
                          subject: str = "") -> Warning_ | None:
-    """A measured rate above the hardware's theoretical limit is a bug or noise, never a discovery."""
+    """A measured rate above the hardware's theoretical limit is a bug or noise, never a discovery.
+
+    With ``unit=""`` the value is already a fraction of the limit (e.g. measured per round at its own clock).
+    """
     if limit <= 0 or value <= limit * tolerance:
         return None
     frac = value / limit
-    return Warning_("above-limit", f"{subject or what}: {value:.4g} {unit} is {frac:.1%} of the theoretical {what} "
-                    f"({limit:.4g} {unit}; threshold {tolerance:.0%})", frac, tolerance,
+    seen = f"{frac:.1%} of" if not unit else f"{value:.4g} {unit}, {frac:.1%} of"
+    lim = "" if not unit else f" ({limit:.4g} {unit})"
+    return Warning_("above-limit", f"{subject or what}: measured {seen} the {what}{lim}; threshold {tolerance:.0%}",
+                    frac, tolerance,
                     "the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
                     "clock; this figure is not used as a roof", subject)

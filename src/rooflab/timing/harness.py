@@ -90,10 +90,12 @@ def _per_rep(t: float, reps: int, overhead: float) -> float:
 def run_samples(fn: TimedFn, config: HarnessConfig = HarnessConfig(), *, overhead_per_rep: float = 0.0,
                 reps: int | None = None) -> Timing:
     """Calibrate (unless ``reps`` is given), warm up, then take samples of one timed function."""
+    warmup = config.warmup
     if reps is None:
         reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+        warmup = max(0, warmup - 1)  # the calibration runs already warmed caches, pages and the clock
     raw_total: list[float] = []
-    for _ in range(config.warmup):
+    for _ in range(warmup):
         fn(reps)
     n = config.samples
     first = fn(reps)

@@ -1,0 +1,116 @@
+"""rooflab's own kernels for this ISA: how to build them, and whether the compiled loop matches the model.
+
+The audit functions are pure: they take a loop's counts (from :mod:`rooflab.build.asm`) and the model's
+expectation, and return None when they agree or the reason they do not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..build.compiler import Compiler, build_kernel, find_compiler, openmp_flags
+
+KLASS_LABEL = {"scalar": "scalar FMA", "simd": "SIMD mul+add (no FMA)", "simd_fma": "SIMD FMA"}
+PREC_TYPE = {"fp64": "double", "fp32": "float"}
+
+
+def vector_bytes(isa: dict) -> int:
+    return max(16, int(isa.get("vector_bits") or 128) // 8)
+
+
+def default_chains(isa: dict) -> int:
+    """Enough independent chains to cover latency x pipes, leaving registers for the constants."""
+    return max(4, min(24, int(isa.get("vector_registers") or 16) - 4))
+
+
+def novec_flags(cc: Compiler) -> list[str]:
+    return ["-fno-vectorize", "-fno-slp-vectorize"] if cc.kind == "clang" else ["-fno-tree-vectorize"]
+
+
+@dataclass(frozen=True)
+class PeakVariant:
+    precision: str
+    klass: str
+    chains: int
+    vbytes: int  # 0 for scalar
+
+    @property
+    def lanes(self) -> int:
+        return 1 if self.vbytes == 0 else self.vbytes * 8 // (64 if self.precision == "fp64" else 32)
+
+    @property
+    def flops_per_rep(self) -> int:
+        return self.chains * self.lanes * 2
+
+
+def build_peak(v: PeakVariant, cc: Compiler | None = None):
+    cc = cc or find_compiler()
+    flags = ["-ffp-contract=off"] if v.klass == "simd" else ["-ffp-contract=fast"]
+    if v.klass == "scalar":
+        flags += novec_flags(cc)
+    return build_kernel("peak", name=f"peak_{v.precision}_{v.klass}_{v.chains}", flags=flags,
+                        defines={"RL_T": PREC_TYPE[v.precision], "RL_VBYTES": v.vbytes, "RL_CHAINS": v.chains},
+                        openmp=openmp_flags(cc) is not None, compiler=cc)
+
+
+def build_stream(vbytes: int, cc: Compiler | None = None):
+    cc = cc or find_compiler()
+    flags = ["-fno-tree-loop-distribute-patterns"] if cc.kind == "gcc" else []
+    return build_kernel("stream", name="stream", flags=flags + novec_flags(cc), defines={"RL_VBYTES": vbytes},
+                        openmp=openmp_flags(cc) is not None, compiler=cc)
+
+
+def build_clock(cc: Compiler | None = None):
+    cc = cc or find_compiler()
+    return build_kernel("clock", name="clock_mt", openmp=openmp_flags(cc) is not None, compiler=cc)
+
+
+def audit_peak(a: dict | None, v: PeakVariant) -> str | None:
+    """The chain loop must hold one FMA (or one mul and one add) per chain at the expected width, and no spill."""
+    if a is None:
+        return "no loop found in the compiled kernel"
+    bits = v.vbytes * 8
+    if a["spills"]:
+        return f"{a['spills']} stack access(es) in the loop: accumulators spilled"
+    if v.klass in ("scalar", "simd_fma"):
+        if a["fma"] != v.chains:
+            return f"{a['fma']} FMA instruction(s) per iteration, the model counts {v.chains}"
+        if v.klass == "simd_fma" and a["fma_bits"] != bits:
+            return f"FMA at {a['fma_bits']} bits, the model counts {bits}"
+        if v.klass == "scalar" and a["vector_bits"]:
+            return f"the scalar kernel was vectorized ({a['vector_bits']} bits)"
+    else:
+        if a["fma"]:
+            return f"{a['fma']} FMA instruction(s) in a kernel meant to have none"
+        if a["fp_mul"] != v.chains or a["fp_add"] != v.chains:
+            return f"{a['fp_mul']} mul + {a['fp_add']} add per iteration, the model counts {v.chains} + {v.chains}"
+        if a["vector_bits"] != bits:
+            return f"vector width {a['vector_bits']} bits, the model counts {bits}"
+    return None
+
+
+def audit_stream(kind: str, a: dict | None, vbytes: int) -> str | None:
+    """Loads, stores and arithmetic per iteration must match one pass of the kernel's traffic model."""
+    if a is None:
+        return "no loop found in the compiled kernel"
+    bits = vbytes * 8
+    if a["spills"]:
+        return f"{a['spills']} stack access(es) in the loop"
+    if a["vector_bits"] != bits:
+        return f"vector width {a['vector_bits']} bits, expected {bits}"
+    loads, stores = a["loads"], a["stores"]
+    if kind == "read":
+        if stores or not loads:
+            return f"{loads} load(s) and {stores} store(s) per iteration; a read kernel only loads"
+        if a["fp_add"] != loads:
+            return (f"{a['fp_add']} adds per {loads} loads: passes were merged (each loaded value is used "
+                    f"{a['fp_add'] / loads:g} times), which would inflate the bandwidth")
+    elif kind == "copy":
+        if loads != stores or not loads:
+            return f"{loads} load(s) for {stores} store(s); a copy moves one for one"
+    elif kind == "triad":
+        if loads != 2 * stores or not stores:
+            return f"{loads} load(s) for {stores} store(s); a triad loads two for each store"
+        if a["fma"] + a["fp_mul"] != stores:
+            return f"{a['fma'] + a['fp_mul']} multiply(-add)s per {stores} stores: passes merged or work dropped"
+    return None

@@ -1,0 +1,440 @@
+"""`rooflab measure`: this machine's cache-aware roofline.
+
+Compute ceilings from audited FMA-chain kernels (scalar, SIMD without FMA, SIMD FMA; fp64 and fp32; one thread and
+all), each paired round by round with a clock measurement to give its fraction of the theoretical peak; BLAS GEMM
+as the achievable ceiling. Bandwidth ceilings from a working-set sweep of read, copy and triad (one thread and all)
+whose plateaus are found from the curve, then measured again at each plateau's centre. GEMV and a NumPy copy beside
+them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns a document; it never prints.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..build.asm import audit_function
+from ..errors import RooflabError
+from ..model.plateaus import find_plateaus, name_plateaus
+from ..model.roofline import attainable, matmul_counts, ridge
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.checks import check_physical_limit, check_spread
+from ..timing.harness import HarnessConfig, Timing
+from . import tasks
+from .kernels import (KLASS_LABEL, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
+                      default_chains, vector_bytes)
+
+KLASSES = ("scalar", "simd", "simd_fma")
+STREAM_KINDS = ("read", "copy", "triad")
+TRAFFIC_MODEL = {
+    "read": "8 B/element: one load",
+    "copy": "16 B/element: one load + one store (write-allocate not counted, as STREAM)",
+    "triad": "24 B/element: two loads + one store (write-allocate not counted, as STREAM)",
+}
+CEILING_CV_LIMIT = 0.03
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    quick: bool = False
+    threads: int | None = None  # "all threads"; default: the CPUs this process may run on
+    precisions: tuple[str, ...] = ("fp64", "fp32")
+    batch_sweep: bool = True
+
+    def all_threads(self) -> int:
+        if self.threads:
+            return self.threads
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # macOS
+            return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    peak: HarnessConfig
+    gemm: HarnessConfig
+    sweep: HarnessConfig
+    ceiling: HarnessConfig
+    batch: HarnessConfig
+    gemm_n: int
+    gemv_d: int
+    copy_bytes: int
+    ws_min: int
+    ws_max: int
+    points_per_octave: int
+    batch_d: int
+    batches: tuple[int, ...]
+
+
+def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
+    caches = machine.get("cache_details") or []
+    llc = max((c["size"] * c.get("instances", 1) for c in caches if c["type"] in ("Data", "Unified")),
+              default=32 << 20)
+    mem = machine.get("memory_bytes") or (8 << 30)
+    if opts.quick:
+        ws_max = min(max(4 * llc, 64 << 20), mem // 8)
+        return Plan(peak=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
+                    gemm=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.6),
+                    sweep=HarnessConfig(min_sample_s=0.002, samples=3, warmup=1, min_samples=3, budget_s=0.2),
+                    ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
+                    batch=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.5),
+                    gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_min=8 << 10, ws_max=ws_max,
+                    points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+    ws_max = min(max(8 * llc, 256 << 20), mem // 6)
+    return Plan(peak=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
+                gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=2.0),
+                sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3),
+                ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
+                batch=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=3, budget_s=3.0),
+                gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
+                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)))
+
+
+def working_sets(plan: Plan) -> list[int]:
+    octaves = math.log2(plan.ws_max / plan.ws_min)
+    k = int(round(octaves * plan.points_per_octave))
+    return sorted({int(plan.ws_min * 2 ** (i / plan.points_per_octave)) for i in range(k + 1)})
+
+
+def elements_for(kind: str, ws: float) -> int:
+    n = int(ws / (8 * tasks.STREAM_ARRAYS[kind]))
+    return max(64, n - n % 64)
+
+
+def cache_capacities(machine: dict, threads: int) -> dict[str, float]:
+    """Data capacity of each level seen by `threads` threads placed compactly (private caches add up)."""
+    out = {}
+    for c in machine.get("cache_details") or []:
+        if c["type"] not in ("Data", "Unified"):
+            continue
+        shared = max(1, c.get("shared_by", 1))
+        inst = min(c.get("instances", 1), math.ceil(threads / shared))
+        out[f"L{c['level']}"] = float(c["size"] * max(1, inst))
+    return out
+
+
+def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
+    s = t.summary
+    return work / s.median, [work / s.ci95[1], work / s.ci95[0]], [work / x for x in t.samples]
+
+
+# ------------------------------------------------------------------------------------------------- compute
+
+
+def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machine: dict, tall: int) -> list[dict]:
+    isa = machine["isa"]
+    th = machine.get("theoretical")
+    clock_lib = str(build_clock().path)
+    out = []
+    vb = vector_bytes(isa)
+    for prec in opts.precisions:
+        for klass in KLASSES:
+            v = PeakVariant(prec, klass, default_chains(isa), 0 if klass == "scalar" else vb)
+            session.progress(f"compute: {prec} {KLASS_LABEL[klass]}")
+            lib = build_peak(v)
+            try:
+                a = audit_function(lib.path, "rl_peak_chain")
+                audit = a.to_dict() if a else None
+                refusal = audit_peak(audit, v)
+            except RooflabError as exc:
+                audit, refusal = None, f"the assembly could not be read: {exc}"
+            for threads in sorted({1, tall}):
+                name = f"{prec} {KLASS_LABEL[klass]}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "")
+                entry = {"name": name, "precision": prec, "klass": klass,
+                         "isa": "scalar" if klass == "scalar" else isa["name"],
+                         "vector_bits": v.vbytes * 8, "chains": v.chains, "threads": threads, "audit": audit,
+                         "library": lib.to_dict()}
+                try:
+                    res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
+                                       dtype=np.dtype(tasks_dtype(prec)).name, chains=v.chains, lanes=v.lanes,
+                                       threads=threads, config=plan.peak)
+                except RooflabError as exc:
+                    entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
+                    out.append(entry)
+                    session.record(f"peak {name} x{threads}", entry)
+                    continue
+                tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
+                flops = v.flops_per_rep * threads
+                rate, ci, _ = _rate(flops, tp)
+                entry.update(flops_per_s=rate, ci95=ci, samples=tp.summary.n, cv=tp.summary.cv,
+                             rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
+                             clock_hz_during=res["adds_per_rep"] / tc.summary.median, status="ok", reason=None)
+                if th:
+                    teff = min(threads, th["cores"])
+                    fpc = th["per_core"][prec][klass] / th["clock_hz"] * teff
+                    frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, tc.samples, res["adds_per_rep"],
+                                                             fpc)
+                    entry.update(of_theoretical=frac, of_theoretical_ci95=list(frac_ci),
+                                 theoretical_flops_per_s=fpc * entry["clock_hz_during"])
+                    w = check_physical_limit(frac, 1.0, unit="", subject=f"{name} x{threads}",
+                                             what="theoretical peak at the clock measured beside it")
+                    if w:
+                        entry.update(status="above-limit", reason=w.message)
+                        session.warn(w)
+                else:
+                    entry.update(of_theoretical=None, of_theoretical_ci95=None, theoretical_flops_per_s=None)
+                if refusal and entry["status"] == "ok":
+                    entry.update(status="refused", reason=refusal)
+                session.warn(check_spread(tp.summary.cv, tp.summary.n, threshold=CEILING_CV_LIMIT,
+                                          subject=f"{name} x{threads}"))
+                out.append(entry)
+                session.record(f"peak {name} x{threads}", entry)
+    # the achievable ceiling: BLAS GEMM
+    for prec in opts.precisions:
+        for threads in sorted({1, tall}):
+            name = f"{prec} BLAS GEMM n={plan.gemm_n}"
+            session.progress(f"compute: {name} x{threads}")
+            entry = {"name": name, "precision": prec, "klass": "blas_gemm", "isa": "blas", "vector_bits": None,
+                     "chains": None, "threads": threads, "audit": None}
+            try:
+                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, tasks_dtype(prec), threads, plan.gemm)
+            except RooflabError as exc:
+                entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
+                out.append(entry)
+                continue
+            t = Timing.from_dict(res["timing"])
+            rate, ci, _ = _rate(2.0 * plan.gemm_n ** 3, t)
+            entry.update(flops_per_s=rate, ci95=ci, samples=t.summary.n, cv=t.summary.cv, rel_error=res["rel_error"],
+                         seconds=t.samples, status="ok", reason=None)
+            if th:
+                lim = th["per_core"][prec]["simd_fma"] * min(threads, th["cores"])
+                entry.update(of_theoretical=rate / lim, of_theoretical_ci95=[ci[0] / lim, ci[1] / lim],
+                             theoretical_flops_per_s=lim)
+                w = check_physical_limit(rate, lim, what=f"{prec} peak", subject=f"{name} x{threads}")
+                if w:
+                    entry.update(status="above-limit", reason=w.message)
+                    session.warn(w)
+            out.append(entry)
+            session.record(f"{name} x{threads}", entry)
+    return out
+
+
+def tasks_dtype(prec: str) -> str:
+    return {"fp64": "float64", "fp32": "float32"}[prec]
+
+
+# ----------------------------------------------------------------------------------------------- bandwidth
+
+
+def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[list[dict], list[dict]]:
+    vb = vector_bytes(machine["isa"])
+    lib = build_stream(vb)
+    audits = {}
+    for kind in STREAM_KINDS:
+        try:
+            a = audit_function(lib.path, f"rl_{kind}_pass")
+            audits[kind] = (a.to_dict() if a else None)
+        except RooflabError:
+            audits[kind] = None
+    sweeps, ceilings = [], []
+    wss = working_sets(plan)
+    for kind in STREAM_KINDS:
+        refusal = audit_stream(kind, audits[kind], vb)
+        bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
+        for threads in sorted({1, tall}):
+            session.progress(f"bandwidth sweep: {kind} x{threads}")
+            sizes = [elements_for(kind, ws) for ws in wss]
+            sizes = sorted(set(sizes))
+            try:
+                pts = session.call(f"sweep {kind} x{threads}", tasks.stream_task, str(lib.path), kind, sizes, threads,
+                                   plan.sweep, timeout_s=600)
+            except RooflabError as exc:
+                sweeps.append({"kernel": kind, "threads": threads, "error": str(exc), "points": [], "plateaus": []})
+                continue
+            points = []
+            for p in pts:
+                t = Timing.from_dict(p["timing"])
+                rate, ci, _ = _rate(bpe * p["n"], t)
+                points.append({"working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * p["n"], "n": p["n"],
+                               "bytes_per_s": rate, "ci95": ci, "cv": t.summary.cv, "samples": t.summary.n})
+            plats = find_plateaus([p["working_set_bytes"] for p in points], [p["bytes_per_s"] for p in points])
+            name_plateaus(plats, cache_capacities(machine, threads))
+            sweep = {"kernel": kind, "threads": threads, "points": points, "plateaus": [p.to_dict() for p in plats],
+                     "traffic_model": TRAFFIC_MODEL[kind], "audit": audits[kind], "refused": refusal,
+                     "rel_error": pts[0]["rel_error"] if pts else None}
+            sweeps.append(sweep)
+            session.record(f"sweep {kind} x{threads}", sweep)
+            # ceilings: measure again, precisely, at the centre of each named plateau (DRAM: the largest set)
+            targets = []
+            for p in plats:
+                if p.level == "?":
+                    continue
+                ws = p.end_bytes if p.level == "DRAM" else p.center_bytes
+                targets.append((p.level, elements_for(kind, ws)))
+            if not targets:
+                continue
+            session.progress(f"bandwidth ceilings: {kind} x{threads}")
+            try:
+                res = session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
+                                   [n for _, n in targets], threads, plan.ceiling, timeout_s=600)
+            except RooflabError as exc:
+                for level, n in targets:
+                    ceilings.append({"level": level, "kernel": kind, "threads": threads, "status": "failed",
+                                     "reason": str(exc), "bytes_per_s": None, "ci95": None})
+                continue
+            by_n = {r["n"]: r for r in res}
+            for level, n in targets:
+                r = by_n[n]
+                t = Timing.from_dict(r["timing"])
+                rate, ci, _ = _rate(bpe * n, t)
+                entry = {"level": level, "kernel": kind, "threads": threads, "bytes_per_s": rate, "ci95": ci,
+                         "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind]
+                         * n, "traffic_model": TRAFFIC_MODEL[kind], "rel_error": r["rel_error"],
+                         "seconds": t.samples, "status": "refused" if refusal else "ok", "reason": refusal}
+                session.warn(check_spread(t.summary.cv, t.summary.n, threshold=CEILING_CV_LIMIT,
+                                          subject=f"{level} {kind} x{threads}"))
+                ceilings.append(entry)
+                session.record(f"ceiling {level} {kind} x{threads}", entry)
+    return sweeps, ceilings
+
+
+def _numpy_bandwidth(session: Session, plan: Plan, tall: int) -> list[dict]:
+    out = []
+    session.progress("bandwidth: BLAS GEMV")
+    d = plan.gemv_d
+    nbytes = 4.0 * (d * d + 2 * d)
+    for threads in sorted({1, tall}):
+        try:
+            res = session.call(f"gemv x{threads}", tasks.gemv_task, d, threads, plan.ceiling)
+        except RooflabError as exc:
+            out.append({"level": "DRAM", "kernel": "BLAS GEMV", "threads": threads, "status": "failed",
+                        "reason": str(exc), "bytes_per_s": None, "ci95": None})
+            continue
+        t = Timing.from_dict(res["timing"])
+        rate, ci, _ = _rate(nbytes, t)
+        out.append({"level": "DRAM", "kernel": f"BLAS GEMV {d}x{d} fp32", "threads": threads, "bytes_per_s": rate,
+                    "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": nbytes,
+                    "traffic_model": "W read once + x + y (4 B/element)", "rel_error": res["rel_error"],
+                    "seconds": t.samples, "status": "ok", "reason": None, "reference": True})
+    session.progress("bandwidth: NumPy copy")
+    n = plan.copy_bytes // 4
+    try:
+        res = session.call("numpy copy", tasks.numpy_copy_task, n, plan.ceiling)
+        t = Timing.from_dict(res["timing"])
+        rate, ci, _ = _rate(8.0 * n, t)
+        out.append({"level": "DRAM", "kernel": "NumPy copyto", "threads": 1, "bytes_per_s": rate, "ci95": ci,
+                    "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": 8.0 * n,
+                    "traffic_model": "2 x array bytes: read + write (write-allocate not counted)",
+                    "rel_error": res["rel_error"], "seconds": t.samples, "status": "ok", "reason": None,
+                    "reference": True})
+    except RooflabError as exc:
+        out.append({"level": "DRAM", "kernel": "NumPy copyto", "threads": 1, "status": "failed", "reason": str(exc),
+                    "bytes_per_s": None, "ci95": None})
+    for e in out:
+        session.record(e["kernel"], e)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- roofs
+
+
+def best_compute(ceilings: list[dict], precision: str, klass: str, threads: int) -> dict | None:
+    c = [x for x in ceilings if x["precision"] == precision and x["klass"] == klass and x["threads"] == threads
+         and x.get("status") == "ok" and x.get("flops_per_s")]
+    return max(c, key=lambda x: x["flops_per_s"]) if c else None
+
+
+def best_bandwidth(ceilings: list[dict], level: str, threads: int, kernels=STREAM_KINDS) -> dict | None:
+    c = [x for x in ceilings if x["level"] == level and x["threads"] == threads and x["kernel"] in kernels
+         and x.get("status") == "ok" and x.get("bytes_per_s")]
+    return max(c, key=lambda x: x["bytes_per_s"]) if c else None
+
+
+def roofs(doc: dict) -> dict:
+    """The ceilings drawn on the roofline: every memory level and compute class at all threads."""
+    tall = doc["threads_all"]
+    comp, mem = [], []
+    cc = doc["ceilings"]["compute"]
+    for prec in ("fp32", "fp64"):
+        for klass in ("simd_fma", "simd", "scalar", "blas_gemm"):
+            c = best_compute(cc, prec, klass, tall)
+            if c and (prec == "fp32" or klass in ("simd_fma", "blas_gemm")):
+                comp.append({"name": f"{c['name']} x{tall}", "value": c["flops_per_s"], "precision": prec,
+                             "klass": klass})
+    for level in ("L1", "L2", "L3", "DRAM"):
+        b = best_bandwidth(doc["ceilings"]["bandwidth"], level, tall)
+        if b:
+            mem.append({"name": f"{level} ({b['kernel']}) x{tall}", "value": b["bytes_per_s"], "level": level,
+                        "kernel": b["kernel"]})
+    return {"compute": comp, "memory": mem}
+
+
+# ------------------------------------------------------------------------------------------------ sweep
+
+
+def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[list[dict], dict]:
+    cc = doc["ceilings"]["compute"]
+    # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads)
+    peak = best_compute(cc, "fp32", "simd_fma", tall)
+    blas = best_compute(cc, "fp32", "blas_gemm", tall)
+    dram = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", tall)
+    info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": tall,
+            "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
+            "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,
+            "memory_roof": {"name": f"DRAM {dram['kernel']}", "bytes_per_s": dram["bytes_per_s"]} if dram else None}
+    if not (peak and dram):
+        info["skipped"] = "no fp32 FMA or DRAM ceiling to predict from"
+        return [], info
+    session.progress(f"batch sweep X[B,{plan.batch_d}]·W[{plan.batch_d},{plan.batch_d}]")
+    res = session.call("batch sweep", tasks.batch_sweep_task, plan.batch_d, plan.batch_d, list(plan.batches), tall,
+                       plan.batch, timeout_s=900)
+    out = []
+    for r in res:
+        t = Timing.from_dict(r["timing"])
+        flops, nbytes = matmul_counts(r["B"], plan.batch_d, plan.batch_d, 4)
+        rate, ci, _ = _rate(flops, t)
+        inten = flops / nbytes
+        pred = attainable(inten, peak["flops_per_s"], dram["bytes_per_s"])
+        out.append({"B": r["B"], "intensity": inten, "flops": flops, "bytes": nbytes, "time_s": t.summary.median,
+                    "time_ci95": list(t.summary.ci95), "flops_per_s": rate, "ci95": ci,
+                    "predicted_flops_per_s": pred, "of_predicted": rate / pred, "of_peak": rate / peak["flops_per_s"],
+                    "of_blas": rate / blas["flops_per_s"] if blas else None,
+                    "bytes_per_s": nbytes / t.summary.median, "rel_error": r["rel_error"], "samples": t.summary.n,
+                    "above_roof": rate > 1.02 * pred, "bound": "memory" if inten < ridge(peak["flops_per_s"],
+                                                                                          dram["bytes_per_s"])
+                    else "compute"})
+        if out[-1]["above_roof"]:
+            session.warn(check_physical_limit(rate, pred, what="roofline prediction", subject=f"batch B={r['B']}"))
+    session.record("batch sweep", {"points": out, **info})
+    return out, info
+
+
+# ----------------------------------------------------------------------------------------------- entry
+
+
+def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None) -> dict:
+    own = session is None
+    if own:
+        session = Session("measure")
+        session.__enter__()
+    try:
+        machine = session.machine
+        tall = opts.all_threads()
+        plan = make_plan(opts, machine)
+        doc = {"schema": schema_id("measure"), "quick": opts.quick, "threads_all": tall,
+               "precisions": list(opts.precisions),
+               "plan": {"working_set_bytes": [plan.ws_min, plan.ws_max], "points_per_octave": plan.points_per_octave,
+                        "gemm_n": plan.gemm_n, "batch_D": plan.batch_d, "batches": list(plan.batches)}}
+        compute = _compute_ceilings(session, opts, plan, machine, tall)
+        sweeps, bw = _bandwidth(session, plan, machine, tall)
+        bw += _numpy_bandwidth(session, plan, tall)
+        doc["ceilings"] = {"compute": compute, "bandwidth": bw}
+        doc["bandwidth_sweeps"] = sweeps
+        if opts.batch_sweep and "fp32" in opts.precisions:
+            doc["sweep"], doc["sweep_info"] = _batch_sweep(session, plan, doc, tall)
+        else:
+            doc["sweep"], doc["sweep_info"] = [], {"skipped": "disabled" if not opts.batch_sweep else "needs fp32"}
+        doc["roofs"] = roofs(doc)
+        doc["machine"] = machine
+        doc["environment"] = session.environment
+        from ..report.observations import measure_observations
+
+        return session.finish(doc, observe=measure_observations)
+    finally:
+        if own:
+            session.__exit__(None, None, None)
+

@@ -1,0 +1,244 @@
+"""Measurement tasks that run inside the worker process (picklable functions of plain arguments).
+
+Each task allocates its own data, checks the kernel's result against a reference before timing it, and returns
+plain dicts of per-repetition samples. Nothing here prints or touches the store.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+
+import numpy as np
+
+from ..errors import RooflabError, WrongResult
+from ..timing.harness import HarnessConfig, Timing, calibrate, python_timed, run_samples
+from ..timing.stats import order_statistic_median_ci
+
+
+def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int = 0) -> np.ndarray:
+    """A 1-D array whose data starts ``skew`` bytes after an ``align``-byte boundary.
+
+    Large allocations come page-aligned, so arrays used together would sit at the same offset in their pages and
+    every load would alias the store of the same element in the other array (4K aliasing), slowing copy and triad
+    in L1. Give each array of a kernel a different skew (a multiple of the line size) to keep them apart.
+    """
+    dt = np.dtype(dtype)
+    raw = np.empty(n * dt.itemsize + align + skew + 4096, np.uint8)
+    off = (-raw.ctypes.data) % 4096 + skew if skew else (-raw.ctypes.data) % align
+    a = raw[off:off + n * dt.itemsize].view(dt)
+    if fill is not None:
+        a.fill(fill)
+    return a
+
+
+def _fn(lib: str, symbol: str, argtypes: list) -> ctypes._CFuncPtr:
+    f = getattr(ctypes.CDLL(lib), symbol)
+    f.restype = ctypes.c_double
+    f.argtypes = argtypes
+    return f
+
+
+def _checked(name: str, f):
+    def run(*a):
+        t = f(*a)
+        if t < 0:
+            raise RooflabError(f"{name} reported error code {t:g} (threads could not be started?)")
+        return t
+    return run
+
+
+# --------------------------------------------------------------------------------------------- compute peak
+
+
+def peak_reference(seed: np.ndarray, chains: int, lanes: int, reps: int, threads: int) -> float:
+    """Closed form of the checksum after ``reps`` steps of acc = acc*m + c, summed over chains, lanes, threads."""
+    s = seed.astype(np.float64)
+    m, c = s[chains], s[chains + 1]
+    fix = c / (1.0 - m)
+    acc = (m ** reps) * (s[:chains] - fix) + fix
+    return float(acc.sum() * lanes * threads)
+
+
+def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, threads: int,
+              config: HarnessConfig) -> dict:
+    """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
+
+    Pairing each peak sample with a clock sample taken next to it lets the fraction of the theoretical peak be
+    computed per round, cancelling frequency changes and steal time that hit both.
+    """
+    dt = np.dtype(dtype)
+    peak = _checked("peak kernel", _fn(lib, "rl_peak", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
+                                                         ctypes.c_void_p]))
+    clock = _checked("clock kernel", _fn(clock_lib, "rl_clock_chain_mt", [ctypes.c_long, ctypes.c_int]))
+    adds = ctypes.CDLL(clock_lib).rl_clock_adds_per_rep()
+    seed = np.array([1.0 + 0.01 * i for i in range(chains)] + [0.999, 0.001], dtype=dt)
+    out = np.zeros(max(threads, 1), dt)
+    # correctness first: the checksum after a known number of steps
+    check_reps = 1000
+    peak(check_reps, threads, out.ctypes.data, seed.ctypes.data)
+    got = float(out[:threads].astype(np.float64).sum())
+    ref = peak_reference(seed, chains, lanes, check_reps, threads)
+    rel = abs(got - ref) / abs(ref)
+    tol = 1e-3 if dt == np.float32 else 1e-9
+    if not math.isfinite(rel) or rel > tol:
+        raise WrongResult(f"peak {dtype} x{chains}", rel, tol)
+
+    def p(reps):
+        return peak(reps, threads, out.ctypes.data, seed.ctypes.data)
+
+    def c(reps):
+        return clock(reps, threads)
+
+    rp = calibrate(p, config.min_sample_s)
+    rc = calibrate(c, config.min_sample_s / 2)
+    for _ in range(config.warmup):
+        p(rp)
+        c(rc)
+    tp, tc = [], []
+    for _ in range(config.samples):
+        tc.append(c(rc))
+        tp.append(p(rp))
+    return {"peak": Timing(reps=rp, samples=[t / rp for t in tp], raw=[t / rp for t in tp]).to_dict(),
+            "clock": Timing(reps=rc, samples=[t / rc for t in tc], raw=[t / rc for t in tc]).to_dict(),
+            "adds_per_rep": adds, "rel_error": rel}
+
+
+def per_round_fraction(flops_per_rep: float, peak_s: list[float], clock_s: list[float], adds_per_rep: int,
+                       flops_per_cycle: float) -> tuple[float, tuple[float, float]]:
+    """Median and order-statistic CI of achieved / theoretical, each round at its own measured clock."""
+    fr = [(flops_per_rep / tp) / (flops_per_cycle * adds_per_rep / tc) for tp, tc in zip(peak_s, clock_s)]
+    return float(np.median(fr)), order_statistic_median_ci(fr)
+
+
+# ------------------------------------------------------------------------------------------------- stream
+
+STREAM_ARRAYS = {"read": 1, "copy": 2, "triad": 3}
+STREAM_BYTES_PER_ELEM = {"read": 8, "copy": 16, "triad": 24}
+
+
+def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: HarnessConfig,
+                fixed_reps: dict | None = None) -> list[dict]:
+    """Time one bandwidth kernel at several array lengths (elements), on prefixes of one allocation."""
+    nmax = max(sizes)
+    a = aligned_array(nmax, np.float64, 0.0, skew=0)
+    b = aligned_array(nmax, np.float64, 1.0, skew=1088)  # 17 lines apart
+    c = aligned_array(nmax, np.float64, 2.0, skew=2176)
+    b[: min(nmax, 1 << 16)] = np.linspace(0.5, 1.5, min(nmax, 1 << 16))
+    s = 3.0
+    total = np.zeros(1)
+    if kind == "read":
+        f = _checked("read", _fn(lib, "rl_read", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_long,
+                                                   ctypes.c_void_p]))
+        call = lambda reps, n: f(reps, threads, b.ctypes.data, n, total.ctypes.data)  # noqa: E731
+    elif kind == "copy":
+        f = _checked("copy", _fn(lib, "rl_copy", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                                   ctypes.c_long]))
+        call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, n)  # noqa: E731
+    elif kind == "triad":
+        f = _checked("triad", _fn(lib, "rl_triad", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                                     ctypes.c_void_p, ctypes.c_double, ctypes.c_long]))
+        call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, c.ctypes.data, s, n)  # noqa: E731
+    else:
+        raise RooflabError(f"unknown bandwidth kernel {kind!r}")
+    # correctness at the smallest and largest length
+    worst = 0.0
+    for n in sorted({min(sizes), nmax}):
+        a[:n] = 0.0
+        call(2, n)
+        if kind == "read":
+            ref = 2.0 * float(b[:n].sum())
+            err = abs(total[0] - ref) / abs(ref)
+        elif kind == "copy":
+            err = float(np.max(np.abs(a[:n] - b[:n]) / np.abs(b[:n])))
+        else:
+            ref = b[:n] + s * c[:n]
+            err = float(np.max(np.abs(a[:n] - ref) / np.abs(ref)))
+        worst = max(worst, err)
+    if not math.isfinite(worst) or worst > 1e-12:
+        raise WrongResult(kind, worst, 1e-12)
+    out = []
+    for n in sizes:
+        t = run_samples(lambda reps, n=n: call(reps, n), config,
+                        reps=(fixed_reps or {}).get(n))
+        out.append({"n": n, "timing": t.to_dict(), "rel_error": worst})
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- NumPy
+
+
+def _limit(threads: int):
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=threads, user_api="blas")
+
+
+def _rel_err(got: np.ndarray, ref: np.ndarray) -> float:
+    scale = float(np.max(np.abs(ref))) or 1.0
+    return float(np.max(np.abs(got.astype(np.float64) - ref)) / scale)
+
+
+def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
+    rng = np.random.default_rng(0)
+    A = rng.random((n, n), dtype=np.float64).astype(dtype)
+    B = rng.random((n, n), dtype=np.float64).astype(dtype)
+    C = np.empty((n, n), dtype)
+    with _limit(threads):
+        np.matmul(A, B, out=C)
+        rows = slice(0, min(n, 16))
+        err = _rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
+        tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
+        if err > tol:
+            raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
+        t = run_samples(python_timed(lambda: np.matmul(A, B, out=C)), config)
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
+    rng = np.random.default_rng(1)
+    W = rng.random((d, d), dtype=np.float32)
+    x = rng.random(d, dtype=np.float32)
+    y = np.empty(d, np.float32)
+    with _limit(threads):
+        np.matmul(W, x, out=y)
+        err = _rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
+        if err > 1e-4:
+            raise WrongResult("BLAS GEMV", err, 1e-4)
+        t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config)
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def numpy_copy_task(n: int, config: HarnessConfig) -> dict:
+    src = aligned_array(n, np.float32, 1.0, skew=0)
+    dst = aligned_array(n, np.float32, 0.0, skew=1088)
+    np.copyto(dst, src)
+    err = 0.0 if np.array_equal(dst, src) else 1.0
+    if err:
+        raise WrongResult("numpy copy", err, 0.0)
+    t = run_samples(python_timed(lambda: np.copyto(dst, src)), config)
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: HarnessConfig) -> list[dict]:
+    """X[B,D] @ W[D,F] in fp32 for each B, with a correctness check of a few output columns."""
+    rng = np.random.default_rng(2)
+    W = rng.random((d, f), dtype=np.float32) - np.float32(0.5)
+    out = []
+    with _limit(threads):
+        for b in batches:
+            X = rng.random((b, d), dtype=np.float32) - np.float32(0.5)
+            Y = np.empty((b, f), np.float32)
+            np.matmul(X, W, out=Y)
+            cols = slice(0, 8)
+            ref = X.astype(np.float64) @ W[:, cols].astype(np.float64)
+            err = float(np.max(np.abs(Y[:, cols] - ref)) / (np.max(np.abs(ref)) or 1.0))
+            if err > 1e-3:
+                raise WrongResult(f"batch B={b}", err, 1e-3)
+            t = run_samples(python_timed(lambda X=X, Y=Y: np.matmul(X, W, out=Y)), config)
+            out.append({"B": b, "timing": t.to_dict(), "rel_error": err})
+    return out
+
+
+def timing(d: dict) -> Timing:
+    return Timing.from_dict(d)

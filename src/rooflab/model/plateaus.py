@@ -1,0 +1,180 @@
+"""Find the bandwidth plateaus (L1, L2, L3, DRAM) in a working-set sweep (pure).
+
+The curve log(bandwidth) vs log(size) is cut into piecewise-constant segments by least squares (dynamic
+programming), the number of segments chosen by a BIC-style penalty; neighbours that differ by less than
+``merge_ratio`` are joined. Short transition segments between two plateaus are dropped. Each plateau is then named
+by comparing the size where it ends with the caches the OS reports: the plateau that ends near a level's capacity
+is that level; the one past the last cache is DRAM. The cache sizes only name the plateaus, they do not place them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+
+@dataclass
+class Plateau:
+    first: int  # index of the first point (in the sorted sweep)
+    last: int  # index of the last point
+    sizes: list[float]
+    values: list[float]
+    level: str = "?"
+    expected_bytes: float | None = None  # the capacity it was matched to
+    boundary_bytes: float | None = None  # where the curve leaves this plateau (None for the last one)
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.values))
+
+    @property
+    def start_bytes(self) -> float:
+        return self.sizes[0]
+
+    @property
+    def end_bytes(self) -> float:
+        return self.sizes[-1]
+
+    @property
+    def edge_bytes(self) -> float:
+        """Where this level's capacity runs out: the transition to the next plateau, else the last point."""
+        return self.boundary_bytes or self.end_bytes
+
+    @property
+    def center_bytes(self) -> float:
+        return math.sqrt(self.sizes[0] * self.sizes[-1])
+
+    def to_dict(self) -> dict:
+        return {"level": self.level, "start_bytes": self.start_bytes, "end_bytes": self.end_bytes,
+                "center_bytes": self.center_bytes, "boundary_bytes": self.boundary_bytes, "median": self.median,
+                "points": len(self.values), "expected_bytes": self.expected_bytes}
+
+
+def _segment_cost(prefix: np.ndarray, prefix2: np.ndarray, i: int, j: int) -> float:
+    """Sum of squared deviations from the mean of y[i:j]."""
+    n = j - i
+    s = prefix[j] - prefix[i]
+    s2 = prefix2[j] - prefix2[i]
+    return max(0.0, s2 - s * s / n)
+
+
+def segment(y: Sequence[float], k: int) -> tuple[float, list[tuple[int, int]]]:
+    """Best split of y into k contiguous segments (least squares); returns (cost, [(start, end_exclusive), ...])."""
+    y = np.asarray(y, float)
+    n = len(y)
+    if k < 1 or k > n:
+        raise ValueError("need 1 <= k <= len(y)")
+    prefix = np.concatenate([[0.0], np.cumsum(y)])
+    prefix2 = np.concatenate([[0.0], np.cumsum(y * y)])
+    inf = float("inf")
+    cost = np.full((k + 1, n + 1), inf)
+    back = np.zeros((k + 1, n + 1), int)
+    cost[0, 0] = 0.0
+    for m in range(1, k + 1):
+        for j in range(m, n + 1):
+            best, arg = inf, 0
+            for i in range(m - 1, j):
+                c = cost[m - 1, i] + _segment_cost(prefix, prefix2, i, j)
+                if c < best:
+                    best, arg = c, i
+            cost[m, j], back[m, j] = best, arg
+    segs = []
+    j = n
+    for m in range(k, 0, -1):
+        i = back[m, j]
+        segs.append((i, j))
+        j = i
+    return float(cost[k, n]), segs[::-1]
+
+
+def find_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], *, max_segments: int = 7,
+                  merge_ratio: float = 0.12, noise_floor: float = 0.03) -> list[Plateau]:
+    """Plateaus of a sweep, smallest working set first (not yet named; see :func:`name_plateaus`)."""
+    order = np.argsort(sizes)
+    xs = np.asarray(sizes, float)[order]
+    bw = np.asarray(bandwidths, float)[order]
+    if len(xs) == 0:
+        return []
+    y = np.log(bw)
+    n = len(y)
+    best = None
+    for k in range(1, min(max_segments, n) + 1):
+        c, segs = segment(y, k)
+        # BIC with a floor on the residual variance, so that noise below ~3% never buys an extra segment
+        var = max(c / n, noise_floor ** 2)
+        score = n * math.log(var) + 3.0 * k * math.log(n)
+        if best is None or score < best[0]:
+            best = (score, segs)
+    segs = best[1]
+    # merge neighbours whose levels differ by less than merge_ratio
+    merged: list[list[int]] = []
+    for a, b in segs:
+        if merged:
+            pa, pb = merged[-1]
+            if abs(np.median(y[pa:pb]) - np.median(y[a:b])) < math.log1p(merge_ratio):
+                merged[-1][1] = b
+                continue
+        merged.append([a, b])
+    # a short segment (under 3 points) whose level lies between its neighbours' is the slope from one plateau
+    # down to the next, not a plateau of its own
+    def transitional(idx: int) -> bool:
+        if idx == 0 or idx == len(merged) - 1 or merged[idx][1] - merged[idx][0] >= 3:
+            return False
+        lv = [float(np.median(y[a:b])) for a, b in merged[idx - 1:idx + 2]]
+        return min(lv[0], lv[2]) <= lv[1] <= max(lv[0], lv[2])
+
+    keep = [s for idx, s in enumerate(merged) if not transitional(idx)]
+    out = []
+    for a, b in keep:
+        out.append(Plateau(first=a, last=b - 1, sizes=[float(v) for v in xs[a:b]], values=[float(v) for v in bw[a:b]]))
+    for p, q in zip(out, out[1:]):
+        p.boundary_bytes = _crossing(xs, bw, p, q)
+    return out
+
+
+def _crossing(xs: np.ndarray, bw: np.ndarray, p: Plateau, q: Plateau) -> float:
+    """The working set where the curve passes the geometric mean of two neighbouring plateaus (log-log
+    interpolation between the sweep points around it)."""
+    mid = math.sqrt(p.median * q.median)
+    falling = q.median < p.median
+    for i in range(p.last, q.first):
+        y0, y1 = bw[i], bw[i + 1]
+        if (falling and y0 >= mid >= y1) or (not falling and y0 <= mid <= y1):
+            if y0 == y1:
+                return float(math.sqrt(xs[i] * xs[i + 1]))
+            f = (math.log(mid) - math.log(y0)) / (math.log(y1) - math.log(y0))
+            return float(math.exp(math.log(xs[i]) + f * (math.log(xs[i + 1]) - math.log(xs[i]))))
+    return float(math.sqrt(xs[p.last] * xs[q.first]))
+
+
+def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_factor: float = 4.0) -> list[Plateau]:
+    """Name plateaus L1, L2, L3 ... DRAM from where each one ends, compared with the cache capacities.
+
+    ``caches`` maps level names ("L1", "L2", "L3") to the capacity the sweep's threads see together (private caches
+    multiplied by the thread count). A plateau ending within ``max_factor`` of a capacity (and before the next one)
+    is that level; the last plateau, when it lies beyond the largest cache, is DRAM; anything else is "?".
+    """
+    levels = sorted(caches.items(), key=lambda kv: kv[1])
+    used: set[str] = set()
+    for i, p in enumerate(plateaus):
+        is_last = i == len(plateaus) - 1
+        if is_last and levels and p.start_bytes > levels[-1][1] * 0.9:
+            p.level = "DRAM"
+            continue
+        # the capacity closest (in log space) to where this plateau ends
+        best = None
+        for name, cap in levels:
+            if name in used:
+                continue
+            dist = abs(math.log(p.edge_bytes / cap))
+            if dist <= math.log(max_factor) and (best is None or dist < best[0]):
+                best = (dist, name, cap)
+        if best is not None:
+            p.level, p.expected_bytes = best[1], best[2]
+            used.add(best[1])
+        elif is_last and (not levels or p.start_bytes > levels[-1][1]):
+            p.level = "DRAM"
+    return plateaus

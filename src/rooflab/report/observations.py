@@ -1,0 +1,173 @@
+"""Observations written from the numbers a run just measured (pure: a document in, sentences out).
+
+Every sentence quotes what was measured; rules only decide which sentences apply. A run with a competing-load
+warning says first that its figures may be low.
+"""
+
+from __future__ import annotations
+
+from .format import binary_bytes, pct, si
+
+
+def _find(items, **kw):
+    for x in items:
+        if all(x.get(k) == v for k, v in kw.items()) and x.get("status") == "ok":
+            return x
+    return None
+
+
+def _load_caveat(doc: dict) -> list[str]:
+    for w in doc.get("warnings", []):
+        if w.get("code") == "competing-load":
+            return [f"Other work was running during this measurement ({w['seen']:.2f} core(s) on average): the "
+                    "figures below may be low, and the observations with them. Rerun on a quiet machine."]
+    return []
+
+
+def _compute_obs(doc: dict) -> list[str]:
+    obs = []
+    cc = doc["ceilings"]["compute"]
+    tall = doc["threads_all"]
+    m = doc["machine"]
+    for prec in ("fp32", "fp64"):
+        fma1 = _find(cc, precision=prec, klass="simd_fma", threads=1)
+        fman = _find(cc, precision=prec, klass="simd_fma", threads=tall)
+        if fma1 and fma1.get("of_theoretical") is not None:
+            obs.append(f"{prec} SIMD FMA on one thread: {si(fma1['flops_per_s'], 'FLOP/s')}, "
+                       f"{pct(fma1['of_theoretical'], 1)} of the theoretical peak at the clock measured beside it "
+                       f"({fma1['clock_hz_during'] / 1e9:.2f} GHz, {m['uarch']['fma_pipes']} FMA pipes x "
+                       f"{m['uarch']['fma_bits']} bits).")
+        if fma1 and fman and tall > 1:
+            obs.append(f"{prec} FMA scales {fman['flops_per_s'] / fma1['flops_per_s']:.2f}x from 1 to {tall} threads "
+                       f"(compute does not share a resource between cores, so close to {min(tall, m['physical_cores'])}x "
+                       "is expected).")
+        scal = _find(cc, precision=prec, klass="scalar", threads=1)
+        simd = _find(cc, precision=prec, klass="simd", threads=1)
+        if fma1 and scal:
+            lanes = fma1["vector_bits"] // (32 if prec == "fp32" else 64)
+            obs.append(f"{prec}: SIMD FMA is {fma1['flops_per_s'] / scal['flops_per_s']:.1f}x scalar FMA "
+                       f"({fma1['vector_bits']}-bit registers hold {lanes} lanes"
+                       + (f"; the {m['uarch']['fma_bits']}-bit pipes run {m['uarch']['fma_bits'] // (32 if prec == 'fp32' else 64)} per cycle each"
+                          if m['uarch']['fma_bits'] < fma1['vector_bits'] else "") + ").")
+        if fma1 and simd:
+            r = fma1["flops_per_s"] / simd["flops_per_s"]
+            why = ("this core has separate FP add pipes, so multiplies and adds issued apart keep up with FMA"
+                   if m["uarch"].get("add_pipes") else "without FMA, a multiply and an add take two issue slots")
+            obs.append(f"{prec}: FMA gives {r:.2f}x the FLOP rate of separate multiply and add ({why}).")
+        blas = _find(cc, precision=prec, klass="blas_gemm", threads=tall)
+        if blas and fman:
+            obs.append(f"{prec} BLAS GEMM on {tall} thread(s) reaches {pct(blas['flops_per_s'] / fman['flops_per_s'])} "
+                       "of the FMA-chain ceiling: the achievable roof for real code.")
+    for c in cc:
+        if c.get("status") in ("refused", "above-limit"):
+            obs.append(f"Not used as a roof: {c['name']} x{c['threads']} — {c['reason']}.")
+    return obs
+
+
+def _bandwidth_obs(doc: dict) -> list[str]:
+    obs = []
+    tall = doc["threads_all"]
+    caches = doc["machine"].get("caches") or {}
+    for sw in doc.get("bandwidth_sweeps", []):
+        if sw["kernel"] != "read" or sw["threads"] != 1 or not sw["plateaus"]:
+            continue
+        parts = []
+        for p in sw["plateaus"]:
+            if p["level"] in ("?", "DRAM"):
+                continue
+            rep = caches.get(p["level"])
+            ratio = (p.get("boundary_bytes") or p["end_bytes"]) / rep if rep else None
+            edge = p.get("boundary_bytes") or p["end_bytes"]
+            parts.append(f"{p['level']} until about {binary_bytes(edge)}" +
+                         (f" (the OS reports {binary_bytes(rep)}; {ratio:.2g}x)" if rep else ""))
+        if parts:
+            obs.append("One-thread read plateaus found from the curve: " + "; ".join(parts) + ".")
+        missing = [lv for lv in caches if lv not in {p["level"] for p in sw["plateaus"]}]
+        if missing:
+            obs.append(f"No separate plateau for {', '.join(missing)} in the one-thread read sweep: its bandwidth "
+                       "is not distinguishable from its neighbour's here.")
+    bw = doc["ceilings"]["bandwidth"]
+    d1 = _find(bw, level="DRAM", kernel="triad", threads=1)
+    dn = _find(bw, level="DRAM", kernel="triad", threads=tall)
+    if d1 and dn and tall > 1:
+        obs.append(f"DRAM triad: {si(d1['bytes_per_s'], 'B/s')} on one thread, {si(dn['bytes_per_s'], 'B/s')} on {tall} "
+                   f"({dn['bytes_per_s'] / d1['bytes_per_s']:.2f}x). One core cannot keep enough cache misses in flight "
+                   "to fill the memory system (Little's law: bandwidth = misses in flight x line size / latency).")
+    l1 = _find(bw, level="L1", kernel="read", threads=1)
+    dr = _find(bw, level="DRAM", kernel="read", threads=1)
+    if l1 and dr:
+        obs.append(f"One thread reads {l1['bytes_per_s'] / dr['bytes_per_s']:.0f}x faster from L1 "
+                   f"({si(l1['bytes_per_s'], 'B/s')}) than from DRAM ({si(dr['bytes_per_s'], 'B/s')}): blocking for "
+                   "cache is worth that much to a memory-bound kernel.")
+    gemv = next((x for x in bw if x["kernel"].startswith("BLAS GEMV") and x["threads"] == tall and
+                 x.get("status") == "ok"), None)
+    if gemv and dn:
+        obs.append(f"BLAS GEMV streams {si(gemv['bytes_per_s'], 'B/s')} on {tall} thread(s), "
+                   f"{pct(gemv['bytes_per_s'] / dn['bytes_per_s'])} of the C triad's DRAM ceiling.")
+    return obs
+
+
+def _sweep_obs(doc: dict) -> list[str]:
+    pts = doc.get("sweep") or []
+    info = doc.get("sweep_info") or {}
+    if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
+        return []
+    peak = info["compute_roof"]["flops_per_s"]
+    bw = info["memory_roof"]["bytes_per_s"]
+    rp = peak / bw
+    obs = [f"Ridge point of this machine: {si(peak, 'FLOP/s')} / {si(bw, 'B/s')} = {rp:.1f} FLOP/byte (fp32 FMA "
+           "roof over the DRAM roof): below it a kernel waits for memory, above it for arithmetic."]
+    mem = [p for p in pts if p["intensity"] < rp / 2 and not p["above_roof"]]
+    if len(mem) >= 2:
+        lo, hi = min(p["of_predicted"] for p in mem), max(p["of_predicted"] for p in mem)
+        b0, b1 = mem[0], mem[-1]
+        tgrow = b1["time_s"] / b0["time_s"]
+        bgrow = b1["B"] / b0["B"]
+        head = (f"Memory-bound region (B = {b0['B']}..{b1['B']}): {pct(lo)}–{pct(hi)} of the roofline prediction; "
+                f"B grew {bgrow:.0f}x and the time {tgrow:.1f}x")
+        if tgrow < bgrow / 2:
+            obs.append(head + " — FLOP/s rise almost linearly with B because the time goes into reading W once.")
+        else:
+            obs.append(head + " — the BLAS does not turn the extra rows into nearly free work here, so this region "
+                       "falls short of the linear rise the roofline predicts.")
+    comp = [p for p in pts if p["intensity"] > 2 * rp and not p["above_roof"]]
+    if comp:
+        lo = min(comp, key=lambda p: p["of_peak"])
+        hi = max(comp, key=lambda p: p["of_peak"])
+        if hi["of_peak"] - lo["of_peak"] < 0.15 * hi["of_peak"]:
+            obs.append(f"Compute-bound region (B >= {comp[0]['B']}): {pct(lo['of_peak'])}–{pct(hi['of_peak'])} of the "
+                       "FMA peak; the curve is flat and the time grows in proportion to B.")
+        else:
+            obs.append(f"Past the ridge (B >= {comp[0]['B']}) the curve keeps climbing, from {pct(lo['of_peak'])} of "
+                       f"the FMA peak (B = {lo['B']}) to {pct(hi['of_peak'])} (B = {hi['B']}): the BLAS needs far more "
+                       "rows than the ridge point to amortize its packing and blocking; the roofline gives the "
+                       "bound, not the shape.")
+    half = next((p for p in pts if p["flops_per_s"] >= 0.5 * peak and not p["above_roof"]), None)
+    if half:
+        obs.append(f"The first B reaching half of the peak is B = {half['B']} (intensity {half['intensity']:.0f} "
+                   "FLOP/byte).")
+    g = next((p for p in pts if p["B"] == 1), None)
+    skinny = [p for p in pts if 2 <= p["B"] <= 16]
+    if g and skinny:
+        worst = min(skinny, key=lambda p: p["bytes_per_s"])
+        if g["bytes_per_s"] > 1.5 * max(p["bytes_per_s"] for p in skinny):
+            obs.append(f"GEMV vs skinny GEMM: B = 1 streams {si(g['bytes_per_s'], 'B/s')}, but B = 2..16 only "
+                       f"{si(worst['bytes_per_s'], 'B/s')} at worst (B = {worst['B']}): NumPy sends B = 1 to GEMV and "
+                       "B >= 2 to a GEMM that does not use the bandwidth for very thin inputs. The roofline is an "
+                       "upper bound; how close a kernel gets depends on how it is written.")
+        else:
+            obs.append(f"No GEMV vs skinny-GEMM gap here: B = 2..16 stream at least {si(worst['bytes_per_s'], 'B/s')}, "
+                       f"against {si(g['bytes_per_s'], 'B/s')} for GEMV at B = 1.")
+    bad = [p for p in pts if p["above_roof"]]
+    if bad:
+        obs.append("Above their roof (a measurement problem, not a discovery; drawn as x): " +
+                   ", ".join(f"B = {p['B']} at {pct(p['of_predicted'])}" for p in bad) + ".")
+    return obs
+
+
+def measure_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    out += _compute_obs(doc)
+    out += _bandwidth_obs(doc)
+    out += _sweep_obs(doc)
+    return out

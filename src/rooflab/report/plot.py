@@ -1,0 +1,68 @@
+"""Publication-quality roofline plots (matplotlib, imported only when a plot is asked for)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RooflabError
+
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """Validate a plot destination before any measuring starts (format, folder, matplotlib present)."""
+    import importlib.util
+
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise RooflabError(f"--plot {path}: choose a .png, .svg or .pdf file")
+    if not path.parent.resolve().is_dir():
+        raise RooflabError(f"--plot {path}: the folder {path.parent} does not exist")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise RooflabError("plotting needs matplotlib (pip install matplotlib)")
+    return path
+
+
+def plot_roofline(doc: dict, path: str | Path, *, title: str | None = None) -> Path:
+    """Log-log roofline of a measure (or bench) document: every ceiling labelled, every point labelled."""
+    path = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    roofs = doc.get("roofs") or {}
+    comp = roofs.get("compute", [])
+    mem = roofs.get("memory", [])
+    if not comp or not mem:
+        raise RooflabError("this run has no compute and memory ceilings to draw")
+    top = max(c["value"] for c in comp)
+    pts = doc.get("sweep") or doc.get("points") or []
+    xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
+    import numpy as np
+
+    xmin, xmax = min(xs) / 8, max(xs) * 8
+    x = np.logspace(np.log10(xmin), np.log10(xmax), 400)
+    fig, ax = plt.subplots(figsize=(9, 6), dpi=150)
+    cmap = plt.get_cmap("viridis")
+    for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
+        y = np.minimum(x * m["value"], top)
+        ax.loglog(x, y, color=cmap(i / max(1, len(mem))), lw=2, label=f"{m['name']}: {m['value'] / 1e9:.1f} GB/s")
+    for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
+        ax.axhline(c["value"], color="0.3", ls=["-", "--", ":", "-."][j % 4], lw=1.2,
+                   label=f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s")
+    for p in pts:
+        flagged = p.get("above_roof")
+        ax.plot(p["intensity"], p["flops_per_s"], "x" if flagged else "o", color="crimson", ms=6)
+        lab = f"B={p['B']}" if "B" in p else p.get("label", "")
+        ax.annotate(lab + (" (above roof)" if flagged else ""), (p["intensity"], p["flops_per_s"]),
+                    textcoords="offset points", xytext=(4, -10), fontsize=7)
+    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
+    ax.set_ylabel("FLOP/s")
+    m = doc.get("machine", {})
+    ax.set_title(title or f"Roofline: {m.get('model_name', '')} ({doc.get('threads_all', '?')} threads)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
