@@ -21,7 +21,7 @@ from ..model.plateaus import find_plateaus, name_plateaus
 from ..model.roofline import attainable, matmul_counts, ridge
 from ..results.schema import schema_id
 from ..session import Session
-from ..timing.checks import check_physical_limit, check_spread
+from ..timing.checks import check_clock_stability, check_physical_limit, check_spread
 from ..timing.harness import HarnessConfig, Timing
 from . import tasks
 from .kernels import (KLASS_LABEL, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
@@ -160,9 +160,12 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
                 flops = v.flops_per_rep * threads
                 rate, ci, _ = _rate(flops, tp)
+                clocks = tasks.round_clocks(tc.samples, res["adds_per_rep"])
                 entry.update(flops_per_s=rate, ci95=ci, samples=tp.summary.n, cv=tp.summary.cv,
                              rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
-                             clock_hz_during=res["adds_per_rep"] / tc.summary.median, status="ok", reason=None)
+                             clock_hz_during=float(np.median(clocks)), status="ok", reason=None)
+                session.warn(check_clock_stability([res["adds_per_rep"] / t for t in tc.samples],
+                                                   subject=f"{name} x{threads}"))
                 if th:
                     teff = min(threads, th["cores"])
                     fpc = th["per_core"][prec][klass] / th["clock_hz"] * teff

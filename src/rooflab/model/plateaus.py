@@ -155,13 +155,14 @@ def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_fact
 
     ``caches`` maps level names ("L1", "L2", "L3") to the capacity the sweep's threads see together (private caches
     multiplied by the thread count). A plateau ending within ``max_factor`` of a capacity (and before the next one)
-    is that level; the last plateau, when it lies beyond the largest cache, is DRAM; anything else is "?".
+    is that level; the last plateau, when it reaches twice the largest cache, is DRAM; anything else is "?".
     """
     levels = sorted(caches.items(), key=lambda kv: kv[1])
     used: set[str] = set()
     for i, p in enumerate(plateaus):
         is_last = i == len(plateaus) - 1
-        if is_last and levels and p.start_bytes > levels[-1][1] * 0.9:
+        # the last plateau, reaching well past the largest cache, is served by memory
+        if is_last and len(plateaus) > 1 and (not levels or p.end_bytes >= 2 * levels[-1][1]):
             p.level = "DRAM"
             continue
         # the capacity closest (in log space) to where this plateau ends
@@ -175,6 +176,4 @@ def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_fact
         if best is not None:
             p.level, p.expected_bytes = best[1], best[2]
             used.add(best[1])
-        elif is_last and (not levels or p.start_bytes > levels[-1][1]):
-            p.level = "DRAM"
     return plateaus

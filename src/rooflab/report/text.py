@@ -44,14 +44,15 @@ def render_warnings(warnings: list[dict], console: Console) -> None:
     for w in warnings:
         by_code.setdefault(w["code"], []).append(w)
     for code, ws in by_code.items():
-        if len(ws) == 1 or code != "high-spread":
+        if len(ws) == 1 or code not in ("high-spread", "unstable-clock"):
             for w in ws:
                 console.print(f"[yellow]warning[/]: {w['message']} — {w['remedy']}")
             continue
         worst = max(ws, key=lambda w: w["seen"])
         subjects = ", ".join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
-        console.print(f"[yellow]warning[/]: high spread (robust CV above {worst['threshold']:.0%}) in {len(ws)} "
-                      f"measurements: {subjects} — {worst['remedy']}")
+        what = (f"high spread (robust CV above {worst['threshold']:.0%})" if code == "high-spread" else
+                f"the clock beside the kernel dipped by more than {worst['threshold']:.0%}")
+        console.print(f"[yellow]warning[/]: {what} in {len(ws)} measurements: {subjects} — {worst['remedy']}")
 
 
 def render_observations(obs: list[str], console: Console) -> None:

@@ -87,3 +87,18 @@ def check_physical_limit(value: float, limit: float, *, what: str, unit: str = "
                     frac, tolerance,
                     "the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
                     "clock; this figure is not used as a roof", subject)
+
+
+def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
+    """Clock samples taken beside a kernel: a slowest sample far below the fastest means the core was taken
+    away part of the time (another tenant on a shared host, throttling), even where no steal time is reported."""
+    if len(clock_hz) < 2:
+        return None
+    hi, lo = max(clock_hz), min(clock_hz)
+    drop = 1.0 - lo / hi
+    if drop <= threshold:
+        return None
+    return Warning_("unstable-clock", f"{subject}: the core clock measured beside it ranged {lo / 1e9:.2f}–"
+                    f"{hi / 1e9:.2f} GHz ({drop:.0%} dips; threshold {threshold:.0%}): the core was not fully ours",
+                    drop, threshold, "the host is shared or throttling: rerun at a quieter time, or on a dedicated "
+                    "machine; rooflab pairs each round with its own clock to limit the damage", subject)

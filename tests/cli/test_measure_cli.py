@@ -1,0 +1,95 @@
+"""`rooflab measure --quick` end to end: structure and correctness of the document, never its speed."""
+
+import json
+
+import pytest
+
+from rooflab.cli import main
+
+pytestmark = pytest.mark.cc
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    d = tmp_path_factory.mktemp("measure")
+    store = d / "store.sqlite"
+    svg = d / "roof.svg"
+    import io
+    import contextlib
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["measure", "--quick", "--json", "--store", str(store), "--plot", str(svg)])
+    assert code == 0
+    return json.loads(out.getvalue()), store, svg
+
+
+def test_json_has_the_documented_keys(quick_run):
+    doc, _, _ = quick_run
+    assert doc["schema"] == "rooflab.measure/1" and doc["quick"] is True
+    m = doc["machine"]
+    assert m["clock_hz"] > 0
+    assert m["theoretical"]["fp32_flops"] > 0 and m["theoretical"]["fp64_flops"] > 0
+    assert set(m["caches"]) >= {"L1", "L2"} and all(v > 0 for v in m["caches"].values())
+    for c in doc["ceilings"]["compute"]:
+        for k in ("name", "precision", "isa", "threads", "flops_per_s", "ci95", "of_theoretical"):
+            assert k in c, k
+    for b in doc["ceilings"]["bandwidth"]:
+        for k in ("level", "kernel", "threads", "bytes_per_s", "ci95", "working_set_bytes"):
+            assert k in b, k
+    for p in doc["sweep"]:
+        for k in ("B", "intensity", "flops_per_s", "predicted_flops_per_s"):
+            assert k in p, k
+    assert isinstance(doc["warnings"], list) and doc["observations"]
+    assert doc["run_id"] >= 1
+
+
+def test_every_ceiling_is_checked_and_audited(quick_run):
+    doc, _, _ = quick_run
+    comp = doc["ceilings"]["compute"]
+    classes = {(c["precision"], c["klass"]) for c in comp}
+    for prec in ("fp32", "fp64"):
+        for klass in ("scalar", "simd", "simd_fma", "blas_gemm"):
+            assert (prec, klass) in classes
+    threads = {c["threads"] for c in comp}
+    assert 1 in threads and doc["threads_all"] in threads
+    for c in comp:
+        assert c["status"] != "failed", c.get("reason")
+        assert c["rel_error"] is not None and c["rel_error"] < 1e-3
+        assert c["ci95"][0] <= c["flops_per_s"] <= c["ci95"][1]
+        if c["klass"] != "blas_gemm":
+            # the compiled loop matched the model (FMA count, width, no spills)
+            assert c["status"] != "refused", c["reason"]
+            assert c["audit"]["spills"] == 0
+    levels = {b["level"] for b in doc["ceilings"]["bandwidth"]}
+    assert "L1" in levels and "DRAM" in levels
+    for sw in doc["bandwidth_sweeps"]:
+        assert sw["refused"] is None and sw["rel_error"] == 0.0 and len(sw["points"]) >= 10
+    for p in doc["sweep"]:
+        assert p["rel_error"] < 1e-3
+        assert p["predicted_flops_per_s"] > 0
+        assert p["above_roof"] == (p["flops_per_s"] > 1.02 * p["predicted_flops_per_s"])
+
+
+def test_stored_and_redrawn_without_measuring(quick_run, capsys):
+    doc, store, svg = quick_run
+    assert svg.exists() and svg.read_text().lstrip().startswith("<?xml")
+    code = main(["show", str(doc["run_id"]), "--store", str(store)])
+    out = capsys.readouterr().out
+    assert code == 0
+    for s in ("Compute ceilings", "Bandwidth ceilings", "Plateaus found", "Batch sweep", "quick mode",
+              "Roofline of this machine", "Observations"):
+        assert s in out, s
+    code = main(["show", "latest", "--store", str(store), "--json"])
+    stored = json.loads(capsys.readouterr().out)
+    assert stored["status"] == "complete" and stored["result"]["ceilings"] == json.loads(json.dumps(doc["ceilings"]))
+    code = main(["history", "--store", str(store), "--kind", "measure", "--json"])
+    assert json.loads(capsys.readouterr().out)["runs"][0]["kind"] == "measure"
+
+
+def test_bad_plot_path_fails_before_measuring(capsys, tmp_path):
+    code = main(["measure", "--quick", "--plot", str(tmp_path / "roof.gif"), "--store", str(tmp_path / "s.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 2 and ".png, .svg or .pdf" in err
+    code = main(["history", "--store", str(tmp_path / "s.sqlite"), "--json"])
+    assert json.loads(capsys.readouterr().out)["runs"] == []
