@@ -14,7 +14,8 @@ from typing import Callable
 
 from .errors import KernelFailed, RooflabError, WrongResult
 from .results.store import Store
-from .timing.checks import Warning_, check_competing_load, check_spread
+from .timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
+from .timing.clock import MonotonicClock, measured_resolution
 from .timing.harness import HarnessConfig, Timing
 from .timing.load import LoadMonitor
 from .timing.runner import CKernel, run_c_kernel
@@ -50,7 +51,7 @@ class Outcome:
 class Session:
     def __init__(self, kind: str, *, store: Store | None = None, machine: dict | None = None,
                  environment: dict | None = None, label: str | None = None, timeout_s: float = 120.0,
-                 progress: ProgressFn | None = None, threads: int = 1):
+                 progress: ProgressFn | None = None):
         self.kind = kind
         self.store = store
         self.label = label
@@ -63,7 +64,7 @@ class Session:
         self._worker = Worker(default_timeout_s=timeout_s)
         self._monitor: LoadMonitor | None = None
         self._old_term = None
-        self.threads = threads
+        self.timer_resolution: float | None = None  # measured when the session starts
 
     # ------------------------------------------------------------------------------------------- lifecycle
     @property
@@ -94,6 +95,7 @@ class Session:
             except ValueError:  # not the main thread
                 self._old_term = None
         self._monitor = LoadMonitor(lambda: [p for p in (self._worker.pid,) if p])
+        self.timer_resolution = measured_resolution(MonotonicClock())
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -127,9 +129,15 @@ class Session:
         else:
             t = Timing.from_dict(res["timing"])
             out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"])
-            self.warn(check_spread(t.summary.cv, t.summary.n, subject=kernel.name))
+            self.check_timing(kernel.name, t)
         self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
         return out
+
+    def check_timing(self, subject: str, t: Timing, *, spread_threshold: float = 0.05) -> None:
+        """The noise checks every timing gets: spread of its samples, and timer resolution against one sample."""
+        self.warn(check_spread(t.summary.cv, t.summary.n, threshold=spread_threshold, subject=subject))
+        if self.timer_resolution:
+            self.warn(check_timer_resolution(self.timer_resolution, min(t.raw) * t.reps, subject=subject))
 
     def call(self, name: str, fn, *args, timeout_s: float | None = None, **kwargs):
         """Run any picklable task in the worker (e.g. a NumPy reference); errors propagate as KernelFailed."""

@@ -33,3 +33,12 @@ def test_physical_limit_check():
     assert checks.check_physical_limit(101.0, 100.0, what="fp32 peak") is None
     w = checks.check_physical_limit(110.0, 100.0, what="fp32 peak")
     assert w.code == "above-limit" and "110.0%" in w.message and "not used as a roof" in w.remedy
+
+
+def test_thread_scaling_and_clock_stability():
+    assert checks.check_thread_scaling(100.0, 195.0, 2) is None
+    w = checks.check_thread_scaling(100.0, 101.0, 2, subject="fp32 FMA")
+    assert w.code == "shared-cores" and "1.01x one thread" in w.message and "50% efficiency" in w.message
+    assert checks.check_clock_stability([3.5e9, 3.49e9, 3.52e9]) is None
+    c = checks.check_clock_stability([3.6e9, 1.8e9], subject="k")
+    assert c.code == "unstable-clock" and "1.80–3.60 GHz" in c.message and "50%" in c.message

@@ -21,7 +21,7 @@ from ..model.plateaus import find_plateaus, name_plateaus
 from ..model.roofline import attainable, matmul_counts, ridge
 from ..results.schema import schema_id
 from ..session import Session
-from ..timing.checks import check_clock_stability, check_physical_limit, check_spread
+from ..timing.checks import check_clock_stability, check_physical_limit, check_thread_scaling
 from ..timing.harness import HarnessConfig, Timing
 from . import tasks
 from .kernels import (KLASS_LABEL, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
@@ -182,10 +182,17 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                     entry.update(of_theoretical=None, of_theoretical_ci95=None, theoretical_flops_per_s=None)
                 if refusal and entry["status"] == "ok":
                     entry.update(status="refused", reason=refusal)
-                session.warn(check_spread(tp.summary.cv, tp.summary.n, threshold=CEILING_CV_LIMIT,
-                                          subject=f"{name} x{threads}"))
+                session.check_timing(f"{name} x{threads}", tp, spread_threshold=CEILING_CV_LIMIT)
                 out.append(entry)
                 session.record(f"peak {name} x{threads}", entry)
+    if tall > 1:
+        for prec in opts.precisions:
+            for klass in KLASSES:
+                one = best_compute(out, prec, klass, 1)
+                many = best_compute(out, prec, klass, tall)
+                if one and many:
+                    session.warn(check_thread_scaling(one["flops_per_s"], many["flops_per_s"], min(tall, machine[
+                        "physical_cores"]), subject=f"{prec} {KLASS_LABEL[klass]}"))
     # the achievable ceiling: BLAS GEMM
     for prec in opts.precisions:
         for threads in sorted({1, tall}):
@@ -200,6 +207,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 out.append(entry)
                 continue
             t = Timing.from_dict(res["timing"])
+            session.check_timing(f"{name} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
             rate, ci, _ = _rate(2.0 * plan.gemm_n ** 3, t)
             entry.update(flops_per_s=rate, ci95=ci, samples=t.summary.n, cv=t.summary.cv, rel_error=res["rel_error"],
                          seconds=t.samples, status="ok", reason=None)
@@ -288,8 +296,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                          "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind]
                          * n, "traffic_model": TRAFFIC_MODEL[kind], "rel_error": r["rel_error"],
                          "seconds": t.samples, "status": "refused" if refusal else "ok", "reason": refusal}
-                session.warn(check_spread(t.summary.cv, t.summary.n, threshold=CEILING_CV_LIMIT,
-                                          subject=f"{level} {kind} x{threads}"))
+                session.check_timing(f"{level} {kind} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
                 ceilings.append(entry)
                 session.record(f"ceiling {level} {kind} x{threads}", entry)
     return sweeps, ceilings

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..errors import RooflabError, WrongResult
-from ..timing.harness import HarnessConfig, Timing, calibrate, python_timed, run_samples
+from ..timing.harness import HarnessConfig, Timing, calibrate, python_overhead, python_timed, run_samples
 from ..timing.stats import order_statistic_median_ci
 
 
@@ -92,6 +92,7 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
 
     rp = calibrate(p, config.min_sample_s)
     rc = calibrate(c, config.min_sample_s / 2)
+    op, oc = call_overhead(p), call_overhead(c)
     for _ in range(config.warmup):
         p(rp)
         c(rc)
@@ -100,8 +101,10 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     for _ in range(config.samples):
         tp.append(p(rp))
         tc.append(c(rc))
-    return {"peak": Timing(reps=rp, samples=[t / rp for t in tp], raw=[t / rp for t in tp]).to_dict(),
-            "clock": Timing(reps=rc, samples=[t / rc for t in tc], raw=[t / rc for t in tc]).to_dict(),
+    return {"peak": Timing(reps=rp, samples=[(t - op) / rp for t in tp], raw=[t / rp for t in tp],
+                           overhead_per_rep=op / rp).to_dict(),
+            "clock": Timing(reps=rc, samples=[(t - oc) / rc for t in tc], raw=[t / rc for t in tc],
+                            overhead_per_rep=oc / rc).to_dict(),
             "adds_per_rep": adds, "rel_error": rel}
 
 
@@ -172,10 +175,17 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
         raise WrongResult(kind, worst, 1e-12)
     out = []
     for n in sizes:
-        t = run_samples(lambda reps, n=n: call(reps, n), config,
-                        reps=(fixed_reps or {}).get(n))
+        fn = lambda reps, n=n: call(reps, n)  # noqa: E731
+        reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+        t = run_samples(fn, config, reps=reps, overhead_per_rep=call_overhead(fn) / reps)
         out.append({"n": n, "timing": t.to_dict(), "rel_error": worst})
     return out
+
+
+def call_overhead(fn, tries: int = 5) -> float:
+    """The fixed cost of one call of a C-timed kernel: the same call with zero repetitions (clock reads, thread
+    start and join), to subtract from each sample."""
+    return float(np.median([fn(0) for _ in range(tries)]))
 
 
 # ------------------------------------------------------------------------------------------------- NumPy
@@ -204,7 +214,7 @@ def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> d
         tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
         if err > tol:
             raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
-        t = run_samples(python_timed(lambda: np.matmul(A, B, out=C)), config)
+        t = run_samples(python_timed(lambda: np.matmul(A, B, out=C)), config, overhead_per_rep=python_overhead())
     return {"timing": t.to_dict(), "rel_error": err}
 
 
@@ -218,7 +228,7 @@ def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
         err = _rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
         if err > 1e-4:
             raise WrongResult("BLAS GEMV", err, 1e-4)
-        t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config)
+        t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config, overhead_per_rep=python_overhead())
     return {"timing": t.to_dict(), "rel_error": err}
 
 
@@ -229,7 +239,7 @@ def numpy_copy_task(n: int, config: HarnessConfig) -> dict:
     err = 0.0 if np.array_equal(dst, src) else 1.0
     if err:
         raise WrongResult("numpy copy", err, 0.0)
-    t = run_samples(python_timed(lambda: np.copyto(dst, src)), config)
+    t = run_samples(python_timed(lambda: np.copyto(dst, src)), config, overhead_per_rep=python_overhead())
     return {"timing": t.to_dict(), "rel_error": err}
 
 
@@ -248,7 +258,8 @@ def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: H
             err = float(np.max(np.abs(Y[:, cols] - ref)) / (np.max(np.abs(ref)) or 1.0))
             if err > 1e-3:
                 raise WrongResult(f"batch B={b}", err, 1e-3)
-            t = run_samples(python_timed(lambda X=X, Y=Y: np.matmul(X, W, out=Y)), config)
+            t = run_samples(python_timed(lambda X=X, Y=Y: np.matmul(X, W, out=Y)), config,
+                            overhead_per_rep=python_overhead())
             out.append({"B": b, "timing": t.to_dict(), "rel_error": err})
     return out
 

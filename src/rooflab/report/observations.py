@@ -38,9 +38,14 @@ def _compute_obs(doc: dict) -> list[str]:
                        f"({fma1['clock_hz_during'] / 1e9:.2f} GHz, {m['uarch']['fma_pipes']} FMA pipes x "
                        f"{m['uarch']['fma_bits']} bits).")
         if fma1 and fman and tall > 1:
-            obs.append(f"{prec} FMA scales {fman['flops_per_s'] / fma1['flops_per_s']:.2f}x from 1 to {tall} threads "
-                       f"(compute does not share a resource between cores, so close to {min(tall, m['physical_cores'])}x "
-                       "is expected).")
+            sp = fman["flops_per_s"] / fma1["flops_per_s"]
+            cores = min(tall, m["physical_cores"])
+            if sp >= 0.75 * cores:
+                obs.append(f"{prec} FMA scales {sp:.2f}x from 1 to {tall} threads: compute shares nothing between "
+                           f"cores, so close to {cores}x is expected.")
+            else:
+                obs.append(f"{prec} FMA scales only {sp:.2f}x from 1 to {tall} threads, while each thread's clock "
+                           "held: these CPUs share FMA units (SMT siblings, or virtual CPUs placed on one host core).")
         scal = _find(cc, precision=prec, klass="scalar", threads=1)
         simd = _find(cc, precision=prec, klass="simd", threads=1)
         if fma1 and scal:

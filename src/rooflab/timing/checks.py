@@ -102,3 +102,23 @@ def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, sub
                     f"{hi / 1e9:.2f} GHz ({drop:.0%} dips; threshold {threshold:.0%}): the core was not fully ours",
                     drop, threshold, "the host is shared or throttling: rerun at a quieter time, or on a dedicated "
                     "machine; rooflab pairs each round with its own clock to limit the damage", subject)
+
+
+def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_efficiency: float = 0.75,
+                         subject: str = "") -> Warning_ | None:
+    """A compute-bound kernel with no shared resource should scale almost linearly with threads on separate cores.
+
+    Far less, while each thread's clock holds, means the threads share cores: SMT siblings, or virtual CPUs that
+    the host placed on one physical core (a VM's topology need not say so).
+    """
+    if threads < 2 or rate_1 <= 0:
+        return None
+    speedup = rate_n / rate_1
+    eff = speedup / threads
+    if eff >= min_efficiency:
+        return None
+    return Warning_("shared-cores", f"{subject}: {threads} threads ran {speedup:.2f}x one thread ({eff:.0%} "
+                    f"efficiency; threshold {min_efficiency:.0%}) although the clock held: the CPUs share execution "
+                    "units (SMT siblings, or virtual CPUs on one host core)", eff, min_efficiency,
+                    "the all-threads compute ceiling is what these CPUs can do together right now; pin to distinct "
+                    "physical cores, or rerun (a VM's placement can change)", subject)

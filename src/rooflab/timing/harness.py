@@ -138,9 +138,15 @@ def run_interleaved(fns: Mapping[str, TimedFn], config: HarnessConfig = HarnessC
     }
 
 
+_OVERHEAD: dict[int, float] = {}
+
+
 def python_overhead(clock: Clock | None = None, config: HarnessConfig = HarnessConfig(min_sample_s=0.005,
                                                                                       samples=7, warmup=1)) -> float:
-    """Per-call cost of the Python timing loop itself (an empty callable), to subtract from Python samples."""
-    t = run_samples(python_timed(lambda: None, clock), config)
-    return t.summary.median
+    """Per-call cost of the Python timing loop itself (an empty callable), to subtract from Python samples.
+    Measured once per process and clock."""
+    key = id(clock)
+    if key not in _OVERHEAD:
+        _OVERHEAD[key] = run_samples(python_timed(lambda: None, clock), config).summary.median
+    return _OVERHEAD[key]
 
