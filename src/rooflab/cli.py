@@ -121,7 +121,9 @@ def show(as_json, store_path, plot_path, runs):
         plot_roofline(docs[0]["result"], plot_path)
         click.echo(f"roofline written to {plot_path}", err=True)
     if as_json:
-        _emit_json(docs[0] if len(docs) == 1 else {"schema": "rooflab.history/1", "runs": docs})
+        from .results.schema import schema_id
+
+        _emit_json(docs[0] if len(docs) == 1 else {"schema": schema_id("runs"), "runs": docs})
         return
     con = _console()
     for d in docs:

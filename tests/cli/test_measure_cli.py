@@ -93,3 +93,13 @@ def test_bad_plot_path_fails_before_measuring(capsys, tmp_path):
     assert code == 2 and ".png, .svg or .pdf" in err
     code = main(["history", "--store", str(tmp_path / "s.sqlite"), "--json"])
     assert json.loads(capsys.readouterr().out)["runs"] == []
+
+
+def test_library_api_measure_without_store():
+    import rooflab
+
+    doc = rooflab.measure(quick=True, threads=1, precisions=("fp64",), batch_sweep=False, store=False)
+    assert doc["schema"] == "rooflab.measure/1" and "run_id" not in doc
+    assert {c["precision"] for c in doc["ceilings"]["compute"]} == {"fp64"}
+    assert {c["threads"] for c in doc["ceilings"]["compute"]} == {1}
+    assert doc["sweep"] == [] and doc["sweep_info"]["skipped"] == "disabled"

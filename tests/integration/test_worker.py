@@ -102,3 +102,24 @@ def test_timing_fixed_reps_and_partial_args(lib):
     with Worker() as w:
         out = w.call("p", run_c_kernel, k2, FAST)
     assert out["rel_error"] == 0.0
+
+
+
+def test_competing_load_is_detected_and_named():
+    """Another process burning a CPU while the session measures shows up as a competing-load warning."""
+    import subprocess
+    import sys
+    import time
+
+    with Session("bench", store=None, machine={"key": "t"}, environment={"hostname": "h"}) as s:
+        burner = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 2.5\n"
+                                   "while time.time() < end: pass"])
+        try:
+            time.sleep(2.0)
+            doc = s.finish({"schema": "rooflab.bench/1"})
+        finally:
+            burner.kill()
+            burner.wait()
+    assert doc["load"]["other_cores"] >= 0.5
+    w = [x for x in doc["warnings"] if x["code"] == "competing-load"]
+    assert w and "other processes used" in w[0]["message"] and w[0]["remedy"]

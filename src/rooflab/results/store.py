@@ -16,7 +16,7 @@ from typing import Iterator
 
 from ..errors import RunNotFound, StoreError
 from ..paths import default_store_path
-from .schema import migrate
+from .schema import migrate, schema_id
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -138,7 +138,7 @@ class Store:
         rid, created, finished, kind, status, label, header, result = row
         records = [{"name": n, **json.loads(d)} for n, d in self._db.execute(
             "SELECT name, data FROM records WHERE run_id = ? ORDER BY seq", (rid,))]
-        doc = {"run_id": rid, "created": created, "finished": finished, "kind": kind, "status": status,
+        doc = {"schema": schema_id("run"), "run_id": rid, "created": created, "finished": finished, "kind": kind, "status": status,
                "label": label, "header": json.loads(header), "records": records,
                "result": migrate(json.loads(result)) if result else None}
         return doc
