@@ -151,7 +151,9 @@ class Session:
         load = self._monitor.read()
         ncpu = os.cpu_count() or 1
         if load.get("other_cores") is not None:
-            self.warn(check_competing_load(load["other_cores"], ncpu, steal_cores=load.get("steal_cores", 0.0)))
+            self.warn(check_competing_load(load["other_cores"], ncpu, steal_cores=load.get("steal_cores", 0.0),
+                                           loadavg1=load.get("loadavg1_end"),
+                                           own_threads=max(1, round(load.get("own_cores", 1.0)))))
         return load
 
     def finish(self, result: dict, observe: Callable[[dict], list[str]] | None = None) -> dict:

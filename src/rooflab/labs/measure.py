@@ -264,7 +264,8 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                                "bytes_per_s": rate, "ci95": ci, "cv": t.summary.cv, "samples": t.summary.n})
             plats = find_plateaus([p["working_set_bytes"] for p in points], [p["bytes_per_s"] for p in points])
             name_plateaus(plats, cache_capacities(machine, threads))
-            sweep = {"kernel": kind, "threads": threads, "points": points, "plateaus": [p.to_dict() for p in plats],
+            sweep = {"kernel": kind, "threads": threads, "library": lib.to_dict(), "points": points,
+                     "plateaus": [p.to_dict() for p in plats],
                      "traffic_model": TRAFFIC_MODEL[kind], "audit": audits[kind], "refused": refusal,
                      "rel_error": pts[0]["rel_error"] if pts else None}
             sweeps.append(sweep)

@@ -72,6 +72,7 @@ def environment(cwd: str | Path | None = None) -> dict:
         "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
         "aslr": _read("/proc/sys/kernel/randomize_va_space"),
         "loadavg": loadavg(),
+        "affinity": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
         "git": git_state(cwd),
         "argv": list(sys.argv),
     }

@@ -100,6 +100,9 @@ def render_environment(env: dict, console: Console) -> None:
                      f"({b.get('architecture') or '?'}), {b.get('num_threads')} thread(s)"])
     if env.get("thread_env"):
         rows.append(["thread settings", ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())])
+    aff = env.get("affinity")
+    if aff is not None:
+        rows.append(["CPU affinity", ",".join(map(str, aff))])
     rows.append(["governor", env.get("governor") or "not readable"])
     rows.append(["ASLR", env.get("aslr") or "not readable"])
     la = env.get("loadavg")
