@@ -108,7 +108,8 @@ def history(as_json, store_path, kind, machine, since, until, limit):
 @click.argument("runs", nargs=-1, required=True)
 def show(as_json, store_path, plot_path, runs):
     """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
-    from .report import measure as _measure_renderer  # noqa: F401  (registers the renderer)
+    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from .report import measure as _measure_renderer  # noqa: F401
     from .report.text import render_run
 
     with _store(store_path) as st:
@@ -170,6 +171,66 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
 
         plot_roofline(doc, plot_path)
         click.echo(f"roofline written to {plot_path}", err=as_json)
+
+
+@cli.group(invoke_without_command=True)
+@json_option
+@click.pass_context
+def lab(ctx, as_json):
+    """The labs that show why: `rooflab lab` lists them, `rooflab lab NAME` runs one."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .labs import LABS
+
+    if as_json:
+        _emit_json({"schema": "rooflab.labs/1", "labs": [{"name": k, "description": d} for k, (_, d) in LABS.items()]})
+        return
+    for name, (_, desc) in LABS.items():
+        click.echo(f"  {name:<12} {desc}")
+
+
+def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, **kw) -> None:
+    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from .report.text import RENDERERS
+    from .session import Session
+
+    store = None if no_store else _store(store_path)
+    try:
+        with progress_bar(not as_json) as prog:
+            with Session(kind, store=store, progress=prog) as s:
+                doc = fn(s, **kw)
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        _emit_json(doc)
+    else:
+        RENDERERS[kind](doc, _console())
+
+
+lab_options = [
+    json_option, store_option,
+    click.option("--quick", is_flag=True, help="Fewer variants and samples: a first look."),
+    click.option("--no-store", is_flag=True, help="Do not save the run in the results store."),
+]
+
+
+def _with(options):
+    def deco(f):
+        for o in reversed(options):
+            f = o(f)
+        return f
+    return deco
+
+
+@lab.command("fma")
+@_with(lab_options)
+@click.option("--precision", type=click.Choice(["fp32", "fp64"]), default="fp32", show_default=True)
+def lab_fma(as_json, store_path, quick, no_store, precision):
+    """GFLOP/s vs independent FMA chains: latency, throughput and Little's law."""
+    from .labs import fma
+
+    _run_lab("lab.fma", fma.run, as_json, store_path, no_store, precision=precision, quick=quick)
 
 
 def main(argv=None) -> int:

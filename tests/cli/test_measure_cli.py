@@ -103,3 +103,22 @@ def test_library_api_measure_without_store():
     assert {c["precision"] for c in doc["ceilings"]["compute"]} == {"fp64"}
     assert {c["threads"] for c in doc["ceilings"]["compute"]} == {1}
     assert doc["sweep"] == [] and doc["sweep_info"]["skipped"] == "disabled"
+
+
+def test_lab_list_and_fma_quick(capsys, tmp_path):
+    assert main(["lab"]) == 0
+    assert "fma" in capsys.readouterr().out
+    code = main(["lab", "fma", "--quick", "--json", "--store", str(tmp_path / "s.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["schema"] == "rooflab.lab.fma/1"
+    chains = [p["chains"] for p in doc["points"]]
+    assert chains[0] == 1 and chains[-1] > doc["vector_registers"]
+    for p in doc["points"]:
+        assert {"chains", "flops_per_s", "spills"} <= set(p)
+        assert p["rel_error"] < 1e-3
+        # each variant has exactly its number of FMA chains in the loop
+        assert p["fma_in_loop"] == p["chains"]
+    assert doc["points"][0]["spills"] == 0
+    assert doc["analysis"]["latency_cycles"] > 0 and doc["observations"]
+    assert main(["show", "latest", "--store", str(tmp_path / "s.sqlite")]) == 0
+    assert "Little's law" in capsys.readouterr().out

@@ -12,6 +12,7 @@ from ..build.compiler import Compiler, build_kernel, find_compiler, openmp_flags
 
 KLASS_LABEL = {"scalar": "scalar FMA", "simd": "SIMD mul+add (no FMA)", "simd_fma": "SIMD FMA"}
 PREC_TYPE = {"fp64": "double", "fp32": "float"}
+PREC_DTYPE = {"fp64": "float64", "fp32": "float32"}
 
 
 def vector_bytes(isa: dict) -> int:

@@ -24,7 +24,7 @@ from ..session import Session
 from ..timing.checks import check_clock_stability, check_physical_limit, check_thread_scaling
 from ..timing.harness import HarnessConfig, Timing
 from . import tasks
-from .kernels import (KLASS_LABEL, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
+from .kernels import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
                       default_chains, vector_bytes)
 
 KLASSES = ("scalar", "simd", "simd_fma")
@@ -150,7 +150,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                          "library": lib.to_dict()}
                 try:
                     res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
-                                       dtype=np.dtype(tasks_dtype(prec)).name, chains=v.chains, lanes=v.lanes,
+                                       dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
                                        threads=threads, config=plan.peak)
                 except RooflabError as exc:
                     entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
@@ -201,7 +201,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
             entry = {"name": name, "precision": prec, "klass": "blas_gemm", "isa": "blas", "vector_bits": None,
                      "chains": None, "threads": threads, "audit": None}
             try:
-                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, tasks_dtype(prec), threads, plan.gemm)
+                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, PREC_DTYPE[prec], threads, plan.gemm)
             except RooflabError as exc:
                 entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
                 out.append(entry)
@@ -222,10 +222,6 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
             out.append(entry)
             session.record(f"{name} x{threads}", entry)
     return out
-
-
-def tasks_dtype(prec: str) -> str:
-    return {"fp64": "float64", "fp32": "float32"}[prec]
 
 
 # ----------------------------------------------------------------------------------------------- bandwidth

@@ -176,3 +176,41 @@ def measure_observations(doc: dict) -> list[str]:
     out += _bandwidth_obs(doc)
     out += _sweep_obs(doc)
     return out
+
+
+def fma_observations(doc: dict) -> list[str]:
+    a = doc.get("analysis") or {}
+    pts = [p for p in doc["points"] if p.get("flops_per_s")]
+    if not a or not pts:
+        return ["No FMA variant could be measured."]
+    out = _load_caveat(doc)
+    lat, thr = a.get("latency_cycles"), a["throughput_fma_per_cycle"]
+    one = next((p for p in pts if p["chains"] == 1), None)
+    if one and lat:
+        out.append(f"One chain: {si(one['flops_per_s'], 'FLOP/s')}, one {doc['vector_bits']}-bit FMA every "
+                   f"{lat:.1f} cycles — the FMA latency; the units sit idle waiting for the previous result.")
+    out.append(f"The best clean variant ({a['best_chains']} chains) issues {thr:.2f} {doc['vector_bits']}-bit FMAs per "
+               f"cycle, {si(a['best_flops_per_s'], 'FLOP/s')}"
+               + (f", {pct(a['best_of_peak'], 1)} of one core's theoretical peak" if a.get("best_of_peak") else "")
+               + ".")
+    exp = a.get("expected_fma_per_cycle")
+    if exp:
+        out.append(f"The micro-architecture table expects {exp:g} such FMAs per cycle; measured {thr:.2f}.")
+    if lat:
+        need = a["littles_law_chains"]
+        sat = a.get("saturation_chains")
+        out.append(f"Little's law: chains in flight = latency x throughput = {lat:.1f} x {thr:.2f} = {need:.1f}; the "
+                   f"measured curve reaches 95% of its best at {sat} chains.")
+    sp = a.get("first_spill_chains")
+    if sp:
+        after = [p for p in pts if p["chains"] >= sp]
+        worst = min(after, key=lambda p: p["fma_per_cycle"]) if after else None
+        out.append(f"From {sp} chains on the accumulators no longer fit in the {doc['vector_registers']} vector "
+                   "registers: the assembly shows stack loads and stores in the loop (spills)"
+                   + (f", and the rate drops to {worst['fma_per_cycle']:.2f} FMAs per cycle at {worst['chains']} "
+                      "chains. That fall is the compiler running out of registers, not the FMA units."
+                      if worst and worst["fma_per_cycle"] < 0.9 * thr else
+                      "; the loads and stores still fit beside the FMAs here, so the rate holds."))
+    else:
+        out.append(f"No variant spilled up to {pts[-1]['chains']} chains.")
+    return out

@@ -1,0 +1,109 @@
+"""The FMA lab: GFLOP/s against the number of independent FMA chains, and Little's law.
+
+One chain is latency-bound: each FMA waits for the previous one. More independent chains fill the pipeline until
+the FMA units are busy every cycle; past the register file the accumulators spill to the stack and the rate falls.
+Little's law ties the three together: chains needed = latency (cycles) x throughput (FMAs per cycle). Every variant
+is compiled on its own and its loop audited, so a fall is attributed to spills when the assembly shows them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..build.asm import audit_function
+from ..errors import RooflabError
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig, Timing
+from . import tasks
+from .kernels import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
+
+DESCRIPTION = "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"
+
+
+def chain_counts(registers: int, quick: bool) -> list[int]:
+    """1 .. beyond the register file: every count up to 8, then steps, ending past the registers."""
+    top = min(registers + 8, 40)  # rl_chains.h writes out at most 40 chains
+    counts = list(range(1, 9)) + list(range(10, top, 2 if registers <= 16 else 4)) + [top]
+    if quick:
+        counts = [c for c in counts if c in (1, 2, 4, 6, 8) or c % 8 == 0 or c == counts[-1]]
+    return sorted(set(counts))
+
+
+def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> dict:
+    machine = session.machine
+    isa = machine["isa"]
+    th = machine.get("theoretical")
+    vb = vector_bytes(isa)
+    clock_lib = str(build_clock().path)
+    cfg = (HarnessConfig(min_sample_s=0.004, samples=5, warmup=1, min_samples=5, budget_s=0.3) if quick else
+           HarnessConfig(min_sample_s=0.01, samples=9, warmup=1, min_samples=7, budget_s=0.8))
+    fpc_core = th["per_core"][precision]["simd_fma"] / th["clock_hz"] if th else None
+    points = []
+    for n in chain_counts(int(isa["vector_registers"]), quick):
+        v = PeakVariant(precision, "simd_fma", n, vb)
+        session.progress(f"fma: {n} chain(s)")
+        lib = build_peak(v)
+        try:
+            a = audit_function(lib.path, "rl_peak_chain")
+            audit = a.to_dict() if a else None
+        except RooflabError as exc:
+            audit = {"error": str(exc)}
+        p = {"chains": n, "vector_bits": vb * 8, "lanes": v.lanes, "audit": audit,
+             "spills": (audit or {}).get("spills"), "fma_in_loop": (audit or {}).get("fma")}
+        try:
+            res = session.call(f"fma x{n}", tasks.peak_task, str(lib.path), clock_lib,
+                               dtype=PREC_DTYPE[precision],
+                               chains=n, lanes=v.lanes, threads=1, config=cfg)
+        except RooflabError as exc:
+            p.update(error=str(exc), flops_per_s=None)
+            points.append(p)
+            session.record(f"fma x{n}", p)
+            continue
+        tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
+        clocks = tasks.round_clocks(tc.samples, res["adds_per_rep"])
+        fma_per_cycle = [n / (t * hz) for t, hz in zip(tp.samples, clocks)]  # vector FMA instructions per cycle
+        s = tp.summary
+        p.update(flops_per_s=v.flops_per_rep / s.median, ci95=[v.flops_per_rep / s.ci95[1],
+                                                               v.flops_per_rep / s.ci95[0]],
+                 samples=s.n, cv=s.cv, fma_per_cycle=float(np.median(fma_per_cycle)),
+                 clock_hz=float(np.median(clocks)), rel_error=res["rel_error"],
+                 of_peak=(float(np.median(fma_per_cycle)) * v.lanes * 2 / fpc_core) if fpc_core else None,
+                 seconds=tp.samples, clock_seconds=tc.samples)
+        session.check_timing(f"fma x{n}", tp)
+        points.append(p)
+        session.record(f"fma x{n}", p)
+    doc = {"schema": schema_id("lab.fma"), "lab": "fma", "quick": quick, "precision": precision,
+           "vector_bits": vb * 8, "vector_registers": isa["vector_registers"], "points": points}
+    doc["analysis"] = analyse(points, machine)
+    from ..report.observations import fma_observations
+
+    return session.finish(doc, observe=fma_observations)
+
+
+def analyse(points: list[dict], machine: dict) -> dict:
+    """Latency, throughput, Little's law and the saturation and spill points, from the measured curve (pure)."""
+    ok = [p for p in points if p.get("fma_per_cycle")]
+    if not ok:
+        return {}
+    one = next((p for p in ok if p["chains"] == 1), None)
+    clean = [p for p in ok if not p.get("spills")]
+    best = max(clean or ok, key=lambda p: p["fma_per_cycle"])
+    latency = 1.0 / one["fma_per_cycle"] if one else None
+    throughput = best["fma_per_cycle"]
+    sat = next((p for p in ok if p["fma_per_cycle"] >= 0.95 * throughput), None)
+    first_spill = next((p for p in points if p.get("spills")), None)
+    u = machine.get("uarch", {})
+    isa_bits = machine.get("isa", {}).get("vector_bits") or u.get("fma_bits") or 0
+    pipes_equiv = u.get("fma_pipes", 0) * (u.get("fma_bits", 0) / isa_bits) if isa_bits else None
+    return {
+        "latency_cycles": latency,
+        "throughput_fma_per_cycle": throughput,
+        "littles_law_chains": latency * throughput if latency else None,
+        "saturation_chains": sat["chains"] if sat else None,
+        "best_chains": best["chains"],
+        "best_flops_per_s": best["flops_per_s"],
+        "best_of_peak": best.get("of_peak"),
+        "first_spill_chains": first_spill["chains"] if first_spill else None,
+        "expected_fma_per_cycle": pipes_equiv,
+    }

@@ -1,0 +1,35 @@
+"""Terminal reports of the labs."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from .format import pct, si
+from .text import render_observations, render_warnings, renderer, table
+
+
+@renderer("lab.fma")
+def render_fma(doc: dict, console: Console) -> None:
+    console.print(f"[bold]rooflab lab fma[/] · {doc['precision']} · {doc['vector_bits']}-bit vectors · "
+                  f"{doc['vector_registers']} vector registers" + (" · quick" if doc.get("quick") else "")
+                  + f" · run {doc.get('run_id', '—')}")
+    rows = []
+    best = max((p.get("flops_per_s") or 0 for p in doc["points"]), default=0) or 1
+    for p in doc["points"]:
+        if not p.get("flops_per_s"):
+            rows.append([p["chains"], "—", "—", "—", "—", p.get("error", "")])
+            continue
+        bar = "#" * max(1, round(30 * p["flops_per_s"] / best))
+        a = p.get("audit") or {}
+        rows.append([p["chains"], si(p["flops_per_s"], "FLOP/s"), f"{p['fma_per_cycle']:.2f}", pct(p.get("of_peak"), 1),
+                     f"{a.get('fma', '?')} FMA, {a.get('spills', '?')} spill" + (" [red](spills)[/]"
+                                                                                 if a.get("spills") else ""), bar])
+    console.print(table("FMA chains on one core (median; FMAs per cycle at the clock measured beside each)",
+                        ["chains", "FLOP/s", "FMA/cycle", "of peak", "loop audit", ""], rows))
+    a = doc.get("analysis") or {}
+    if a.get("latency_cycles"):
+        console.print(f"latency {a['latency_cycles']:.2f} cycles × throughput {a['throughput_fma_per_cycle']:.2f} "
+                      f"FMA/cycle = {a['littles_law_chains']:.1f} chains needed (Little's law); measured saturation at "
+                      f"{a['saturation_chains']} chains")
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
