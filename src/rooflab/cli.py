@@ -189,7 +189,7 @@ def lab(ctx, as_json):
         click.echo(f"  {name:<12} {desc}")
 
 
-def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, **kw) -> None:
+def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> None:
     from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
     from .report.text import RENDERERS
     from .session import Session
@@ -197,7 +197,7 @@ def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, **kw) -> 
     store = None if no_store else _store(store_path)
     try:
         with progress_bar(not as_json) as prog:
-            with Session(kind, store=store, progress=prog) as s:
+            with Session(kind, store=store, progress=prog, worker_env=worker_env) as s:
                 doc = fn(s, **kw)
     finally:
         if store is not None:
@@ -231,6 +231,18 @@ def lab_fma(as_json, store_path, quick, no_store, precision):
     from .labs import fma
 
     _run_lab("lab.fma", fma.run, as_json, store_path, no_store, precision=precision, quick=quick)
+
+
+@lab.command("ladder")
+@_with(lab_options)
+@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 1024; --quick: 512).")
+@click.option("--threads", type=click.IntRange(1), default=None, help="Threads of the multi-threaded rungs.")
+def lab_ladder(as_json, store_path, quick, no_store, n, threads):
+    """GEMM from naive loops to BLAS speed, rung by rung, each against BLAS in paired rounds."""
+    from .labs import ladder
+
+    _run_lab("lab.ladder", ladder.run, as_json, store_path, no_store, worker_env=ladder.WORKER_ENV, n=n,
+             quick=quick, threads=threads)
 
 
 def main(argv=None) -> int:

@@ -51,7 +51,7 @@ class Outcome:
 class Session:
     def __init__(self, kind: str, *, store: Store | None = None, machine: dict | None = None,
                  environment: dict | None = None, label: str | None = None, timeout_s: float = 120.0,
-                 progress: ProgressFn | None = None):
+                 progress: ProgressFn | None = None, worker_env: dict[str, str] | None = None):
         self.kind = kind
         self.store = store
         self.label = label
@@ -61,7 +61,8 @@ class Session:
         self.run_id: int | None = None
         self._machine = machine
         self._environment = environment
-        self._worker = Worker(default_timeout_s=timeout_s)
+        self.worker_env = dict(worker_env or {})
+        self._worker = Worker(default_timeout_s=timeout_s, env=self.worker_env)
         self._monitor: LoadMonitor | None = None
         self._old_term = None
         self.timer_resolution: float | None = None  # measured when the session starts
@@ -84,7 +85,8 @@ class Session:
         return self._environment
 
     def header(self) -> dict:
-        return {"machine": self.machine, "environment": self.environment, "command": list(sys.argv)}
+        return {"machine": self.machine, "environment": self.environment, "command": list(sys.argv),
+                "worker_env": self.worker_env}
 
     def __enter__(self) -> "Session":
         if self.store is not None:
@@ -168,6 +170,8 @@ class Session:
         result["load"] = load
         result.setdefault("machine", self.machine)
         result.setdefault("environment", self.environment)
+        if self.worker_env:
+            result["worker_env"] = self.worker_env
         if observe is not None:
             result["observations"] = observe(result)
         if self.store is not None and self.run_id is not None:

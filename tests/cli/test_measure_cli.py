@@ -122,3 +122,16 @@ def test_lab_list_and_fma_quick(capsys, tmp_path):
     assert doc["analysis"]["latency_cycles"] > 0 and doc["observations"]
     assert main(["show", "latest", "--store", str(tmp_path / "s.sqlite")]) == 0
     assert "Little's law" in capsys.readouterr().out
+
+
+def test_lab_ladder_quick_json(capsys, tmp_path):
+    code = main(["lab", "ladder", "--quick", "--n", "200", "--json", "--store", str(tmp_path / "s.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["schema"] == "rooflab.lab.ladder/1" and doc["n"] == 200
+    assert doc["worker_env"]["OMP_WAIT_POLICY"] == "passive"
+    for r in doc["rungs"]:
+        assert {"name", "own", "n", "threads", "flops_per_s", "rel_error", "ratio_to_blas"} <= set(r), r
+        assert r["rel_error"] < 1e-4 and r["flops_per_s"] > 0
+        assert not r.get("audit_problem"), r["audit_problem"]
+    assert [r["own"] for r in doc["rungs"]].count(False) >= 1
+    assert doc["observations"]

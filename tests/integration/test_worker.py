@@ -123,3 +123,17 @@ def test_competing_load_is_detected_and_named():
     assert doc["load"]["other_cores"] >= 0.5
     w = [x for x in doc["warnings"] if x["code"] == "competing-load"]
     assert w and "other processes used" in w[0]["message"] and w[0]["remedy"]
+
+
+def _getenv(name):
+    import os
+
+    return os.environ.get(name)
+
+
+def test_worker_env_reaches_the_child_only():
+    import os
+
+    with Worker(env={"ROOFLAB_TEST_VAR": "42"}) as w:
+        assert w.call("env", _getenv, "ROOFLAB_TEST_VAR") == "42"
+    assert "ROOFLAB_TEST_VAR" not in os.environ

@@ -17,6 +17,13 @@ static inline int rl_parallel(int n, rl_thread_fn fn, void *ctx) {
     return ok ? 0 : -1;
 }
 #define RL_PARALLEL_BACKEND "openmp"
+/* A barrier among the threads of the current rl_parallel call (an orphaned OpenMP barrier). */
+typedef int rl_barrier;
+static inline void rl_barrier_init(rl_barrier *b, int n) { (void)b; (void)n; }
+static inline void rl_barrier_wait(rl_barrier *b) { (void)b;
+#pragma omp barrier
+}
+static inline void rl_barrier_destroy(rl_barrier *b) { (void)b; }
 #else
 #include <pthread.h>
 typedef struct { int tid, n; rl_thread_fn fn; void *ctx; } rl_targ;
@@ -35,6 +42,10 @@ static inline int rl_parallel(int n, rl_thread_fn fn, void *ctx) {
     return 0;
 }
 #define RL_PARALLEL_BACKEND "pthreads"
+typedef pthread_barrier_t rl_barrier;
+static inline void rl_barrier_init(rl_barrier *b, int n) { pthread_barrier_init(b, 0, (unsigned)n); }
+static inline void rl_barrier_wait(rl_barrier *b) { pthread_barrier_wait(b); }
+static inline void rl_barrier_destroy(rl_barrier *b) { pthread_barrier_destroy(b); }
 #endif
 
 #endif

@@ -5,4 +5,6 @@
 
 LABS = {
     "fma": ("rooflab.labs.fma", "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"),
+    "ladder": ("rooflab.labs.ladder", "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, "
+                                      "packing, SIMD, threads"),
 }

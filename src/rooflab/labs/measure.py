@@ -10,13 +10,13 @@ them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns 
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..build.asm import audit_function
 from ..errors import RooflabError
+from ..machine.env import usable_cpus
 from ..model.plateaus import find_plateaus, name_plateaus
 from ..model.roofline import attainable, matmul_counts, ridge
 from ..results.schema import schema_id
@@ -45,12 +45,7 @@ class MeasureOptions:
     batch_sweep: bool = True
 
     def all_threads(self) -> int:
-        if self.threads:
-            return self.threads
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:  # macOS
-            return os.cpu_count() or 1
+        return self.threads or usable_cpus()
 
 
 @dataclass(frozen=True)

@@ -266,3 +266,93 @@ def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: H
 
 def timing(d: dict) -> Timing:
     return Timing.from_dict(d)
+
+
+# ------------------------------------------------------------------------------------------------- GEMM ladder
+
+GEMM_ARGS = [ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p,
+             ctypes.c_void_p]
+
+
+def gemm_operands(m: int, n: int, k: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = np.ascontiguousarray(rng.random((m, k), dtype=np.float32) - np.float32(0.5))
+    B = np.ascontiguousarray(rng.random((k, n), dtype=np.float32) - np.float32(0.5))
+    return A, B, np.zeros((m, n), np.float32)
+
+
+def gemm_rel_error(C: np.ndarray, A: np.ndarray, B: np.ndarray) -> float:
+    ref = A.astype(np.float64) @ B.astype(np.float64)
+    return float(np.max(np.abs(C - ref)) / (np.max(np.abs(ref)) or 1.0))
+
+
+_EXTRA_TYPES = {"int": ctypes.c_int, "long": ctypes.c_long}
+
+
+def gemm_call(lib: str, symbol: str, extra: tuple = ()):
+    """``f(reps, A, B, C)`` for a C GEMM entry; ``extra`` = ((c_type_name, value), ...) after C."""
+    f = getattr(ctypes.CDLL(lib), symbol)
+    f.restype = ctypes.c_double
+    f.argtypes = GEMM_ARGS + [_EXTRA_TYPES[t] for t, _ in extra]
+    values = [v for _, v in extra]
+
+    def run(reps: int, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> float:
+        t = f(reps, A.shape[0], B.shape[1], A.shape[1], A.ctypes.data, B.ctypes.data, C.ctypes.data, *values)
+        if t < 0:
+            raise RooflabError(f"{symbol} reported an error ({t:g})")
+        return t
+    return run
+
+
+def gemm_check_task(lib: str, symbol: str, shape: tuple[int, int, int], extra: tuple = ()) -> float:
+    """Run one C GEMM once on a shape and return its max relative error against float64 NumPy."""
+    A, B, C = gemm_operands(*shape)
+    C.fill(np.nan)
+    gemm_call(lib, symbol, extra)(1, A, B, C)
+    return gemm_rel_error(C, A, B)
+
+
+def ladder_task(lib: str | None, symbol: str | None, n: int, threads: int, config: HarnessConfig,
+                extra: tuple = (), tolerance: float = 1e-4) -> dict:
+    """One rung against BLAS at the same thread count, in interleaved rounds (own, BLAS, own, BLAS ...).
+
+    ``lib`` None times NumPy's matmul itself (the BLAS rungs). Returns both timings and the per-round ratios of
+    BLAS time to own time (> 1: the rung is faster than BLAS).
+    """
+    A, B, C = gemm_operands(n, n, n)
+    Cb = np.empty_like(C)
+    with _limit(threads):
+        blas = python_timed(lambda: np.matmul(A, B, out=Cb))
+        if lib is None:
+            np.matmul(A, B, out=C)
+            own = blas
+        else:
+            call = gemm_call(lib, symbol, extra)
+            call(1, A, B, C)
+            own = lambda reps: call(reps, A, B, C)  # noqa: E731
+        err = gemm_rel_error(C, A, B)
+        if not math.isfinite(err) or err > tolerance:
+            raise WrongResult(symbol or "numpy", err, tolerance)
+        if lib is None:
+            t = run_samples(own, config, overhead_per_rep=python_overhead())
+            return {"own": t.to_dict(), "blas": t.to_dict(), "ratios": [1.0] * len(t.samples), "rel_error": err}
+        ro = calibrate(own, config.min_sample_s)
+        rb = calibrate(blas, config.min_sample_s)
+        for _ in range(config.warmup):
+            own(ro)
+            blas(rb)
+        to, tb = [], []
+        n_rounds = config.samples
+        first = own(ro) / ro
+        if first * ro > 0:
+            n_rounds = max(config.min_samples, min(config.samples, int(config.budget_s / (first * ro + 1e-9))))
+        to.append(first)
+        tb.append(blas(rb) / rb)
+        for _ in range(n_rounds - 1):
+            to.append(own(ro) / ro)
+            tb.append(blas(rb) / rb)
+    ov = python_overhead()
+    tb_net = [max(t - ov, 1e-15) for t in tb]
+    return {"own": Timing(reps=ro, samples=to, raw=to).to_dict(),
+            "blas": Timing(reps=rb, samples=tb_net, raw=tb, overhead_per_rep=ov).to_dict(),
+            "ratios": [b / o for b, o in zip(tb_net, to)], "rel_error": err}

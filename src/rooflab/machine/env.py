@@ -16,6 +16,14 @@ THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BL
                "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "GOMP_CPU_AFFINITY")
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity), which is what "all threads" means."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS
+        return os.cpu_count() or 1
+
+
 def _read(path: str) -> str | None:
     try:
         return Path(path).read_text().strip()

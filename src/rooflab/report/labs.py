@@ -33,3 +33,24 @@ def render_fma(doc: dict, console: Console) -> None:
                       f"{a['saturation_chains']} chains")
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.ladder")
+def render_ladder(doc: dict, console: Console) -> None:
+    gp = doc.get("gemm_params") or {}
+    console.print(f"[bold]rooflab lab ladder[/] · C = A·B fp32, n = {doc['n']} · microkernel {gp.get('MR')}x"
+                  f"{gp.get('NR')} at {gp.get('vector_bits')} bits · peaks: {doc['peaks']['source']}"
+                  + (" · quick" if doc.get("quick") else "") + f" · run {doc.get('run_id', '—')}")
+    rows = []
+    for r in doc["rungs"]:
+        if not r.get("flops_per_s"):
+            rows.append([r["name"], r["threads"], "—", "—", "—", "—", r.get("error", "")])
+            continue
+        lo, hi = r["ratio_to_blas_ci95"]
+        rows.append([r["name"], r["threads"], si(r["flops_per_s"], "FLOP/s"), pct(r.get("of_peak")),
+                     f"{r['ratio_to_blas']:.2f}x ({lo:.2f}–{hi:.2f})", f"{r['rel_error']:.1e}",
+                     r.get("audit_problem") or ("ok" if r["own"] else "reference")])
+    console.print(table("GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
+                        ["rung", "threads", "FLOP/s", "of peak", "vs BLAS", "rel. error", "check"], rows))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

@@ -214,3 +214,49 @@ def fma_observations(doc: dict) -> list[str]:
     else:
         out.append(f"No variant spilled up to {pts[-1]['chains']} chains.")
     return out
+
+
+def ladder_observations(doc: dict) -> list[str]:
+    rungs = [r for r in doc["rungs"] if r.get("flops_per_s")]
+    out = _load_caveat(doc)
+    own = [r for r in rungs if r["own"]]
+    prev = None
+    for r in own:
+        if prev is not None:
+            f = r["flops_per_s"] / prev["flops_per_s"]
+            what = r["step"].split(":")[0]
+            line = f"{r['name']} vs {prev['name']}: {f:.2f}x ({what})"
+            caches = doc.get("caches") or {}
+            ws = 3 * 4 * doc["n"] ** 2
+            if what == "cache blocking" and f < 1.05 and caches.get("L3") and ws <= caches["L3"]:
+                line += (f"; at n = {doc['n']} the three matrices ({binary_bytes(ws)}) already fit the "
+                         f"{binary_bytes(caches['L3'])} L3, so blocking has little to save and its loop overhead shows")
+            if what == "packing" and (r.get("params") or {}).get("profile") == "portable":
+                line += ("; this rung's microkernel is built for the baseline ISA (128-bit"
+                         + (", no FMA" if not (r.get("audit") or {}).get("fma") else "") + "), which the next rung lifts")
+            out.append(line + ".")
+        prev = r
+    for r in doc["rungs"]:
+        if r.get("error"):
+            out.append(f"{r['name']}: not timed — {r['error']}.")
+        if r.get("audit_problem"):
+            out.append(f"{r['name']}: the microkernel's loop does not match its tile — {r['audit_problem']}.")
+    for t in sorted({r["threads"] for r in own}):
+        mine = [r for r in own if r["threads"] == t]
+        blas = next((r for r in rungs if not r["own"] and r["threads"] == t), None)
+        if not mine:
+            continue
+        best = max(mine, key=lambda r: r["ratio_to_blas"])
+        lo, hi = best["ratio_to_blas_ci95"]
+        line = (f"On {t} thread(s) the best own rung, {best['name']}, runs at {best['ratio_to_blas']:.2f}x BLAS "
+                f"(median of per-round ratios, 95% CI {lo:.2f}–{hi:.2f})")
+        if best.get("of_peak"):
+            line += f", {pct(best['of_peak'])} of the fp32 FMA peak"
+        if blas and blas.get("of_peak"):
+            line += f"; BLAS itself reaches {pct(blas['of_peak'])}"
+        out.append(line + ".")
+    first, last = (own[0], max(own, key=lambda r: r["flops_per_s"])) if own else (None, None)
+    if first and last and last is not first:
+        out.append(f"From {first['name']} to {last['name']}: {last['flops_per_s'] / first['flops_per_s']:.0f}x, "
+                   "with the same arithmetic — only the order of memory accesses, reuse and instructions changed.")
+    return out

@@ -56,8 +56,9 @@ def signal_name(exitcode: int | None) -> str | None:
 class Worker:
     """One child process that runs tasks in order; restarted after a crash or timeout."""
 
-    def __init__(self, default_timeout_s: float = 120.0):
+    def __init__(self, default_timeout_s: float = 120.0, env: dict[str, str] | None = None):
         self.default_timeout_s = default_timeout_s
+        self.env = dict(env or {})  # extra environment of the child, set before it loads any library
         self._ctx = mp.get_context("spawn")
         self._proc = None
         self._conn = None
@@ -69,7 +70,16 @@ class Worker:
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_child_main, args=(child,), daemon=True, name="rooflab-worker")
-        proc.start()
+        saved = {k: os.environ.get(k) for k in self.env}
+        os.environ.update(self.env)  # the spawned interpreter inherits it from the start
+        try:
+            proc.start()
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
         child.close()
         self._proc, self._conn = proc, parent
 

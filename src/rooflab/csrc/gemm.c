@@ -1,0 +1,280 @@
+/* The GEMM ladder: C = A * B, single precision, row-major, C overwritten. A is M x K, B is K x N, C is M x N.
+ *
+ * Each rung changes one thing: the loop order (ijk -> ikj: the inner loop streams rows of B and C instead of a
+ * column of B), blocking (tiles that stay in cache), a register tile (accumulators held in registers across k),
+ * packing (GotoBLAS/BLIS: copy panels of A and B into contiguous, tile-ordered buffers sized for L2 and L1), and
+ * threads. The microkernel uses vector extensions with an explicit broadcast of A and vector loads of B, so no
+ * compiler can scramble it into shuffles; its tile MR x NR (RL_MR, RL_NR) is chosen for the ISA's register file.
+ *
+ * Entries take a repetition count and return elapsed seconds, like every rooflab kernel. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_parallel.h"
+#include "rl_timer.h"
+
+#ifndef RL_VBYTES
+#define RL_VBYTES 32
+#endif
+#define VL (RL_VBYTES / 4) /* floats per vector */
+#ifndef RL_MR
+#define RL_MR 6
+#endif
+#ifndef RL_NR
+#define RL_NR (2 * VL)
+#endif
+#define NV (RL_NR / VL)
+#ifndef RL_KC
+#define RL_KC 256
+#endif
+#ifndef RL_MC
+#define RL_MC 120
+#endif
+#ifndef RL_NC
+#define RL_NC 3072
+#endif
+
+typedef float vf __attribute__((vector_size(RL_VBYTES)));
+typedef float vfu __attribute__((vector_size(RL_VBYTES), aligned(4)));
+
+int rl_gemm_mr(void) { return RL_MR; }
+int rl_gemm_nr(void) { return RL_NR; }
+
+/* ---------------------------------------------------------------- rung 1 and 2: loop orders */
+
+__attribute__((noinline)) void gemm_ijk(long M, long N, long K, const float *A, const float *B, float *C) {
+    for (long i = 0; i < M; i++)
+        for (long j = 0; j < N; j++) {
+            float s = 0.0f;
+            for (long k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
+            C[i * N + j] = s;
+        }
+}
+
+__attribute__((noinline)) void gemm_ikj(long M, long N, long K, const float *A, const float *B, float *C) {
+    memset(C, 0, sizeof(float) * M * N);
+    for (long i = 0; i < M; i++)
+        for (long k = 0; k < K; k++) {
+            float a = A[i * K + k];
+            const float *b = B + k * N;
+            float *c = C + i * N;
+            for (long j = 0; j < N; j++) c[j] += a * b[j];
+        }
+}
+
+/* ---------------------------------------------------------------- rung 3: cache blocking */
+
+__attribute__((noinline)) void gemm_blocked(long M, long N, long K, const float *A, const float *B, float *C,
+                                            long bs) {
+    memset(C, 0, sizeof(float) * M * N);
+    for (long ii = 0; ii < M; ii += bs)
+        for (long kk = 0; kk < K; kk += bs)
+            for (long jj = 0; jj < N; jj += bs) {
+                long ie = ii + bs < M ? ii + bs : M, ke = kk + bs < K ? kk + bs : K, je = jj + bs < N ? jj + bs : N;
+                for (long i = ii; i < ie; i++)
+                    for (long k = kk; k < ke; k++) {
+                        float a = A[i * K + k];
+                        const float *b = B + k * N;
+                        float *c = C + i * N;
+                        for (long j = jj; j < je; j++) c[j] += a * b[j];
+                    }
+            }
+}
+
+/* ---------------------------------------------------------------- the microkernel */
+
+/* C[MR x NR] (+)= Ap[MR x kc] * Bp[kc x NR]: Ap holds column k of the tile at Ap[k*MR], Bp row k at Bp[k*NR]
+ * (packed), or the caller passes strides through the unpacked variant below. */
+__attribute__((noinline)) void rl_micro_packed(long kc, const float *restrict Ap, const float *restrict Bp,
+                                               float *restrict C, long ldc, int accumulate) {
+    vf c[RL_MR][NV];
+    for (int i = 0; i < RL_MR; i++)
+        for (int j = 0; j < NV; j++) c[i][j] = (vf){0};
+    for (long k = 0; k < kc; k++) {
+        vf b[NV];
+        for (int j = 0; j < NV; j++) b[j] = *(const vf *)(Bp + k * RL_NR + j * VL);
+        for (int i = 0; i < RL_MR; i++) {
+            vf a = Ap[k * RL_MR + i] - (vf){0}; /* explicit broadcast (x - 0 folds exactly; 0 + x does not) */
+            for (int j = 0; j < NV; j++) c[i][j] += a * b[j];
+        }
+    }
+    for (int i = 0; i < RL_MR; i++)
+        for (int j = 0; j < NV; j++) {
+            vfu *dst = (vfu *)(C + i * ldc + j * VL);
+            *dst = accumulate ? *dst + c[i][j] : c[i][j];
+        }
+}
+
+/* rung 4: the same register tile straight from A and B (no packing): B rows are strided by N. */
+__attribute__((noinline)) static void micro_unpacked(long K, const float *restrict A, long lda, const float *restrict B,
+                                                     long ldb, float *restrict C, long ldc) {
+    vf c[RL_MR][NV];
+    for (int i = 0; i < RL_MR; i++)
+        for (int j = 0; j < NV; j++) c[i][j] = (vf){0};
+    for (long k = 0; k < K; k++) {
+        vf b[NV];
+        for (int j = 0; j < NV; j++) b[j] = *(const vfu *)(B + k * ldb + j * VL);
+        for (int i = 0; i < RL_MR; i++) {
+            vf a = A[i * lda + k] - (vf){0};
+            for (int j = 0; j < NV; j++) c[i][j] += a * b[j];
+        }
+    }
+    for (int i = 0; i < RL_MR; i++)
+        for (int j = 0; j < NV; j++) *(vfu *)(C + i * ldc + j * VL) = c[i][j];
+}
+
+/* Edges: a tile that does not fit is computed by the scalar loop (only the last rows/columns). */
+static void edge(long i0, long i1, long j0, long j1, long K, const float *A, const float *B, float *C, long N) {
+    for (long i = i0; i < i1; i++)
+        for (long j = j0; j < j1; j++) {
+            float s = 0.0f;
+            for (long k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
+            C[i * N + j] = s;
+        }
+}
+
+__attribute__((noinline)) void gemm_regtile(long M, long N, long K, const float *A, const float *B, float *C) {
+    long Mf = M - M % RL_MR, Nf = N - N % RL_NR;
+    for (long i = 0; i < Mf; i += RL_MR)
+        for (long j = 0; j < Nf; j += RL_NR) micro_unpacked(K, A + i * K, K, B + j, N, C + i * N + j, N);
+    edge(0, Mf, Nf, N, K, A, B, C, N);
+    edge(Mf, M, 0, N, K, A, B, C, N);
+}
+
+/* ---------------------------------------------------------------- rung 5: blocked + packed (BLIS loops) */
+
+/* Pack rows [i0, i0+mc) x cols [p0, p0+kc) of A into MR-row slivers, zero-padded at the edge. */
+static void pack_a(long mc, long kc, const float *A, long lda, float *Ap) {
+    for (long i = 0; i < mc; i += RL_MR) {
+        long mr = mc - i < RL_MR ? mc - i : RL_MR;
+        for (long k = 0; k < kc; k++) {
+            for (long r = 0; r < mr; r++) Ap[k * RL_MR + r] = A[(i + r) * lda + k];
+            for (long r = mr; r < RL_MR; r++) Ap[k * RL_MR + r] = 0.0f;
+        }
+        Ap += RL_MR * kc;
+    }
+}
+
+/* Pack rows [p0, p0+kc) x cols [j0, j0+nc) of B into NR-column slivers, zero-padded at the edge. */
+static void pack_b(long kc, long nc, const float *B, long ldb, float *Bp) {
+    for (long j = 0; j < nc; j += RL_NR) {
+        long nr = nc - j < RL_NR ? nc - j : RL_NR;
+        for (long k = 0; k < kc; k++) {
+            const float *src = B + k * ldb + j;
+            float *dst = Bp + k * RL_NR;
+            if (nr == RL_NR) memcpy(dst, src, sizeof(float) * RL_NR);
+            else {
+                for (long c = 0; c < nr; c++) dst[c] = src[c];
+                for (long c = nr; c < RL_NR; c++) dst[c] = 0.0f;
+            }
+        }
+        Bp += RL_NR * kc;
+    }
+}
+
+typedef struct {
+    long M, N, K;
+    const float *A, *B;
+    float *C;
+    float *bp;  /* shared packed B panel (kc x nc) */
+    float **ap; /* per-thread packed A blocks */
+    rl_barrier bar;
+} gctx;
+
+/* Thread tid of nt: in every (jc, pc) step, pack its share of the B panel, wait for the others, then update an
+ * equal, MR-aligned share of the rows of C in MC blocks with its own packed A blocks; wait again before the
+ * panel is overwritten. One parallel region per call: threads are started once, not once per step. */
+static void gemm_thread(int tid, int nt, void *p) {
+    gctx *g = (gctx *)p;
+    float *Ap = g->ap[tid];
+    float tile[RL_MR * RL_NR] __attribute__((aligned(64)));
+    long slivers_m = (g->M + RL_MR - 1) / RL_MR;
+    long r0 = (slivers_m * tid / nt) * RL_MR, r1 = (slivers_m * (tid + 1) / nt) * RL_MR;
+    if (r1 > g->M) r1 = g->M;
+    for (long jc = 0; jc < g->N; jc += RL_NC) {
+        long nc = g->N - jc < RL_NC ? g->N - jc : RL_NC;
+        long slivers_n = (nc + RL_NR - 1) / RL_NR;
+        for (long pc = 0; pc < g->K; pc += RL_KC) {
+            long kc = g->K - pc < RL_KC ? g->K - pc : RL_KC;
+            for (long s = tid; s < slivers_n; s += nt) {
+                long j = s * RL_NR;
+                long w = nc - j < RL_NR ? nc - j : RL_NR;
+                pack_b(kc, w, g->B + pc * g->N + jc + j, g->N, g->bp + j * kc);
+            }
+            if (nt > 1) rl_barrier_wait(&g->bar);
+            for (long ic = r0; ic < r1; ic += RL_MC) {
+                long mc = r1 - ic < RL_MC ? r1 - ic : RL_MC;
+                pack_a(mc, kc, g->A + ic * g->K + pc, g->K, Ap);
+                for (long jr = 0; jr < nc; jr += RL_NR) {
+                    long nr = nc - jr < RL_NR ? nc - jr : RL_NR;
+                    const float *Bp = g->bp + jr * kc;
+                    for (long ir = 0; ir < mc; ir += RL_MR) {
+                        long mr = mc - ir < RL_MR ? mc - ir : RL_MR;
+                        float *Cij = g->C + (ic + ir) * g->N + jc + jr;
+                        const float *Api = Ap + ir * kc;
+                        if (mr == RL_MR && nr == RL_NR) {
+                            rl_micro_packed(kc, Api, Bp, Cij, g->N, pc > 0);
+                        } else { /* edge tile: compute into a full tile, copy the valid part */
+                            rl_micro_packed(kc, Api, Bp, tile, RL_NR, 0);
+                            for (long r = 0; r < mr; r++)
+                                for (long c = 0; c < nr; c++)
+                                    Cij[r * g->N + c] = (pc > 0 ? Cij[r * g->N + c] : 0.0f) + tile[r * RL_NR + c];
+                        }
+                    }
+                }
+            }
+            if (nt > 1) rl_barrier_wait(&g->bar);
+        }
+    }
+}
+
+static int gemm_packed(long M, long N, long K, const float *A, const float *B, float *C, int threads,
+                       float *bp, float **ap) {
+    if (K == 0) { memset(C, 0, sizeof(float) * M * N); return 0; }
+    gctx g = {M, N, K, A, B, C, bp, ap, {0}};
+    if (threads <= 1) { gemm_thread(0, 1, &g); return 0; }
+    rl_barrier_init(&g.bar, threads);
+    int rc = rl_parallel(threads, gemm_thread, &g);
+    rl_barrier_destroy(&g.bar);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- timed entries */
+
+#define TIMED(call)                                      \
+    double t0 = rl_now();                                \
+    for (long r = 0; r < reps; r++) { call; RL_BARRIER(); } \
+    return rl_now() - t0;
+
+double rl_gemm_ijk(long reps, long M, long N, long K, const float *A, const float *B, float *C) {
+    TIMED(gemm_ijk(M, N, K, A, B, C))
+}
+double rl_gemm_ikj(long reps, long M, long N, long K, const float *A, const float *B, float *C) {
+    TIMED(gemm_ikj(M, N, K, A, B, C))
+}
+double rl_gemm_blocked(long reps, long M, long N, long K, const float *A, const float *B, float *C, long bs) {
+    if (bs < 1) return -1.0;
+    TIMED(gemm_blocked(M, N, K, A, B, C, bs))
+}
+double rl_gemm_regtile(long reps, long M, long N, long K, const float *A, const float *B, float *C) {
+    TIMED(gemm_regtile(M, N, K, A, B, C))
+}
+double rl_gemm_packed(long reps, long M, long N, long K, const float *A, const float *B, float *C, int threads) {
+    if (threads < 1 || threads > 256) return -1.0;
+    float *bp = aligned_alloc(64, sizeof(float) * (size_t)RL_KC * (RL_NC + RL_NR));
+    float *ap[256];
+    int ok = bp != 0;
+    for (int t = 0; t < threads; t++) {
+        ap[t] = aligned_alloc(64, sizeof(float) * (size_t)RL_KC * (RL_MC + RL_MR));
+        ok = ok && ap[t];
+    }
+    double t0 = rl_now();
+    for (long r = 0; ok && r < reps; r++) {
+        if (gemm_packed(M, N, K, A, B, C, threads, bp, ap)) ok = 0;
+        RL_BARRIER();
+    }
+    double t = rl_now() - t0;
+    for (int i = 0; i < threads; i++) free(ap[i]);
+    free(bp);
+    return ok ? t : -1.0;
+}

@@ -1,0 +1,159 @@
+"""The GEMM ladder: C = A·B in fp32, rung by rung from the naive triple loop to BLAS speed.
+
+Each rung changes one thing, and its measured factor over the previous rung is the lesson: the loop order (ijk ->
+ikj: the inner loop streams a row of B instead of striding down a column), cache blocking, a register tile,
+packing into the GotoBLAS/BLIS loop structure with a portable 128-bit microkernel, the microkernel built for this
+ISA's vector width and register file, then all threads. Every rung is checked against float64 NumPy first and timed
+against BLAS at the same thread count in interleaved rounds; the ratio is the median of the per-round ratios.
+
+While the two alternate, neither may keep spinning threads between calls (they would steal the other's cores):
+the worker runs with OMP_WAIT_POLICY=passive and OPENBLAS_THREAD_TIMEOUT=4, and the run records both.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..build.asm import audit_function
+from ..errors import RooflabError
+from ..machine.env import usable_cpus
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig, Timing
+from ..timing.stats import order_statistic_median_ci
+from . import tasks
+from .kernels import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
+                      default_chains, gemm_params, vector_bytes)
+
+DESCRIPTION = "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"
+WORKER_ENV = {"OMP_WAIT_POLICY": "passive", "OPENBLAS_THREAD_TIMEOUT": "4"}
+
+
+def block_size(l2_bytes: int, elem: int = 4) -> int:
+    """Largest multiple of 16 with three BS x BS blocks in L2 (3·BS²·elem <= L2)."""
+    bs = int(math.sqrt(l2_bytes / (3 * elem)))
+    return max(16, bs - bs % 16)
+
+
+def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
+    """The ladder for this machine: name, what it changes, library parameters, entry and arguments."""
+    native = gemm_params(isa)
+    bs = block_size(l2_bytes)
+    out = [
+        {"name": "naive ijk", "step": "baseline: the inner loop walks down a column of B (stride N)",
+         "symbol": "rl_gemm_ijk", "params": native, "threads": 1, "extra": ()},
+        {"name": "ikj", "step": "loop order: the inner loop streams a row of B and C (unit stride, vectorizable)",
+         "symbol": "rl_gemm_ikj", "params": native, "threads": 1, "extra": ()},
+        {"name": f"blocked {bs}", "step": f"cache blocking: {bs}x{bs} tiles, 3 of them fit L2",
+         "symbol": "rl_gemm_blocked", "params": native, "threads": 1, "extra": (("long", bs),)},
+        {"name": f"register tile {native.mr}x{native.nr}", "step": "register reuse: C tile held in registers "
+         "across k, A broadcast, B loaded as vectors (no packing)",
+         "symbol": "rl_gemm_regtile", "params": native, "threads": 1, "extra": ()},
+        {"name": f"packed {PORTABLE_GEMM.mr}x{PORTABLE_GEMM.nr} portable", "step": "packing: GotoBLAS/BLIS loops "
+         "with A and B copied into contiguous panels; portable 128-bit microkernel",
+         "symbol": "rl_gemm_packed", "params": PORTABLE_GEMM, "threads": 1, "extra": (("int", 1),)},
+        {"name": f"packed {native.mr}x{native.nr} {isa.get('name', '')}", "step": f"SIMD microkernel for this ISA: "
+         f"{native.vbytes * 8}-bit FMA, {native.accumulators} accumulators of {isa.get('vector_registers')} registers",
+         "symbol": "rl_gemm_packed", "params": native, "threads": 1, "extra": (("int", 1),), "best_single": True},
+    ]
+    if threads_all > 1:
+        out.append({"name": f"packed {native.mr}x{native.nr} x{threads_all} threads", "step": "threads: rows of C "
+                    "split between threads, one shared packed B panel", "symbol": "rl_gemm_packed",
+                    "params": native, "threads": threads_all, "extra": (("int", threads_all),)})
+    out.append({"name": "numpy/BLAS x1", "step": "reference", "symbol": None, "params": None, "threads": 1,
+                "extra": ()})
+    if threads_all > 1:
+        out.append({"name": f"numpy/BLAS x{threads_all}", "step": "reference", "symbol": None, "params": None,
+                    "threads": threads_all, "extra": ()})
+    return out
+
+
+def peaks(session: Session, threads_all: int) -> dict:
+    """fp32 FMA ceilings for 1 and all threads: from the latest stored `measure` of this machine, else measured."""
+    out = {}
+    st = session.store
+    key = session.machine.get("key")
+    if st is not None:
+        for r in st.runs(kind="measure", limit=20):
+            if r["status"] != "complete" or (key and r["machine"] != key):
+                continue
+            doc = st.get(r["run_id"])["result"] or {}
+            for c in doc.get("ceilings", {}).get("compute", []):
+                if c["precision"] == "fp32" and c["klass"] == "simd_fma" and c.get("status") == "ok":
+                    out[c["threads"]] = c["flops_per_s"]
+            if 1 in out and threads_all in out:
+                return {"flops_per_s": out, "source": f"stored measure run {r['run_id']}"}
+            out = {}
+    isa = session.machine["isa"]
+    v = PeakVariant("fp32", "simd_fma", default_chains(isa), vector_bytes(isa))
+    lib, clock = str(build_peak(v).path), str(build_clock().path)
+    cfg = HarnessConfig(min_sample_s=0.005, samples=5, warmup=1, min_samples=5, budget_s=0.3)
+    for t in sorted({1, threads_all}):
+        session.progress(f"ladder: fp32 FMA peak x{t}")
+        res = session.call(f"peak x{t}", tasks.peak_task, lib, clock, dtype=PREC_DTYPE["fp32"], chains=v.chains,
+                           lanes=v.lanes, threads=t, config=cfg)
+        out[t] = v.flops_per_rep * t / Timing.from_dict(res["peak"]).summary.median
+    return {"flops_per_s": out, "source": "measured now (no stored measure run of this machine)"}
+
+
+def run(session: Session, *, n: int | None = None, quick: bool = False, threads: int | None = None) -> dict:
+    machine = session.machine
+    isa = machine["isa"]
+    tall = threads or usable_cpus()
+    n = n or (512 if quick else 1024)
+    l2 = (machine.get("caches") or {}).get("L2") or (1 << 20)
+    cfg = (HarnessConfig(min_sample_s=0.01, samples=7, warmup=1, min_samples=3, budget_s=1.0) if quick else
+           HarnessConfig(min_sample_s=0.02, samples=11, warmup=1, min_samples=3, budget_s=4.0))
+    pk = peaks(session, tall)
+    flops = 2.0 * n ** 3
+    out = []
+    for r in rungs(isa, l2, tall):
+        session.progress(f"ladder: {r['name']}")
+        entry = {"name": r["name"], "step": r["step"], "own": r["symbol"] is not None, "n": n,
+                 "threads": r["threads"], "params": r["params"].to_dict() if r["params"] else None,
+                 "best_single": r.get("best_single", False)}
+        lib = None
+        if r["symbol"]:
+            try:
+                built = build_gemm(r["params"])
+                lib = str(built.path)
+                entry["library"] = built.to_dict()
+                if r["symbol"] == "rl_gemm_packed":
+                    try:
+                        a = audit_function(built.path, "rl_micro_packed")
+                        entry["audit"] = a.to_dict() if a else None
+                        entry["audit_problem"] = audit_microkernel(entry["audit"], r["params"])
+                    except RooflabError as exc:
+                        entry["audit"], entry["audit_problem"] = None, str(exc)
+            except RooflabError as exc:
+                entry.update(error=str(exc), flops_per_s=None)
+                out.append(entry)
+                continue
+        try:
+            res = session.call(r["name"], tasks.ladder_task, lib, r["symbol"], n, r["threads"], cfg, r["extra"],
+                               timeout_s=900)
+        except RooflabError as exc:
+            entry.update(error=str(exc), flops_per_s=None, rel_error=getattr(exc, "rel_error", None))
+            out.append(entry)
+            session.record(r["name"], entry)
+            continue
+        t = Timing.from_dict(res["own"])
+        s = t.summary
+        ratios = res["ratios"]
+        peak = pk["flops_per_s"].get(r["threads"])
+        entry.update(time_s=s.median, flops_per_s=flops / s.median, ci95=[flops / s.ci95[1], flops / s.ci95[0]],
+                     samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples,
+                     of_peak=(flops / s.median / peak) if peak else None,
+                     ratio_to_blas=float(np.median(ratios)),
+                     ratio_to_blas_ci95=list(order_statistic_median_ci(ratios)),
+                     blas_flops_per_s=flops / Timing.from_dict(res["blas"]).summary.median)
+        session.check_timing(r["name"], t)
+        out.append(entry)
+        session.record(r["name"], entry)
+    doc = {"schema": schema_id("lab.ladder"), "lab": "ladder", "quick": quick, "n": n, "threads_all": tall,
+           "peaks": pk, "rungs": out, "gemm_params": gemm_params(isa).to_dict(), "caches": machine.get("caches")}
+    from ..report.observations import ladder_observations
+
+    return session.finish(doc, observe=ladder_observations)

@@ -1,0 +1,68 @@
+from rooflab.labs.kernels import GemmParams, audit_microkernel, gemm_params
+from rooflab.labs.ladder import block_size, rungs
+from rooflab.report.observations import ladder_observations
+
+AVX2 = {"arch": "x86_64", "name": "avx2", "vector_bits": 256, "vector_registers": 16}
+AVX512 = {"arch": "x86_64", "name": "avx512", "vector_bits": 512, "vector_registers": 32}
+NEON = {"arch": "aarch64", "name": "neon", "vector_bits": 128, "vector_registers": 32}
+
+
+def test_tiles_fit_the_register_file():
+    for isa in (AVX2, AVX512, NEON):
+        p = gemm_params(isa)
+        lanes = p.vbytes // 4
+        assert p.nr % lanes == 0
+        # accumulators + one row of B + one broadcast must fit
+        assert p.accumulators + p.nr // lanes + 1 <= isa["vector_registers"]
+    assert (gemm_params(AVX2).mr, gemm_params(AVX2).nr) == (6, 16)
+    assert gemm_params(NEON).vbytes == 16
+
+
+def test_block_size_from_l2():
+    bs = block_size(1 << 20)
+    assert bs % 16 == 0 and 3 * bs * bs * 4 <= 1 << 20 and 3 * (bs + 16) ** 2 * 4 > 1 << 20
+
+
+def test_rungs_cover_the_ladder():
+    r = rungs(AVX2, 1 << 20, 4)
+    names = [x["name"] for x in r]
+    assert names[0] == "naive ijk" and names[1] == "ikj" and names[2].startswith("blocked")
+    assert any(n.startswith("register tile 6x16") for n in names)
+    assert any("portable" in n for n in names) and any("x4 threads" in n for n in names)
+    assert names[-2:] == ["numpy/BLAS x1", "numpy/BLAS x4"]
+    assert [x["name"] for x in rungs(AVX2, 1 << 20, 1)][-1] == "numpy/BLAS x1"
+
+
+def test_microkernel_audit():
+    p = GemmParams(vbytes=32, mr=6, nr=16, kc=256, mc=120)
+    ok = {"fma": 12, "fma_bits": 256, "fp_mul": 0, "fp_add": 0, "vector_bits": 256, "spills": 0}
+    assert audit_microkernel(ok, p) is None
+    assert "tile needs 12" in audit_microkernel({**ok, "fma": 6}, p)
+    assert "does not fit" in audit_microkernel({**ok, "spills": 3}, p)
+    port = GemmParams(vbytes=16, mr=4, nr=8, kc=256, mc=128, profile="portable")
+    assert audit_microkernel({"fma": 0, "fp_mul": 8, "fp_add": 8, "vector_bits": 128, "fma_bits": 0, "spills": 0},
+                             port) is None
+
+
+def _rung(name, own, threads, gf, ratio, step="x: y", **kw):
+    return {"name": name, "own": own, "threads": threads, "flops_per_s": gf * 1e9, "ratio_to_blas": ratio,
+            "ratio_to_blas_ci95": [ratio * 0.9, ratio * 1.1], "of_peak": gf / 100, "step": step, **kw}
+
+
+def test_ladder_observations_give_each_step_its_factor():
+    doc = {"n": 512, "caches": {"L2": 1 << 20, "L3": 32 << 20}, "warnings": [], "rungs": [
+        _rung("naive ijk", True, 1, 1.0, 0.01, "baseline: x"),
+        _rung("ikj", True, 1, 30.0, 0.3, "loop order: x"),
+        _rung("blocked", True, 1, 24.0, 0.25, "cache blocking: x"),
+        _rung("packed", True, 1, 90.0, 1.02, "SIMD microkernel for this ISA: x"),
+        _rung("packed x2", True, 2, 170.0, 0.97, "threads: x"),
+        _rung("numpy/BLAS x1", False, 1, 88.0, 1.0, "reference"),
+        {"name": "broken", "own": True, "threads": 1, "error": "kernel 'broken' crashed: SIGSEGV", "step": "x"},
+    ]}
+    text = "\n".join(ladder_observations(doc))
+    assert "ikj vs naive ijk: 30.00x (loop order)" in text
+    assert "blocked vs ikj: 0.80x (cache blocking); at n = 512 the three matrices (3 MiB) already fit" in text
+    assert "best own rung, packed, runs at 1.02x BLAS" in text and "BLAS itself reaches 88%" in text
+    assert "On 2 thread(s) the best own rung, packed x2, runs at 0.97x" in text
+    assert "broken: not timed — kernel 'broken' crashed: SIGSEGV" in text
+    assert "From naive ijk to packed x2: 170x" in text
