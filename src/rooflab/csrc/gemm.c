@@ -88,8 +88,10 @@ __attribute__((noinline)) void gemm_blocked(long M, long N, long K, const float 
 __attribute__((noinline)) void rl_micro_packed(long kc, const float *restrict Ap, const float *restrict Bp,
                                                float *restrict C, long ldc, int accumulate) {
     vf c[RL_MR][NV];
-    for (int i = 0; i < RL_MR; i++)
+    for (int i = 0; i < RL_MR; i++) {
+        __builtin_prefetch(C + i * ldc, 1);  /* the C tile is needed at the end: start fetching it now */
         for (int j = 0; j < NV; j++) c[i][j] = (vf){0};
+    }
     for (long k = 0; k < kc; k++) {
         vf b[NV];
         for (int j = 0; j < NV; j++) b[j] = *(const vf *)(Bp + k * RL_NR + j * VL);

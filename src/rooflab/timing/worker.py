@@ -1,19 +1,23 @@
 """Run kernels in a child process, so that a crash or a hang becomes a clear error and the run goes on.
 
-The worker is a long-lived ``spawn`` child (no inherited BLAS thread pools or locks). Tasks are picklable callables
-(module-level functions with their arguments). When a task kills the child (SIGSEGV, SIGABRT, ...) or runs past its
+The worker is a long-lived child interpreter started fresh (``python -m rooflab.timing.worker``: no inherited BLAS
+thread pools or locks, and unlike multiprocessing's spawn it never re-imports the caller's main script, so a plain
+script or a notebook can use rooflab without a ``__main__`` guard). Tasks are picklable callables (module-level
+functions with their arguments), sent over a pipe. When a task kills the child (SIGSEGV, SIGABRT, ...) or runs past its
 timeout, the caller gets a :class:`~rooflab.errors.KernelFailed` naming the kernel and the signal or the timeout; the
 next task starts a fresh child.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 import traceback
+from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from ..errors import KernelFailed, RooflabError
@@ -26,9 +30,15 @@ def _child_main(conn) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
-            msg = conn.recv()
+            raw = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        try:
+            msg = pickle.loads(raw)
+        except Exception as exc:  # a task the child cannot import (e.g. defined in a script's __main__)
+            conn.send(("err-text", f"{type(exc).__name__}: {exc} (tasks must be importable functions; one defined "
+                                   "in a script's __main__ cannot be sent to the worker)", ""))
+            continue
         if msg is None:
             return
         fn, args, kwargs = msg
@@ -59,35 +69,38 @@ class Worker:
     def __init__(self, default_timeout_s: float = 120.0, env: dict[str, str] | None = None):
         self.default_timeout_s = default_timeout_s
         self.env = dict(env or {})  # extra environment of the child, set before it loads any library
-        self._ctx = mp.get_context("spawn")
-        self._proc = None
-        self._conn = None
+        self._proc: subprocess.Popen | None = None
+        self._conn: Connection | None = None
+
+    def _alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc is not None and self._proc.is_alive() else None
+        return self._proc.pid if self._alive() else None
 
     def _start(self) -> None:
-        parent, child = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_child_main, args=(child,), daemon=True, name="rooflab-worker")
-        saved = {k: os.environ.get(k) for k in self.env}
-        os.environ.update(self.env)  # the spawned interpreter inherits it from the start
-        try:
-            proc.start()
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-        child.close()
-        self._proc, self._conn = proc, parent
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        env = {**os.environ, **self.env}
+        # the child imports what this process can import (this rooflab, the modules that define the tasks)
+        env["PYTHONPATH"] = os.pathsep.join([p or os.getcwd() for p in sys.path])
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "rooflab.timing.worker", str(to_child_r), str(from_child_w)],
+            pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL, close_fds=True)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self._conn = _DuplexConnection(Connection(from_child_r, writable=False),
+                                       Connection(to_child_w, readable=False))
 
     def _discard(self, kill: bool) -> None:
         if self._proc is not None:
-            if kill and self._proc.is_alive():
+            if kill and self._alive():
                 self._proc.kill()
-            self._proc.join(timeout=5)
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                pass
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
@@ -95,7 +108,7 @@ class Worker:
     def call(self, kernel: str, fn: Callable[..., Any], *args, timeout_s: float | None = None, **kwargs) -> Any:
         """Run ``fn(*args, **kwargs)`` in the child and return its result."""
         timeout_s = self.default_timeout_s if timeout_s is None else timeout_s
-        if self._proc is None or not self._proc.is_alive():
+        if not self._alive():
             self._discard(kill=True)
             self._start()
         try:
@@ -113,9 +126,11 @@ class Worker:
                     break
                 except (EOFError, OSError):
                     eof = True  # the child died, possibly in the middle of a reply
-            if eof or not self._proc.is_alive():
-                self._proc.join(timeout=5)
-                code = self._proc.exitcode
+            if eof or not self._alive():
+                try:
+                    code = self._proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:  # pragma: no cover
+                    code = None
                 self._discard(kill=True)
                 sig = signal_name(code)
                 if sig:
@@ -136,7 +151,7 @@ class Worker:
         raise KernelFailed(kernel, f"raised {reply[1]}")
 
     def close(self) -> None:
-        if self._conn is not None and self._proc is not None and self._proc.is_alive():
+        if self._conn is not None and self._alive():
             try:
                 self._conn.send(None)
             except OSError:
@@ -150,6 +165,32 @@ class Worker:
         self.close()
 
 
+class _DuplexConnection:
+    """Two one-way pipes used as one connection (what the child reads, what it writes)."""
+
+    def __init__(self, reader: Connection, writer: Connection):
+        self.reader, self.writer = reader, writer
+
+    def send(self, obj) -> None:
+        self.writer.send(obj)
+
+    def recv(self):
+        return self.reader.recv()
+
+    def recv_bytes(self) -> bytes:
+        return self.reader.recv_bytes()
+
+    def poll(self, timeout: float = 0.0) -> bool:
+        return self.reader.poll(timeout)
+
+    def close(self) -> None:
+        for c in (self.reader, self.writer):
+            try:
+                c.close()
+            except OSError:
+                pass
+
+
 def pid_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds used so far by one process (Linux /proc; 0.0 where unreadable)."""
     try:
@@ -159,3 +200,8 @@ def pid_cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / ticks
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+if __name__ == "__main__":
+    _child_main(_DuplexConnection(Connection(int(sys.argv[1]), writable=False),
+                                  Connection(int(sys.argv[2]), readable=False)))
