@@ -245,6 +245,46 @@ def lab_ladder(as_json, store_path, quick, no_store, n, threads):
              quick=quick, threads=threads)
 
 
+@lab.command("tiles")
+@_with(lab_options)
+@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 768; --quick: 384).")
+def lab_tiles(as_json, store_path, quick, no_store, n):
+    """The microkernel's register tile MR x NR against the vector register file."""
+    from .labs import tiles
+
+    _run_lab("lab.tiles", tiles.run, as_json, store_path, no_store, n=n, quick=quick)
+
+
+@lab.command("loops")
+@_with(lab_options)
+@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 512; --quick: 256).")
+def lab_loops(as_json, store_path, quick, no_store, n):
+    """All six loop orders of the naive GEMM."""
+    from .labs import loops
+
+    _run_lab("lab.loops", loops.run, as_json, store_path, no_store, n=n, quick=quick)
+
+
+@lab.command("blocking")
+@_with(lab_options)
+def lab_blocking(as_json, store_path, quick, no_store):
+    """Block-size sweep of the blocked GEMM, predicted from the caches and measured."""
+    from .labs import blocking
+
+    _run_lab("lab.blocking", blocking.run, as_json, store_path, no_store, quick=quick)
+
+
+@lab.command("vectorize")
+@_with(lab_options)
+@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 512; --quick: 256).")
+@click.option("--threads", type=click.IntRange(1), default=None)
+def lab_vectorize(as_json, store_path, quick, no_store, n, threads):
+    """One kernel under a flags matrix, with the compiler's vectorization report."""
+    from .labs import vectorize
+
+    _run_lab("lab.vectorize", vectorize.run, as_json, store_path, no_store, n=n, quick=quick, threads=threads)
+
+
 def main(argv=None) -> int:
     from .session import Interrupted
 

@@ -135,3 +135,22 @@ def test_lab_ladder_quick_json(capsys, tmp_path):
         assert not r.get("audit_problem"), r["audit_problem"]
     assert [r["own"] for r in doc["rungs"]].count(False) >= 1
     assert doc["observations"]
+
+
+@pytest.mark.parametrize("name,key", [("loops", "orders"), ("blocking", "cases"), ("vectorize", "flags"),
+                                      ("tiles", "tiles")])
+def test_other_labs_quick_json(capsys, tmp_path, name, key):
+    args = ["lab", name, "--quick", "--json", "--store", str(tmp_path / "s.sqlite")]
+    if name in ("loops", "vectorize", "tiles"):
+        args += ["--n", "96"]
+    code = main(args)
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["schema"] == f"rooflab.lab.{name}/1" and doc["observations"]
+    rows = doc[key] if name != "blocking" else [r for c in doc["cases"] for r in c["rows"]]
+    assert rows
+    for r in rows:
+        assert r.get("flops_per_s"), r.get("error")
+        assert r["rel_error"] < 1e-4
+    if name == "tiles":
+        assert all(r["fma_in_loop"] == r["accumulators"] for r in rows if not r["spills"])
+    assert main(["show", "latest", "--store", str(tmp_path / "s.sqlite")]) == 0

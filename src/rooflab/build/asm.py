@@ -237,13 +237,18 @@ def audit_loop(insns: list[Insn], loop: Loop, arch: str | None = None) -> LoopAu
 
 
 def hot_loop(insns: list[Insn], arch: str | None = None) -> LoopAudit | None:
-    """The innermost loop doing the most floating-point and memory work (ties: the longer body)."""
+    """The innermost loop doing the most work per iteration: floating-point operations weighted by their vector
+    width (so a vectorized main loop wins over its narrower remainder loop), then memory operations, then length."""
     arch = arch or guess_arch(insns)
     loops = innermost(find_loops(insns))
     if not loops:
         return None
     audits = [audit_loop(insns, lp, arch) for lp in loops]
-    return max(audits, key=lambda a: (a.fma + a.fp_add + a.fp_mul, a.loads + a.stores, a.instructions))
+
+    def work(a: LoopAudit) -> tuple:
+        return ((a.fma + a.fp_add + a.fp_mul) * max(1, a.vector_bits // 32), a.loads + a.stores, a.instructions)
+
+    return max(audits, key=work)
 
 
 # ----------------------------------------------------------------------------------------------------- I/O

@@ -82,11 +82,14 @@ def find_compiler(env: dict | None = None) -> Compiler:
 
 # ---------------------------------------------------------------------------------------------- flag profiles
 
-PROFILES = ("portable", "native")
+PROFILES = ("portable", "native", "bare")
 
 
 def profile_flags(profile: str, compiler: Compiler) -> list[str]:
-    """Flags of a named profile: ``portable`` runs on any CPU of the architecture; ``native`` uses all of this one."""
+    """Flags of a named profile: ``portable`` runs on any CPU of the architecture; ``native`` uses all of this one;
+    ``bare`` leaves optimization and target to the caller (the vectorize lab's flag matrix)."""
+    if profile == "bare":  # only what a shared library needs: the caller chooses optimization and target flags
+        return ["-std=gnu11", "-fPIC"]
     base = ["-O3", "-std=gnu11", "-fPIC", "-fno-strict-aliasing"]
     if profile == "portable":
         return base

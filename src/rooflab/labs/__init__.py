@@ -7,4 +7,10 @@ LABS = {
     "fma": ("rooflab.labs.fma", "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"),
     "ladder": ("rooflab.labs.ladder", "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, "
                                       "packing, SIMD, threads"),
+    "tiles": ("rooflab.labs.tiles", "microkernel register tile MR x NR vs the vector register file, spills read "
+                                    "from the assembly"),
+    "loops": ("rooflab.labs.loops", "the six loop orders of the naive GEMM, grouped by what the inner loop streams"),
+    "blocking": ("rooflab.labs.blocking", "block-size sweep of the blocked GEMM against the cache-predicted size"),
+    "vectorize": ("rooflab.labs.vectorize", "one kernel under a flags matrix with the compiler's vectorization "
+                                            "report; layout, compiler and threads"),
 }

@@ -356,3 +356,19 @@ def ladder_task(lib: str | None, symbol: str | None, n: int, threads: int, confi
     return {"own": Timing(reps=ro, samples=to, raw=to).to_dict(),
             "blas": Timing(reps=rb, samples=tb_net, raw=tb, overhead_per_rep=ov).to_dict(),
             "ratios": [b / o for b, o in zip(tb_net, to)], "rel_error": err}
+
+
+def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: HarnessConfig, extra: tuple = (),
+                   tolerance: float = 1e-4) -> dict:
+    """Check one C GEMM on ``shape``, then time it (no BLAS pairing)."""
+    A, B, C = gemm_operands(*shape)
+    C.fill(np.nan)
+    call = gemm_call(lib, symbol, extra)
+    call(1, A, B, C)
+    err = gemm_rel_error(C, A, B)
+    if not math.isfinite(err) or err > tolerance:
+        raise WrongResult(symbol, err, tolerance)
+    fn = lambda reps: call(reps, A, B, C)  # noqa: E731
+    reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+    t = run_samples(fn, config, reps=reps, overhead_per_rep=call_overhead(fn) / reps)
+    return {"timing": t.to_dict(), "rel_error": err}

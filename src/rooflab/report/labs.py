@@ -54,3 +54,74 @@ def render_ladder(doc: dict, console: Console) -> None:
                         ["rung", "threads", "FLOP/s", "of peak", "vs BLAS", "rel. error", "check"], rows))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+def _gemm_rows(rows: list[dict], cols) -> list[list]:
+    out = []
+    for r in rows:
+        if not r.get("flops_per_s"):
+            out.append([r["name"]] + ["—"] * (len(cols) - 2) + [r.get("error", "")])
+            continue
+        out.append([r["name"]] + [c(r) for c in cols[1:-1]] + [f"{r['rel_error']:.1e}"])
+    return out
+
+
+def _head(doc: dict, title: str, extra: str = "") -> str:
+    return (f"[bold]rooflab lab {doc['lab']}[/] · {title}" + (f" · {extra}" if extra else "")
+            + (" · quick" if doc.get("quick") else "") + f" · run {doc.get('run_id', '—')}")
+
+
+@renderer("lab.loops")
+def render_loops(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"six loop orders, n = {doc['n']}"))
+    cols = [None, lambda r: r["group"], lambda r: si(r["flops_per_s"], "FLOP/s"),
+            lambda r: f"{r['vector_bits']}-bit" if r.get("vector_bits") else "scalar", None]
+    rows = sorted(doc["orders"], key=lambda r: r["inner"])
+    console.print(table("Loop orders, grouped by the innermost loop", ["order", "inner loop streams", "FLOP/s",
+                                                                       "inner loop code", "rel. error"],
+                        _gemm_rows(rows, cols)))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.blocking")
+def render_blocking(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"blocked GEMM, predicted BS = {doc['predicted_bs']}"))
+    for case in doc["cases"]:
+        cols = [None, lambda r: r["bs"] or "—", lambda r: si(r["flops_per_s"], "FLOP/s"),
+                lambda r: "predicted" if r.get("bs") == doc["predicted_bs"] else "", None]
+        fits = "fit" if case["fits_llc"] else "exceed"
+        console.print(table(f"n = {case['n']}: A and B {fits} the last-level cache",
+                            ["variant", "BS", "FLOP/s", "", "rel. error"], _gemm_rows(case["rows"], cols)))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.vectorize")
+def render_vectorize(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"{doc['kernel']}, n = {doc['n']}", doc["compiler"]["version"]))
+    cols = [None, lambda r: si(r["flops_per_s"], "FLOP/s"),
+            lambda r: f"{r['vector_bits']}-bit" if r.get("vector_bits") else "scalar",
+            lambda r: (r.get("report") or ["(no message)"])[0][:60], None]
+    console.print(table("Flags matrix", ["flags", "FLOP/s", "inner loop", "compiler's report", "rel. error"],
+                        _gemm_rows(doc["flags"], cols)))
+    if doc.get("contributions"):
+        cols = [None, lambda r: si(r["flops_per_s"], "FLOP/s"), None]
+        console.print(table("Layout and threads", ["variant", "FLOP/s", "rel. error"],
+                            _gemm_rows(doc["contributions"], cols)))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.tiles")
+def render_tiles(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"register tiles, {doc['vector_registers']} x {doc['vector_bits']}-bit registers",
+                        f"n = {doc['n']}"))
+    cols = [None, lambda r: r["accumulators"], lambda r: f"{r['registers_needed']}/{r['registers']}",
+            lambda r: f"{r['loads_per_fma']:.2f}", lambda r: r.get("spills", "?"),
+            lambda r: si(r["flops_per_s"], "FLOP/s"), None]
+    console.print(table("Microkernel tiles MR x NR (packed GEMM, one thread)",
+                        ["tile", "accumulators", "registers", "loads/FMA", "spills", "FLOP/s", "rel. error"],
+                        _gemm_rows(doc["tiles"], cols)))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

@@ -260,3 +260,115 @@ def ladder_observations(doc: dict) -> list[str]:
         out.append(f"From {first['name']} to {last['name']}: {last['flops_per_s'] / first['flops_per_s']:.0f}x, "
                    "with the same arithmetic — only the order of memory accesses, reuse and instructions changed.")
     return out
+
+
+def _ok(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r.get("flops_per_s")]
+
+
+def loops_observations(doc: dict) -> list[str]:
+    rows = _ok(doc["orders"])
+    if not rows:
+        return ["No loop order could be measured."]
+    out = _load_caveat(doc)
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["inner"], []).append(r)
+    for inner in ("j", "k", "i"):
+        g = groups.get(inner)
+        if not g:
+            continue
+        names = " and ".join(r["order"] for r in g)
+        rates = ", ".join(si(r["flops_per_s"], "FLOP/s") for r in g)
+        vb = {r.get("vector_bits") for r in g}
+        vec = "" if vb == {None} else (" — compiled to " + "/".join(f"{b}-bit" if b else "scalar" for b in sorted(
+            x for x in vb if x is not None)) + " code")
+        out.append(f"{names} ({g[0]['group']}): {rates}{vec}.")
+    best = max(rows, key=lambda r: r["flops_per_s"])
+    worst = min(rows, key=lambda r: r["flops_per_s"])
+    out.append(f"Same arithmetic, {best['flops_per_s'] / worst['flops_per_s']:.0f}x apart: {best['order']} is the "
+               f"fastest, {worst['order']} the slowest at n = {doc['n']} — the order decides whether each cache line "
+               "brought in is used whole or for one element.")
+    return out
+
+
+def blocking_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    out.append(f"Predicted block size from the caches: BS = {doc['predicted_bs']} ({doc['rule']}, "
+               f"L2 = {binary_bytes(doc['L2'])}).")
+    for case in doc["cases"]:
+        rows = _ok(case["rows"])
+        blocked = [r for r in rows if r.get("bs")]
+        base = next((r for r in rows if r.get("bs") is None), None)
+        if not blocked:
+            continue
+        best = max(blocked, key=lambda r: r["flops_per_s"])
+        fits = "fit" if case["fits_llc"] else "do not fit"
+        line = (f"n = {case['n']} (A and B: {binary_bytes(case['operands_bytes'])}, they {fits} the "
+                f"{binary_bytes(doc['LLC'])} last-level cache): best BS = {best['bs']} at "
+                f"{si(best['flops_per_s'], 'FLOP/s')}")
+        pred = next((r for r in blocked if r["bs"] == doc["predicted_bs"]), None)
+        if pred and pred is not best:
+            line += f"; the predicted BS = {pred['bs']} reaches {pct(pred['flops_per_s'] / best['flops_per_s'])} of it"
+        if base:
+            line += f"; unblocked ikj: {si(base['flops_per_s'], 'FLOP/s')} ({best['flops_per_s'] / base['flops_per_s']:.2f}x)"
+        out.append(line + ".")
+        small = min(blocked, key=lambda r: r["bs"])
+        if small is not best:
+            out.append(f"n = {case['n']}: BS = {small['bs']} runs at {pct(small['flops_per_s'] / best['flops_per_s'])} "
+                       "of the best — tiny blocks spend their time in loop overhead and short vector loops.")
+    return out
+
+
+def vectorize_observations(doc: dict) -> list[str]:
+    rows = _ok(doc["flags"])
+    if not rows:
+        return ["No flag combination could be measured."]
+    out = _load_caveat(doc)
+    for r in rows:
+        vb = r.get("vector_bits")
+        width = f"{vb}-bit vectors" if vb else "scalar code"
+        rep = r.get("report") or []
+        said = f"; the compiler says: {rep[0]}" if rep else ""
+        out.append(f"{r['label']}: {si(r['flops_per_s'], 'FLOP/s')} with {width} in the inner loop{said}.")
+    worst = min(rows, key=lambda r: r["flops_per_s"])
+    best = max(rows, key=lambda r: r["flops_per_s"])
+    out.append(f"Compiler contribution: {best['flops_per_s'] / worst['flops_per_s']:.1f}x from {worst['label']} to "
+               f"{best['label']} on the same source.")
+    c = {r.get("role"): r for r in _ok(doc.get("contributions", []))}
+    nat = next((r for r in rows if r["label"].startswith("-O3 -m") and "fast" not in r["label"]), None)
+    if nat and "layout" in c:
+        out.append(f"Layout contribution: ikj runs {nat['flops_per_s'] / c['layout']['flops_per_s']:.1f}x ijk with the "
+                   "same flags — the inner loop must walk memory contiguously before any vector unit can help.")
+    if nat and "threads" in c:
+        out.append(f"Threads contribution: {c['threads']['flops_per_s'] / nat['flops_per_s']:.2f}x on "
+                   f"{c['threads']['threads']} threads.")
+    return out
+
+
+def tiles_observations(doc: dict) -> list[str]:
+    rows = _ok(doc["tiles"])
+    if not rows:
+        return ["No tile could be measured."]
+    out = _load_caveat(doc)
+    regs = doc["vector_registers"]
+    clean = [r for r in rows if not r.get("spills")]
+    best = max(rows, key=lambda r: r["flops_per_s"])
+    out.append(f"Best tile: {best['name']} at {si(best['flops_per_s'], 'FLOP/s')}, {best['accumulators']} accumulators "
+               f"+ {best['registers_needed'] - best['accumulators']} other registers of {regs} "
+               f"({doc['vector_bits']}-bit), {best['loads_per_fma']:.2f} loads per FMA.")
+    spilled = [r for r in rows if r.get("spills")]
+    if spilled:
+        first = min(spilled, key=lambda r: r["registers_needed"])
+        out.append(f"Spills appear from {first['registers_needed']} registers needed ({first['name']}): more "
+                   f"accumulators than the {regs} registers can hold; "
+                   + ("the best tile stays below that." if not best.get("spills") else
+                      "here a spilling tile still measured best, so the spills sit off the critical path."))
+    else:
+        out.append(f"No tile in this sweep spilled ({regs} registers).")
+    if clean:
+        small = min(clean, key=lambda r: r["accumulators"])
+        out.append(f"Smallest tile {small['name']}: {small['loads_per_fma']:.2f} loads per FMA, "
+                   f"{pct(small['flops_per_s'] / best['flops_per_s'])} of the best — too few accumulators to hide the "
+                   "FMA latency and too many loads per FMA.")
+    return out

@@ -1,0 +1,54 @@
+"""The blocking lab: block-size sweep of the blocked GEMM, with the sizes the caches predict beside the best
+measured, for a matrix size whose operands fit the last-level cache and one whose do not."""
+
+from __future__ import annotations
+
+import math
+
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig
+from .gemmrun import measure_gemm
+from .kernels import build_gemm, gemm_params
+from .ladder import block_size
+
+
+def sizes_around_llc(llc_bytes: int, quick: bool) -> list[dict]:
+    """N with A and B (8·N² bytes in fp32) well inside the LLC, and N with them well beyond it."""
+    below = int(math.sqrt(llc_bytes / 2 / 8))
+    below -= below % 64
+    above = int(math.sqrt(2 * llc_bytes / 8)) + 64
+    above -= above % 64
+    out = [{"n": min(below, 512 if quick else 1024), "fits_llc": True}]
+    if not quick:
+        out.append({"n": above, "fits_llc": False})
+    return out
+
+
+def block_sizes(predicted: int, quick: bool) -> list[int]:
+    base = [16, 64, 256] if quick else [16, 32, 64, 128, 256, 512]
+    return sorted(set(base + [predicted]))
+
+
+def run(session: Session, *, quick: bool = False) -> dict:
+    m = session.machine
+    caches = m.get("caches") or {}
+    l2 = caches.get("L2") or (1 << 20)
+    llc = max(caches.values()) if caches else (8 << 20)
+    predicted = block_size(l2)
+    lib = str(build_gemm(gemm_params(m["isa"])).path)
+    cfg = (HarnessConfig(min_sample_s=0.01, samples=3, warmup=0, min_samples=3, budget_s=0.5) if quick else
+           HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=3.0))
+    cases = []
+    for case in sizes_around_llc(llc, quick):
+        n = case["n"]
+        rows = [measure_gemm(session, f"n={n} ikj (unblocked)", lib, "rl_gemm_ikj", (n, n, n), cfg, bs=None)]
+        for bs in block_sizes(predicted, quick):
+            rows.append(measure_gemm(session, f"n={n} BS={bs}", lib, "rl_gemm_blocked", (n, n, n), cfg,
+                                     (("long", bs),), bs=bs, footprint_bytes=3 * bs * bs * 4))
+        cases.append({**case, "operands_bytes": 8 * n * n, "rows": rows})
+    doc = {"schema": schema_id("lab.blocking"), "lab": "blocking", "quick": quick, "L2": l2, "LLC": llc,
+           "predicted_bs": predicted, "rule": "3·BS²·4 B <= L2 (three fp32 blocks stay in L2)", "cases": cases}
+    from ..report.observations import blocking_observations
+
+    return session.finish(doc, observe=blocking_observations)

@@ -1,0 +1,64 @@
+"""The tiles lab: the microkernel's register tile MR x NR against the ISA's vector register file.
+
+Each tile needs MR·NR/lanes accumulator registers, NR/lanes for the row of B and one for the broadcast of A; it
+performs MR·NR/lanes FMAs per MR + NR/lanes loads. Larger tiles load less per FMA until the registers run out and
+the compiler spills; the assembly of every variant is read to say which."""
+
+from __future__ import annotations
+
+from ..build.asm import audit_function
+from ..errors import RooflabError
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig
+from .gemmrun import measure_gemm
+from .kernels import GemmParams, build_gemm, gemm_params
+
+
+def tiles(isa: dict, quick: bool) -> list[GemmParams]:
+    native = gemm_params(isa)
+    vb = native.vbytes
+    lanes = vb // 4
+    regs = int(isa.get("vector_registers") or 16)
+    out = []
+    mrs = [1, 2, 4, 6, 8, 12, 16] if not quick else [2, 4, 8, 12]
+    for nv in (1, 2, 3, 4):
+        for mr in mrs:
+            need = mr * nv + nv + 1
+            if need > regs + 12:  # far past the register file: nothing new to learn
+                continue
+            mc = max(mr, (96 // mr) * mr)
+            out.append(GemmParams(vbytes=vb, mr=mr, nr=nv * lanes, kc=256, mc=mc))
+    if quick:
+        out = [p for p in out if p.nr // lanes in (1, 2, 3)]
+    return out
+
+
+def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
+    isa = session.machine["isa"]
+    regs = int(isa.get("vector_registers") or 16)
+    n = n or (384 if quick else 768)
+    cfg = (HarnessConfig(min_sample_s=0.01, samples=3, warmup=0, min_samples=3, budget_s=0.3) if quick else
+           HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=1.0))
+    rows = []
+    for p in tiles(isa, quick):
+        lanes = p.vbytes // 4
+        nv = p.nr // lanes
+        name = f"{p.mr}x{p.nr}"
+        base = {"MR": p.mr, "NR": p.nr, "accumulators": p.accumulators, "registers_needed": p.accumulators + nv + 1,
+                "registers": regs, "loads_per_fma": (p.mr + nv) / p.accumulators, "params": p.to_dict()}
+        try:
+            lib = build_gemm(p)
+            a = audit_function(lib.path, "rl_micro_packed")
+            audit = a.to_dict() if a else None
+        except RooflabError as exc:
+            rows.append({"name": name, **base, "error": str(exc), "flops_per_s": None})
+            continue
+        rows.append(measure_gemm(session, name, str(lib.path), "rl_gemm_packed", (n, n, n), cfg, (("int", 1),),
+                                 **base, audit=audit, spills=(audit or {}).get("spills"),
+                                 fma_in_loop=(audit or {}).get("fma")))
+    doc = {"schema": schema_id("lab.tiles"), "lab": "tiles", "quick": quick, "n": n, "isa": isa.get("name"),
+           "vector_bits": isa.get("vector_bits"), "vector_registers": regs, "tiles": rows}
+    from ..report.observations import tiles_observations
+
+    return session.finish(doc, observe=tiles_observations)
