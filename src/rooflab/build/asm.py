@@ -262,9 +262,9 @@ def objdump_path() -> str:
     raise RooflabError("objdump was not found; install binutils (apt-get install binutils) to audit assembly")
 
 
-def disassemble(library: str | Path, symbol: str) -> list[Insn]:
-    """Instructions of one function of a shared library."""
-    od = objdump_path()
+def disassemble(library: str | Path, symbol: str, objdump: str | None = None) -> list[Insn]:
+    """Instructions of one function of a shared library (``objdump``: a cross objdump for another ISA)."""
+    od = objdump or objdump_path()
     r = subprocess.run([od, "-d", "--no-show-raw-insn", f"--disassemble={symbol}", str(library)],
                        capture_output=True, text=True, timeout=120)
     text = r.stdout
@@ -287,6 +287,6 @@ def disassemble(library: str | Path, symbol: str) -> list[Insn]:
     return insns
 
 
-def audit_function(library: str | Path, symbol: str) -> LoopAudit | None:
-    insns = disassemble(library, symbol)
+def audit_function(library: str | Path, symbol: str, objdump: str | None = None) -> LoopAudit | None:
+    insns = disassemble(library, symbol, objdump)
     return hot_loop(insns)

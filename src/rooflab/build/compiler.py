@@ -38,6 +38,22 @@ class Compiler:
     def identity(self) -> str:
         return f"{self.path}|{self.version}|{self.target}"
 
+    @property
+    def cross(self) -> bool:
+        """True when this compiler builds for another architecture than the one running rooflab."""
+        return self.arch != _normalize_arch(platform.machine())
+
+    def tool(self, name: str) -> str:
+        """A binutils tool for this compiler's target: ``aarch64-linux-gnu-objdump`` beside
+        ``aarch64-linux-gnu-gcc``, the plain tool otherwise."""
+        base = os.path.basename(self.path)
+        for suffix in ("gcc", "clang", "cc"):
+            if base.endswith("-" + suffix):
+                cand = shutil.which(base[: -len(suffix)] + name)
+                if cand:
+                    return cand
+        return shutil.which(name) or name
+
     def to_dict(self) -> dict:
         return {"path": self.path, "kind": self.kind, "version": self.version, "target": self.target,
                 "arch": self.arch}
@@ -93,6 +109,9 @@ def profile_flags(profile: str, compiler: Compiler) -> list[str]:
     base = ["-O3", "-std=gnu11", "-fPIC", "-fno-strict-aliasing"]
     if profile == "portable":
         return base
+    if profile == "native" and compiler.cross:
+        # no "native" for a CPU we are not running on: a representative core of the target
+        return base + (["-mcpu=neoverse-n1"] if compiler.arch == "aarch64" else ["-march=x86-64-v3"])
     if profile == "native":
         if compiler.arch == "x86_64" or compiler.arch.startswith("i"):
             return base + ["-march=native"]
@@ -186,8 +205,12 @@ def _headers_for(sources: Sequence[Path], include_dirs: Sequence[Path]) -> list[
 
 def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = (), profile: str = "native",
           openmp: bool = False, defines: dict[str, object] | None = None, include_dirs: Sequence[Path] = (),
-          compiler: Compiler | None = None, cache: Path | None = None, libs: Sequence[str] = ()) -> Library:
-    """Compile ``sources`` into a shared library (cached by content); raise CompileError with diagnostics."""
+          compiler: Compiler | None = None, cache: Path | None = None, libs: Sequence[str] = (),
+          executable: bool = False) -> Library:
+    """Compile ``sources`` into a shared library (cached by content); raise CompileError with diagnostics.
+
+    ``executable=True`` links a program instead (a test driver, e.g. one run under qemu-user for another ISA).
+    """
     compiler = compiler or find_compiler()
     srcs = [Path(s).resolve() for s in sources]
     for s in srcs:
@@ -203,16 +226,17 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
     for k, v in sorted((defines or {}).items()):
         all_flags.append(f"-D{k}" if v is None else f"-D{k}={v}")
     all_flags += [f"-I{d}" for d in incs]
-    key = cache_key(srcs, _headers_for(srcs, incs), all_flags + list(libs), compiler)
+    key = cache_key(srcs, _headers_for(srcs, incs), all_flags + list(libs) + (["<exe>"] if executable else []),
+                    compiler)
     root = Path(cache) if cache else cache_dir() / "build"
     outdir = root / key[:2] / key
-    final = outdir / f"lib{name}{SHLIB_SUFFIX}"
+    final = outdir / (name if executable else f"lib{name}{SHLIB_SUFFIX}")
     if final.exists():
         return Library(final, tuple(map(str, srcs)), tuple(all_flags), compiler, key, cached=True)
     outdir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".lib{name}-", suffix=SHLIB_SUFFIX + ".tmp", dir=outdir)
     os.close(fd)
-    cmd = [compiler.path, "-shared", *all_flags, *map(str, srcs), "-o", tmp, "-lm", *libs]
+    cmd = [compiler.path, *([] if executable else ["-shared"]), *all_flags, *map(str, srcs), "-o", tmp, "-lm", *libs]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
@@ -226,6 +250,8 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
     with os.fdopen(mfd, "w") as f:
         json.dump(meta, f)
     os.replace(mtmp, outdir / "meta.json")
+    if executable:
+        os.chmod(tmp, 0o755)
     os.replace(tmp, final)  # atomic publication: readers see either nothing or the whole library
     return Library(final, tuple(map(str, srcs)), tuple(all_flags), compiler, key, cached=False)
 
