@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from .results.schema import schema_id
+
+
+@contextlib.contextmanager
+def _store(store):
+    """A Store given as an object (left open), a path or None (opened and closed here), or False (no store)."""
+    from .results.store import Store
+
+    if store is False:
+        yield None
+    elif store is None or isinstance(store, (str, bytes)) or hasattr(store, "__fspath__"):
+        with Store(store or None) as st:
+            yield st
+    else:
+        yield store
 
 
 def info(*, clock: bool = True) -> dict:
@@ -22,14 +38,26 @@ def measure(*, quick: bool = False, threads: int | None = None, precisions: tupl
     out of the store.
     """
     from .labs.measure import MeasureOptions, run
-    from .results.store import Store
     from .session import Session
 
-    own = store is None or isinstance(store, (str, bytes)) or hasattr(store, "__fspath__")
-    st = None if store is False else (Store(store if store else None) if own else store)
-    try:
-        with Session("measure", store=st, progress=progress) as s:
-            return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep), s)
-    finally:
-        if own and st is not None:
-            st.close()
+    with _store(store) as st, Session("measure", store=st, progress=progress) as s:
+        return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep), s)
+
+
+def lab(name: str, *, store=None, progress=None, **options) -> dict:
+    """Run one lab (``rooflab lab NAME``) and return its document; ``options`` are the lab's (quick, n, ...).
+
+    ``store``: a Store, a path, None for the default store, or False to keep the run out of the store.
+    """
+    import importlib
+
+    from .errors import RooflabError
+    from .labs import LABS
+    from .session import Session
+
+    if name not in LABS:
+        raise RooflabError(f"no lab {name!r}; the labs are: {', '.join(LABS)}")
+    mod = importlib.import_module(LABS[name][0])
+    with _store(store) as st, Session(f"lab.{name}", store=st, progress=progress,
+                                      worker_env=getattr(mod, "WORKER_ENV", None)) as s:
+        return mod.run(s, **options)

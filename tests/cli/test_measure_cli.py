@@ -154,3 +154,12 @@ def test_other_labs_quick_json(capsys, tmp_path, name, key):
     if name == "tiles":
         assert all(r["fma_in_loop"] == r["accumulators"] for r in rows if not r["spills"])
     assert main(["show", "latest", "--store", str(tmp_path / "s.sqlite")]) == 0
+
+
+def test_library_api_lab():
+    import rooflab
+
+    doc = rooflab.lab("loops", quick=True, n=64, store=False)
+    assert doc["schema"] == "rooflab.lab.loops/1" and len(doc["orders"]) == 6
+    with pytest.raises(rooflab.RooflabError, match="no lab 'nope'"):
+        rooflab.lab("nope")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from .format import pct, si
+from .format import pct, seconds, si
 from .text import render_observations, render_warnings, renderer, table
 
 
@@ -44,14 +44,14 @@ def render_ladder(doc: dict, console: Console) -> None:
     rows = []
     for r in doc["rungs"]:
         if not r.get("flops_per_s"):
-            rows.append([r["name"], r["threads"], "—", "—", "—", "—", r.get("error", "")])
+            rows.append([r["name"], r["threads"], "—", "—", "—", "—", "—", r.get("error", "")])
             continue
         lo, hi = r["ratio_to_blas_ci95"]
-        rows.append([r["name"], r["threads"], si(r["flops_per_s"], "FLOP/s"), pct(r.get("of_peak")),
+        rows.append([r["name"], r["threads"], seconds(r["time_s"]), si(r["flops_per_s"], "FLOP/s"), pct(r.get("of_peak")),
                      f"{r['ratio_to_blas']:.2f}x ({lo:.2f}–{hi:.2f})", f"{r['rel_error']:.1e}",
                      r.get("audit_problem") or ("ok" if r["own"] else "reference")])
     console.print(table("GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
-                        ["rung", "threads", "FLOP/s", "of peak", "vs BLAS", "rel. error", "check"], rows))
+                        ["rung", "threads", "time", "FLOP/s", "of peak", "vs BLAS", "rel. error", "check"], rows))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 
