@@ -146,7 +146,6 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
-    from .session import Session
 
     precs = ("fp64", "fp32") if precision == "both" else (precision,)
     opts = MeasureOptions(quick=quick, threads=threads, precisions=precs, batch_sweep=not no_batch_sweep)
@@ -154,14 +153,7 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
         from .report.plot import check_plot_path
 
         check_plot_path(plot_path)
-    store = None if no_store else _store(store_path)
-    try:
-        with progress_bar(not as_json) as prog:
-            with Session("measure", store=store, progress=prog) as s:
-                doc = run(opts, s)
-    finally:
-        if store is not None:
-            store.close()
+    doc = _in_session("measure", lambda s: run(opts, s), as_json, store_path, no_store)
     if as_json:
         _emit_json(doc)
     else:
@@ -183,25 +175,33 @@ def lab(ctx, as_json):
     from .labs import LABS
 
     if as_json:
-        _emit_json({"schema": "rooflab.labs/1", "labs": [{"name": k, "description": d} for k, (_, d) in LABS.items()]})
+        from .results.schema import schema_id
+
+        _emit_json({"schema": schema_id("labs"), "labs": [{"name": k, "description": d} for k, (_, d) in LABS.items()]})
         return
     for name, (_, desc) in LABS.items():
         click.echo(f"  {name:<12} {desc}")
 
 
-def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> None:
-    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
-    from .report.text import RENDERERS
+def _in_session(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None) -> dict:
+    """Run ``fn(session)`` in a measuring session with a progress spinner, storing the run unless told not to."""
     from .session import Session
 
     store = None if no_store else _store(store_path)
     try:
         with progress_bar(not as_json) as prog:
             with Session(kind, store=store, progress=prog, worker_env=worker_env) as s:
-                doc = fn(s, **kw)
+                return fn(s)
     finally:
         if store is not None:
             store.close()
+
+
+def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> None:
+    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from .report.text import RENDERERS
+
+    doc = _in_session(kind, lambda s: fn(s, **kw), as_json, store_path, no_store, worker_env)
     if as_json:
         _emit_json(doc)
     else:

@@ -22,6 +22,7 @@ CURRENT = {
     "history": 1,
     "run": 1,  # a stored run as `rooflab show --json` prints it: header, records and result
     "runs": 1,  # several stored runs
+    "labs": 1,  # the list of labs
 }
 
 # (kind, from_version) -> function(doc) -> doc at from_version + 1
