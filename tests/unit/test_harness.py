@@ -62,7 +62,6 @@ def test_budget_reduces_samples_but_not_below_minimum():
 
 
 def test_warmup_samples_are_discarded():
-    clk = FakeClock()
     seq = iter([5.0, 5.0, 1.0, 1.0, 1.0])
 
     def kernel(reps):

@@ -1,4 +1,4 @@
-"""ctypes access to built libraries: timed entry points and NumPy pointers."""
+"""ctypes access to built libraries: functions and timed entry points."""
 
 from __future__ import annotations
 
@@ -7,19 +7,7 @@ import functools
 from pathlib import Path
 from typing import Callable, Sequence
 
-import numpy as np
-
 from ..errors import RooflabError
-
-c_float_p = ctypes.POINTER(ctypes.c_float)
-c_double_p = ctypes.POINTER(ctypes.c_double)
-
-CTYPES = {
-    "double": ctypes.c_double, "float": ctypes.c_float, "long": ctypes.c_long, "int": ctypes.c_int,
-    "size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64, "int32_t": ctypes.c_int32,
-    "double*": ctypes.c_void_p, "float*": ctypes.c_void_p, "void*": ctypes.c_void_p,
-    "int*": ctypes.c_void_p, "long*": ctypes.c_void_p,
-}
 
 
 @functools.lru_cache(maxsize=128)
@@ -36,13 +24,6 @@ def function(path: str | Path, symbol: str, restype, argtypes: Sequence) -> Call
     fn.restype = restype
     fn.argtypes = list(argtypes)
     return fn
-
-
-def ptr(a: np.ndarray) -> int:
-    """Address of a C-contiguous array's data (kept alive by the caller)."""
-    if not a.flags["C_CONTIGUOUS"]:
-        raise ValueError("array must be C-contiguous")
-    return a.ctypes.data
 
 
 def timed(path: str | Path, symbol: str, argtypes: Sequence = (), args: Sequence = ()) -> Callable[[int], float]:

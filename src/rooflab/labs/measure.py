@@ -18,7 +18,7 @@ from ..build.asm import audit_function
 from ..errors import RooflabError
 from ..machine.env import usable_cpus
 from ..model.plateaus import find_plateaus, name_plateaus
-from ..model.roofline import attainable, matmul_counts, ridge
+from ..model.roofline import attainable, bound, matmul_counts
 from ..results.schema import schema_id
 from ..session import Session
 from ..timing.checks import check_clock_stability, check_physical_limit, check_thread_scaling
@@ -396,9 +396,7 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[li
                     "predicted_flops_per_s": pred, "of_predicted": rate / pred, "of_peak": rate / peak["flops_per_s"],
                     "of_blas": rate / blas["flops_per_s"] if blas else None,
                     "bytes_per_s": nbytes / t.summary.median, "rel_error": r["rel_error"], "samples": t.summary.n,
-                    "above_roof": rate > 1.02 * pred, "bound": "memory" if inten < ridge(peak["flops_per_s"],
-                                                                                          dram["bytes_per_s"])
-                    else "compute"})
+                    "above_roof": rate > 1.02 * pred, "bound": bound(inten, peak["flops_per_s"], dram["bytes_per_s"])})
         if out[-1]["above_roof"]:
             session.warn(check_physical_limit(rate, pred, what="roofline prediction", subject=f"batch B={r['B']}"))
     session.record("batch sweep", {"points": out, **info})

@@ -264,10 +264,6 @@ def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: H
     return out
 
 
-def timing(d: dict) -> Timing:
-    return Timing.from_dict(d)
-
-
 # ------------------------------------------------------------------------------------------------- GEMM ladder
 
 GEMM_ARGS = [ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p,

@@ -10,7 +10,7 @@ is that level; the one past the last cache is DRAM. The cache sizes only name th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np

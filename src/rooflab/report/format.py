@@ -44,9 +44,3 @@ def seconds(t: float | None) -> str:
 def pct(x: float | None, digits: int = 0) -> str:
     return "—" if x is None or not math.isfinite(x) else f"{x * 100:.{digits}f}%"
 
-
-def ci(lo_hi, unit: str = "", fmt=si) -> str:
-    if not lo_hi:
-        return "—"
-    lo, hi = lo_hi
-    return f"{fmt(lo, unit) if fmt is si else fmt(lo)} – {fmt(hi, unit) if fmt is si else fmt(hi)}"

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import RooflabError, WrongResult
-from .harness import HarnessConfig, Timing, calibrate, run_samples
+from .harness import HarnessConfig, calibrate, run_samples
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,3 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
     t = run_samples(timed, config, overhead_per_rep=overhead, reps=reps)
     return {"timing": t.to_dict(), "rel_error": rel_error}
 
-
-def timing_from(result: dict) -> Timing:
-    return Timing.from_dict(result["timing"])
