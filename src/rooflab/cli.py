@@ -197,7 +197,7 @@ def _in_session(kind: str, fn, as_json: bool, store_path, no_store: bool, worker
             store.close()
 
 
-def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> None:
+def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> dict:
     from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
     from .report.text import RENDERERS
 
@@ -206,6 +206,7 @@ def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_en
         _emit_json(doc)
     else:
         RENDERERS[kind](doc, _console())
+    return doc
 
 
 lab_options = [
@@ -283,6 +284,51 @@ def lab_vectorize(as_json, store_path, quick, no_store, n, threads):
     from .labs import vectorize
 
     _run_lab("lab.vectorize", vectorize.run, as_json, store_path, no_store, n=n, quick=quick, threads=threads)
+
+
+@cli.command()
+@json_option
+@store_option
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--kernel", "kernels", multiple=True, help="Only this kernel of the spec (repeatable).")
+@click.option("--quick", is_flag=True, help="Fewer samples: a first look.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the kernels on the roofline to FILE (.png, .svg or .pdf).")
+@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store):
+    """Your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline."""
+    from .labs import bench as bench_lab
+    from .userkernel.spec import load_spec
+
+    specs = bench_lab.select(load_spec(spec), kernels)  # every mistake in the spec is reported before running
+    if plot_path:
+        from .report.plot import check_plot_path
+
+        check_plot_path(plot_path)
+    doc = _run_lab("bench", lambda s: bench_lab.run(s, specs, quick=quick), as_json, store_path, no_store)
+    if plot_path:
+        from .report.plot import plot_roofline
+
+        plot_roofline(doc, plot_path, title="Your kernels on this machine")
+        click.echo(f"roofline written to {plot_path}", err=as_json)
+
+
+@cli.command()
+@json_option
+@store_option
+@click.argument("a")
+@click.argument("b")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=0.02, show_default=True,
+              help="Smallest relative change called a difference.")
+@click.option("--rounds", type=click.IntRange(5), default=None, help="Interleaved rounds (default 30; --quick: 10).")
+@click.option("--quick", is_flag=True, help="Fewer rounds: a first look.")
+@click.option("--no-store", is_flag=True, help="Do not save the comparison in the results store.")
+def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
+    """Did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)."""
+    from .labs import compare as cmp
+
+    _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
+             store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
 
 
 def main(argv=None) -> int:

@@ -13,23 +13,8 @@ import numpy as np
 
 from ..errors import RooflabError, WrongResult
 from ..timing.harness import HarnessConfig, Timing, calibrate, python_overhead, python_timed, run_samples
+from ..timing.memory import aligned_array
 from ..timing.stats import order_statistic_median_ci
-
-
-def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int = 0) -> np.ndarray:
-    """A 1-D array whose data starts ``skew`` bytes after an ``align``-byte boundary.
-
-    Large allocations come page-aligned, so arrays used together would sit at the same offset in their pages and
-    every load would alias the store of the same element in the other array (4K aliasing), slowing copy and triad
-    in L1. Give each array of a kernel a different skew (a multiple of the line size) to keep them apart.
-    """
-    dt = np.dtype(dtype)
-    raw = np.empty(n * dt.itemsize + align + skew + 4096, np.uint8)
-    off = (-raw.ctypes.data) % 4096 + skew if skew else (-raw.ctypes.data) % align
-    a = raw[off:off + n * dt.itemsize].view(dt)
-    if fill is not None:
-        a.fill(fill)
-    return a
 
 
 def _fn(lib: str, symbol: str, argtypes: list) -> ctypes._CFuncPtr:

@@ -125,3 +125,67 @@ def render_tiles(doc: dict, console: Console) -> None:
                         _gemm_rows(doc["tiles"], cols)))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("bench")
+def render_bench(doc: dict, console: Console) -> None:
+    from .ascii import MARKS, Point, ascii_roofline
+
+    console.print(f"[bold]rooflab bench[/] · roofline from {doc['roofline_source']}" + (" · quick" if doc.get("quick")
+                                                                                       else "")
+                  + f" · run {doc.get('run_id', '—')}")
+    pts = []
+    for k in doc["kernels"]:
+        if k.get("error"):
+            console.print(f"[red]{k['name']}[/]: {k['error']}", markup=False, highlight=False)
+            continue
+        lib = k.get("library") or {}
+        console.print(f"{k['name']}: {k['spec']['prototype']}  [dim]{' '.join(lib.get('flags', []))}[/]")
+        rows = []
+        for r in k["sizes"]:
+            size = " ".join(f"{a}={b}" for a, b in r["size"].items())
+            if r.get("error"):
+                rows.append([size, "—", "—", "—", "—", "—", "—", f"[red]{r['error_kind']}[/]: {r['error']}"])
+                continue
+            mark = MARKS[len(pts) % len(MARKS)]
+            pts.append(Point(mark, r["intensity"], r["flops_per_s"], r.get("above_roof", False)))
+            ci = r.get("time_ci95")
+            rows.append([f"{mark} {size}", f"{seconds(r['time_s'])} ({seconds(ci[0])}–{seconds(ci[1])})",
+                         si(r["flops_per_s"], "FLOP/s"), si(r["bytes_per_s"], "B/s"), f"{r['intensity']:.3g}",
+                         f"{r.get('bound', '—')}" + (f" ({r['level']})" if r.get("level") else ""),
+                         pct(r.get("of_roof")),
+                         ("wrong" if r.get("error_kind") == "wrong" else
+                          (f"ok ({r['rel_error']:.1e})" if r.get("rel_error") is not None else "not checked"))])
+        console.print(table(f"{k['name']} (median time and 95% CI per call)",
+                            ["size", "time", "FLOP/s", "bytes/s", "FLOP/B", "bound", "of roof", "correct"], rows))
+    r = doc.get("roofs") or {}
+    if pts and r.get("compute") and r.get("memory"):
+        for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],
+                                   [(m["name"], m["value"]) for m in r["memory"]], pts,
+                                   width=max(40, min(100, console.width - 12)), title="Your kernels on this machine"):
+            console.print(line, markup=False, highlight=False)
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("compare")
+def render_compare(doc: dict, console: Console) -> None:
+    a = doc["a"].get("name", f"run {doc['a'].get('run_id')}")
+    b = doc["b"].get("name", f"run {doc['b'].get('run_id')}")
+    console.print(f"[bold]rooflab compare[/] · A = {a} · B = {b} · threshold {doc['threshold']:.0%} · "
+                  f"run {doc.get('run_id', '—')}")
+    rows = []
+    for r in doc["rows"]:
+        where = " ".join(f"{k}={v}" for k, v in r["size"].items())
+        if doc["mode"] == "runs":
+            where = f"{r['kernel']} {where}"
+        if r.get("error"):
+            rows.append([where, "—", "—", "—", "—", r["error"]])
+            continue
+        lo, hi = r["speedup_ci95"]
+        rows.append([where, seconds(r["a_time_s"]), seconds(r["b_time_s"]), f"{r['speedup']:.3f}x",
+                     f"{lo:.3f}–{hi:.3f}", r["verdict"]])
+    console.print(table("B against A (speed-up = time of A / time of B)",
+                        ["size", "A", "B", "speed-up", "95% CI", "verdict"], rows))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

@@ -372,3 +372,61 @@ def tiles_observations(doc: dict) -> list[str]:
                    f"{pct(small['flops_per_s'] / best['flops_per_s'])} of the best — too few accumulators to hide the "
                    "FMA latency and too many loads per FMA.")
     return out
+
+
+def bench_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    for k in doc["kernels"]:
+        if k.get("error"):
+            out.append(f"{k['name']}: did not compile — see the compiler's message above.")
+            continue
+        ok = [r for r in k["sizes"] if r.get("flops_per_s") is not None]
+        for r in k["sizes"]:
+            if r.get("error"):
+                out.append(f"{r['label']}: {r['error_kind']} — {r['error']}.")
+        if not ok:
+            continue
+        if not k["sizes"][0].get("checked"):
+            out.append(f"{k['name']}: no [check] in the spec, so its results were not verified.")
+        for r in ok:
+            if r.get("of_roof") is None:
+                continue
+            line = (f"{r['label']}: {si(r['flops_per_s'], 'FLOP/s')} at {r['intensity']:.3g} FLOP/byte, "
+                    f"{pct(r['of_roof'])} of its roof ({r['bound']}-bound by {r['bound_by']}; working set "
+                    f"{binary_bytes(r['working_set_bytes'])} in {r['level']})")
+            if r.get("above_roof"):
+                line += (" — above its roof, which is impossible: the FLOP or byte count in the spec and the roofline's "
+                         "traffic model disagree (the ceilings count bytes as STREAM does, without write-allocate "
+                         "traffic), or the measurement was disturbed")
+            out.append(line + ".")
+        if len(ok) >= 2:
+            best = max(ok, key=lambda r: r.get("of_roof") or 0)
+            worst = min(ok, key=lambda r: r.get("of_roof") or 0)
+            if best is not worst and best.get("of_roof") and worst.get("of_roof"):
+                out.append(f"{k['name']}: closest to its roof at {best['label'].split(' ', 1)[1]} "
+                           f"({pct(best['of_roof'])}), farthest at {worst['label'].split(' ', 1)[1]} "
+                           f"({pct(worst['of_roof'])}).")
+    return out
+
+
+def compare_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    a = doc["a"].get("name", f"run {doc['a'].get('run_id')}")
+    b = doc["b"].get("name", f"run {doc['b'].get('run_id')}")
+    how = ("paired per-round ratios of interleaved rounds" if doc["mode"] == "kernels" else
+           "ratio of medians of two separate runs (unpaired, bootstrap CI)")
+    for r in doc["rows"]:
+        where = " ".join(f"{k}={v}" for k, v in r["size"].items())
+        if doc["mode"] == "runs":
+            where = f"{r['kernel']} {where}"
+        if r.get("error"):
+            out.append(f"{where}: not compared — {r['error']}.")
+            continue
+        lo, hi = r["speedup_ci95"]
+        verdict = {"faster": f"{b} is faster", "slower": f"{b} is slower",
+                   "no difference": "no measurable difference"}[r["verdict"]]
+        out.append(f"{where}: {verdict} — {b} runs {r['speedup']:.3f}x the speed of {a} (95% CI {lo:.3f}–{hi:.3f}; "
+                   f"{how}; differences under {doc['threshold']:.0%} are not called).")
+    for d in doc.get("record_differences", [])[:12]:
+        out.append(f"The two records differ: {d}.")
+    return out

@@ -14,7 +14,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import RooflabError, WrongResult
-from .harness import HarnessConfig, calibrate, run_samples
+from .harness import HarnessConfig, calibrate, run_interleaved, run_samples
+from .memory import aligned_array
 
 
 @dataclass(frozen=True)
@@ -23,22 +24,26 @@ class ArraySpec:
     dtype: str = "float64"
     fill: str | float = "random"  # "random" (uniform in [0.5, 1.5)), "zeros", "ones", "arange", or a constant
     seed: int = 0
+    skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
 
     def make(self) -> np.ndarray:
+        """The same contents and the same memory layout every time, in every process."""
         dt = np.dtype(self.dtype)
         if self.fill == "random":
             rng = np.random.default_rng(self.seed)
-            a = (rng.random(self.shape) + 0.5).astype(dt) if dt.kind == "f" else rng.integers(0, 100, self.shape,
-                                                                                            dtype=dt)
+            src = (rng.random(self.shape) + 0.5).astype(dt) if dt.kind == "f" else rng.integers(0, 100, self.shape,
+                                                                                              dtype=dt)
         elif self.fill == "zeros":
-            a = np.zeros(self.shape, dt)
+            src = np.zeros(self.shape, dt)
         elif self.fill == "ones":
-            a = np.ones(self.shape, dt)
+            src = np.ones(self.shape, dt)
         elif self.fill == "arange":
-            a = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
+            src = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
         else:
-            a = np.full(self.shape, self.fill, dt)
-        return np.ascontiguousarray(a)
+            src = np.full(self.shape, self.fill, dt)
+        a = aligned_array(math.prod(self.shape), dt, skew=self.skew).reshape(self.shape)
+        a[...] = src
+        return a
 
     @property
     def nbytes(self) -> int:
@@ -46,7 +51,10 @@ class ArraySpec:
 
 
 _SCALARS = {"double": ctypes.c_double, "float": ctypes.c_float, "long": ctypes.c_long, "int": ctypes.c_int,
-            "size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64, "int32_t": ctypes.c_int32}
+            "size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64, "int32_t": ctypes.c_int32, "uint": ctypes.c_uint,
+            "ulong": ctypes.c_ulong, "int64": ctypes.c_int64, "int32": ctypes.c_int32, "uint64": ctypes.c_uint64,
+            "uint32": ctypes.c_uint32, "int16": ctypes.c_int16, "uint16": ctypes.c_uint16, "int8": ctypes.c_int8,
+            "uint8": ctypes.c_uint8}
 
 
 @dataclass(frozen=True)
@@ -89,14 +97,20 @@ def _ctypes_args(argtypes: Sequence[str], args: Sequence) -> tuple[list, list, l
     return ct, vals, arrays
 
 
-def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
-    """Runs in the worker: allocate, check once, calibrate, sample; returns the timing and the error."""
+def _bind(k: CKernel, arrays: list[np.ndarray] | None = None):
+    """The timed function of a kernel over fresh arrays, or over ``arrays`` (same order and kinds) when given."""
     lib = ctypes.CDLL(k.library)
     try:
         fn = getattr(lib, k.symbol)
     except AttributeError:
         raise RooflabError(f"symbol {k.symbol!r} not found in {k.library}") from None
-    ct, vals, arrays = _ctypes_args(k.argtypes, k.args)
+    if arrays is None:
+        ct, vals, arrays = _ctypes_args(k.argtypes, k.args)
+    else:
+        ct, vals, _ = _ctypes_args(k.argtypes, tuple(a if not isinstance(a, ArraySpec) else np.empty(0)
+                                                     for a in k.args))
+        it = iter(arrays)
+        vals = [next(it).ctypes.data if isinstance(a, ArraySpec) else v for a, v in zip(k.args, vals)]
     fn.restype = ctypes.c_double
     fn.argtypes = [ctypes.c_long, *ct]
 
@@ -106,19 +120,46 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
             raise RooflabError(f"kernel {k.name!r} reported an error code ({t:g})")
         return t
 
+    return timed, arrays
+
+
+def _prepare(k: CKernel):
+    """Load, allocate and check a kernel once; returns (timed function, rel. error, the arrays it uses, which the
+    caller keeps alive while timing)."""
+    timed, arrays = _bind(k)
     rel_error = None
     if k.verify is not None:
         timed(1)
         rel_error = float(k.verify(arrays))
         if not math.isfinite(rel_error) or rel_error > k.tolerance:
             raise WrongResult(k.name, rel_error, k.tolerance)
+    return timed, rel_error, arrays
+
+
+def _empty_overhead(k: CKernel, reps: int) -> float:
+    if not k.empty_library:
+        return 0.0
+    empty = getattr(ctypes.CDLL(k.empty_library), "rl_empty")
+    empty.restype, empty.argtypes = ctypes.c_double, [ctypes.c_long]
+    return float(np.median([empty(reps) for _ in range(5)])) / reps
+
+
+def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
+    """Runs in the worker: allocate, check once, calibrate, sample; returns the timing and the error."""
+    timed, rel_error, _arrays = _prepare(k)
     if reps is None:
         reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
-    overhead = 0.0
-    if k.empty_library:
-        empty = getattr(ctypes.CDLL(k.empty_library), "rl_empty")
-        empty.restype, empty.argtypes = ctypes.c_double, [ctypes.c_long]
-        overhead = float(np.median([empty(reps) for _ in range(5)])) / reps
-    t = run_samples(timed, config, overhead_per_rep=overhead, reps=reps)
+    t = run_samples(timed, config, overhead_per_rep=_empty_overhead(k, reps), reps=reps)
     return {"timing": t.to_dict(), "rel_error": rel_error}
+
+
+def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:
+    """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...)."""
+    ta, ea, shared = _prepare(a)
+    tb, eb, _ = _prepare(b)
+    if [x for x in a.args if isinstance(x, ArraySpec)] == [x for x in b.args if isinstance(x, ArraySpec)]:
+        # the same inputs: time B on A's very arrays, so that neither gets the better memory placement
+        tb, _ = _bind(b, shared)
+    res = run_interleaved({"A": ta, "B": tb}, config, rounds=rounds)
+    return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
 

@@ -152,3 +152,28 @@ def paired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, threshol
     else:
         verdict = "no difference"
     return Comparison(rounds=int(a.size), ratio=med, ci95=(lo, hi), threshold=threshold, verdict=verdict)
+
+
+def unpaired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, threshold: float = 0.02,
+                   confidence: float = 0.95, resamples: int = 4000, seed: int = DEFAULT_SEED) -> Comparison:
+    """Compare samples that were not taken in alternation (e.g. two stored runs): the ratio of medians
+    median(B)/median(A) with a bootstrap CI that resamples each side independently. The verdict rule is the one of
+    :func:`paired_ratio`; without pairing, drift between the runs is not cancelled, so the CI is wider."""
+    a = _arr(times_a)
+    b = _arr(times_b)
+    if np.any(a <= 0) or np.any(b <= 0):
+        raise ValueError("times must be positive")
+    rng = np.random.default_rng(seed)
+    ma = np.median(a[rng.integers(0, a.size, (resamples, a.size))], axis=1)
+    mb = np.median(b[rng.integers(0, b.size, (resamples, b.size))], axis=1)
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = (float(x) for x in np.quantile(mb / ma, [alpha, 1.0 - alpha]))
+    med = float(np.median(b) / np.median(a))
+    if lo > 1.0 + threshold:
+        verdict = "slower"
+    elif hi < 1.0 / (1.0 + threshold):
+        verdict = "faster"
+    else:
+        verdict = "no difference"
+    return Comparison(rounds=int(min(a.size, b.size)), ratio=med, ci95=(lo, hi), threshold=threshold,
+                      verdict=verdict)

@@ -1,0 +1,100 @@
+"""`rooflab bench`: the user's kernels at each size, checked, timed, and placed on this machine's roofline."""
+
+from __future__ import annotations
+
+from ..build.compiler import CompileError
+from ..errors import RooflabError
+from ..model.roofline import attainable
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig
+from ..userkernel.build import build_spec, task
+from ..userkernel.spec import KernelSpec
+from .measure import cache_capacities
+from .roofs import ensure_measure, level_for, roofs_at
+
+
+def config_for(spec: KernelSpec, quick: bool) -> HarnessConfig:
+    if quick:
+        return HarnessConfig(min_sample_s=min(spec.min_sample, 0.005), samples=5, warmup=1, min_samples=3,
+                             budget_s=1.0)
+    return HarnessConfig(min_sample_s=spec.min_sample, samples=spec.samples, warmup=1, min_samples=5, budget_s=5.0)
+
+
+def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs: dict,
+          capacities: dict[str, float]) -> dict:
+    """Rates, intensity, the roof over the point (the level its working set lives in) and the fraction reached."""
+    fl = flops / seconds
+    by = nbytes / seconds
+    inten = flops / nbytes if nbytes else float("inf")
+    out = {"flops_per_s": fl, "bytes_per_s": by, "intensity": inten}
+    comp = roofs["compute"][0]["value"] if roofs.get("compute") else None
+    mem = {m["level"]: m["value"] for m in roofs.get("memory", [])}
+    level = level_for(working_set, capacities)
+    bw = mem.get(level) or mem.get("DRAM")
+    if comp and bw and nbytes:
+        roof = attainable(inten, comp, bw)
+        out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
+                   bound=("memory" if inten * bw < comp else "compute"),
+                   bound_by=(f"{level} bandwidth" if inten * bw < comp else roofs["compute"][0]["name"]))
+    return out
+
+
+def run(session: Session, specs: list[KernelSpec], *, quick: bool = False) -> dict:
+    prec = specs[0].precision
+    measure_doc = ensure_measure(session, prec)
+    kernels = []
+    points = []
+    for spec in specs:
+        roofs = roofs_at(measure_doc, spec.threads, spec.precision)
+        caps = cache_capacities(session.machine, spec.threads)
+        entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": roofs, "sizes": []}
+        try:
+            session.progress(f"bench: compiling {spec.name}")
+            lib = build_spec(spec)
+            entry["library"] = lib.to_dict()
+        except CompileError as exc:
+            entry["error"] = str(exc)
+            entry["diagnostics"] = [{"file": d.file, "line": d.line, "col": d.col, "kind": d.kind, "text": d.text}
+                                    for d in exc.diagnostics]
+            kernels.append(entry)
+            session.record(spec.name, entry)
+            continue
+        for size in spec.sizes:
+            label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
+            out = session.run(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
+            flops, nbytes = spec.work(size)
+            row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
+                   "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error,
+                   "checked": bool(spec.check)}
+            if not out.ok:
+                row.update(error=out.error, error_kind=out.error_kind)
+            else:
+                s = out.timing.summary
+                row.update(time_s=s.median, time_ci95=list(s.ci95), samples=s.n, cv=s.cv, seconds=out.timing.samples,
+                           **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
+                if flops:
+                    row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
+                if row.get("of_roof", 0) > 1.02:
+                    row["above_roof"] = True
+                points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                               "above_roof": row.get("above_roof", False)})
+            entry["sizes"].append(row)
+        kernels.append(entry)
+    first = kernels[0]["roofs"] if kernels else {"compute": [], "memory": []}
+    doc = {"schema": schema_id("bench"), "quick": quick, "kernels": kernels, "points": points,
+           "roofs": {"compute": first["compute"], "memory": first["memory"]},
+           "roofline_source": f"measure run {measure_doc.get('run_id', '(unstored)')}"}
+    from ..report.observations import bench_observations
+
+    return session.finish(doc, observe=bench_observations)
+
+
+def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
+    if not names:
+        return specs
+    known = {s.name: s for s in specs}
+    bad = [n for n in names if n not in known]
+    if bad:
+        raise RooflabError(f"no kernel named {', '.join(bad)} in the spec (it has: {', '.join(known)})")
+    return [known[n] for n in names]

@@ -1,0 +1,1 @@
+"""User kernels: spec files, prototypes, safe expressions and the generated timing wrapper."""

@@ -1,0 +1,112 @@
+"""`rooflab bench` and `rooflab compare` end to end: errors per size and kernel, the record, the verdicts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rooflab.cli import main
+from rooflab.machine import describe
+from rooflab.results.store import Store
+
+pytestmark = pytest.mark.cc
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def fake_measure(store_path):
+    """A stored roofline of this machine, so bench does not have to measure one."""
+    key = describe(clock=False)["key"]
+    comp = [{"precision": p, "klass": "simd_fma", "threads": 1, "status": "ok", "flops_per_s": 1e11,
+             "name": f"{p} FMA"} for p in ("fp32", "fp64")]
+    bw = [{"level": lv, "kernel": "read", "threads": 1, "status": "ok", "bytes_per_s": v}
+          for lv, v in (("L1", 2e11), ("L2", 1e11), ("L3", 8e10), ("DRAM", 2e10))]
+    with Store(store_path) as st:
+        rid = st.begin("measure", {"machine": {"key": key}, "environment": {"hostname": "h"}})
+        st.finish(rid, {"schema": "rooflab.measure/1", "ceilings": {"compute": comp, "bandwidth": bw}, "run_id": rid})
+    return rid
+
+
+@pytest.fixture(scope="module")
+def bench_run(tmp_path_factory):
+    store = tmp_path_factory.mktemp("bench") / "s.sqlite"
+    fake_measure(store)
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["bench", str(DATA / "user_kernels.toml"), "--quick", "--json", "--store", str(store)])
+    return code, json.loads(out.getvalue()), store
+
+
+def test_bench_measures_places_and_reports_each_failure(bench_run):
+    code, doc, store = bench_run
+    assert code == 0 and doc["schema"] == "rooflab.bench/1"
+    k = {x["name"]: x for x in doc["kernels"]}
+    for r in k["scale"]["sizes"]:
+        assert r["rel_error"] == 0.0 and r["flops_per_s"] > 0 and r["bytes_per_s"] > 0
+        assert r["intensity"] == pytest.approx(1 / 8) and r["bound"] == "memory" and 0 < r["of_roof"]
+        assert r["level"] in ("L1", "L2", "L3", "DRAM") and r["time_ci95"][0] <= r["time_s"] <= r["time_ci95"][1]
+    assert all(r["error_kind"] == "wrong" and "wrong result" in r["error"] for r in k["scale_wrong"]["sizes"])
+    crash = k["scale_crash"]["sizes"]
+    assert crash[0].get("flops_per_s") and crash[1]["error_kind"] == "crash" and "SIGSEGV" in crash[1]["error"]
+    hang = k["scale_hang"]["sizes"]
+    assert hang[0].get("flops_per_s") and hang[1]["error_kind"] == "timeout" and "3 s" in hang[1]["error"]
+    assert len(doc["points"]) == 4  # only the measured sizes are drawn
+    assert any("wrong" in o for o in doc["observations"])
+    with Store(store) as st:
+        stored = st.get(doc["run_id"])
+    assert stored["status"] == "complete" and len(stored["records"]) == 8
+    assert stored["header"]["environment"]["python"]  # the record of what ran where
+
+
+def test_bench_text_output_and_plot(bench_run, capsys, tmp_path):
+    _, doc, store = bench_run
+    assert main(["show", str(doc["run_id"]), "--store", str(store), "--plot", str(tmp_path / "b.png")]) == 0
+    out = capsys.readouterr().out
+    assert "scale (median time" in out and "Your kernels on this machine" in out and "timeout" in out
+    assert (tmp_path / "b.png").stat().st_size > 1000
+
+
+def test_bad_specs_fail_before_running(capsys, tmp_path):
+    code = main(["bench", str(DATA / "broken_kernel.toml"), "--store", str(tmp_path / "s.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 2 and "broken_kernel.toml" in err and "args and the prototype" in err
+    code = main(["bench", str(tmp_path / "none.toml"), "--store", str(tmp_path / "s.sqlite")])
+    assert code == 2 and "not found" in capsys.readouterr().err
+    code = main(["bench", str(DATA / "user_kernels.toml"), "--kernel", "nope", "--store", str(tmp_path / "s.sqlite")])
+    assert code == 2 and "no kernel named nope" in capsys.readouterr().err
+    with Store(tmp_path / "s.sqlite") as st:
+        assert st.runs() == []
+
+
+def test_compile_error_shows_file_and_line(capsys, tmp_path):
+    (tmp_path / "bad.c").write_text("void f(long n, float *y) {\n  y[0] = undefined_thing;\n}\n")
+    (tmp_path / "bad.toml").write_text('source = "bad.c"\nfunction = "f"\nflops = "n"\nbytes = "4*n"\n'
+                                       'sizes = {n = [4]}\n[args]\nn = "n"\ny = {shape = ["n"], dtype = "float32"}\n')
+    fake_measure(tmp_path / "s.sqlite")
+    code = main(["bench", str(tmp_path / "bad.toml"), "--quick", "--json", "--store", str(tmp_path / "s.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    k = doc["kernels"][0]
+    assert "bad.c:2:" in k["error"] and "undefined_thing" in k["error"]
+    assert k["diagnostics"][0]["line"] == 2 and k["diagnostics"][0]["file"].endswith("bad.c")
+
+
+def test_compare_kernels_and_runs(bench_run, capsys):
+    _, doc, store = bench_run
+    a = f"{DATA / 'user_kernels.toml'}:scale"
+    code = main(["compare", a, a, "--quick", "--json", "--store", str(store)])
+    cmp = json.loads(capsys.readouterr().out)
+    assert code == 0 and cmp["schema"] == "rooflab.compare/1" and cmp["mode"] == "kernels"
+    for r in cmp["rows"]:
+        assert r["verdict"] in ("faster", "slower", "no difference") and r["rounds"] == 10
+        assert r["speedup_ci95"][0] <= r["speedup"] <= r["speedup_ci95"][1]
+    code = main(["compare", str(doc["run_id"]), str(doc["run_id"]), "--json", "--store", str(store)])
+    runs = json.loads(capsys.readouterr().out)
+    assert code == 0 and runs["mode"] == "runs" and runs["record_differences"] == []
+    assert all(r["verdict"] == "no difference" and r["speedup"] == 1.0 for r in runs["rows"])
+    code = main(["compare", a, str(doc["run_id"]), "--store", str(store)])
+    assert code == 2 and "not one of each" in capsys.readouterr().err
+    code = main(["compare", str(DATA / "user_kernels.toml"), a, "--store", str(store)])
+    assert code == 2 and "several kernels" in capsys.readouterr().err

@@ -1,0 +1,144 @@
+import textwrap
+
+import numpy as np
+import pytest
+
+from rooflab.errors import RooflabError
+from rooflab.timing.runner import ArraySpec
+from rooflab.timing.stats import unpaired_ratio
+from rooflab.userkernel.build import wrapper_source
+from rooflab.userkernel.expr import ExprError, arith, numpy_expr
+from rooflab.userkernel.proto import find_prototype_text, parse_prototype, prototype_from_source
+from rooflab.userkernel.spec import Checker, SpecError, load_spec
+
+SRC = """
+#include <stddef.h>
+// a comment mentioning scale(
+static inline float twice(float v) { return 2 * v; }
+void scale(long n, float a, const float *restrict x, float *restrict y) {
+    for (long i = 0; i < n; i++) y[i] = a * x[i];
+}
+double dot(size_t n, const double *a, const double *b) { double s = 0; for (size_t i = 0; i < n; i++) s += a[i] * b[i]; return s; }
+"""
+
+GOOD = """
+source = "k.c"
+function = "scale"
+flops = "n"
+bytes = "8*n"
+sizes = {n = [16, 1000]}
+[args]
+n = "n"
+a = 3.0
+x = {shape = ["n"], dtype = "float32"}
+y = {shape = ["n"], dtype = "float32", output = true}
+[check]
+y = "a * x"
+tolerance = 1e-6
+"""
+
+
+def write(tmp_path, spec, src=SRC):
+    (tmp_path / "k.c").write_text(src)
+    p = tmp_path / "k.toml"
+    p.write_text(textwrap.dedent(spec))
+    return p
+
+
+def test_arith_evaluator_is_safe_and_clear():
+    assert arith("2*n + m // 2", {"n": 10, "m": 5}) == 22
+    assert arith("max(n, 4) ** 2", {"n": 3}) == 16
+    assert arith(7, {}) == 7
+    for bad, msg in [("__import__('os')", "not allowed"), ("n.bit_length()", "not allowed"), ("q + 1", "unknown name"),
+                     ("2 +", "does not parse"), ("1/0", "division by zero"), ("2 ** 1000", "too large")]:
+        with pytest.raises(ExprError, match=msg):
+            arith(bad, {"n": 1})
+
+
+def test_numpy_expressions_allow_numpy_not_python():
+    x = np.arange(4.0)
+    assert np.array_equal(numpy_expr("np.cumsum(x)[1:]", {"x": x}), np.cumsum(x)[1:])
+    assert numpy_expr("x.sum(axis=0) * 2", {"x": x}) == 12.0
+    with pytest.raises(ExprError, match="not allowed"):
+        numpy_expr("x.__class__", {"x": x})
+    with pytest.raises(ExprError, match="not allowed"):
+        numpy_expr("[v for v in x]", {"x": x})
+    with pytest.raises(ExprError, match="failed"):
+        numpy_expr("x @ np.ones(3)", {"x": x})
+
+
+def test_prototypes_from_source_and_text():
+    assert find_prototype_text(SRC, "scale").startswith("void scale(long n")
+    p = prototype_from_source(SRC, "scale", "spec")
+    assert [(q.name, q.base, q.pointer, q.const) for q in p.params] == [
+        ("n", "long", False, False), ("a", "float", False, False), ("x", "float", True, True),
+        ("y", "float", True, False)]
+    d = prototype_from_source(SRC, "dot", "spec")
+    assert d.returns == "double" and d.params[0].base == "size_t"
+    with pytest.raises(RooflabError, match="no function 'nope'"):
+        prototype_from_source(SRC, "nope", "spec")
+    with pytest.raises(RooflabError, match="pointers to pointers"):
+        parse_prototype("void f(float **m)")
+    with pytest.raises(RooflabError, match="cannot parse"):
+        parse_prototype("void f(int n")
+
+
+def test_wrapper_calls_the_kernel_reps_times():
+    w = wrapper_source(prototype_from_source(SRC, "dot", "spec"))
+    assert "double rl_bench_entry(long reps, size_t n, const double *a, const double *b)" in w
+    assert "volatile double rl_sink = dot(n, a, b);" in w and "RL_BARRIER()" in w
+
+
+def test_good_spec_loads(tmp_path):
+    (k,) = load_spec(write(tmp_path, GOOD))
+    assert k.name == "scale" and k.precision == "fp32" and k.tolerance == 1e-6
+    assert k.sizes == [{"n": 16}, {"n": 1000}]
+    assert k.work({"n": 1000}) == (1000.0, 8000.0) and k.array_bytes({"n": 1000}) == 8000
+
+
+@pytest.mark.parametrize("edit,msg", [
+    (lambda s: s.replace('source = "k.c"', 'source = "missing.c"'), "source: file .* not found"),
+    (lambda s: s.replace('function = "scale"', 'function = "nope"'), "function: no function 'nope'"),
+    (lambda s: s.replace('a = 3.0\n', ''), "disagree: no value for parameter\\(s\\) a"),
+    (lambda s: s.replace('a = 3.0\n', 'a = 3.0\nz = 1\n'), "z not in the prototype"),
+    (lambda s: s.replace('flops = "n"', 'flops = "n *"'), "flops: 'n \\*' does not parse"),
+    (lambda s: s.replace('bytes = "8*n"', 'bytes = "8*m"'), "bytes: unknown name 'm'"),
+    (lambda s: s.replace('dtype = "float32"}\ny', 'dtype = "float64"}\ny'), "args.x: dtype float64 does not match"),
+    (lambda s: s.replace('x = {shape = ["n"], dtype = "float32"}', 'x = 4'), "args.x: parameter .* is a pointer"),
+    (lambda s: s.replace('a = 3.0', 'a = {shape = [1]}'), "args.a: parameter .* is a scalar"),
+    (lambda s: s.replace('sizes = {n = [16, 1000]}', 'sizes = {n = [100000000000]}'), "sizes: .* GiB"),
+    (lambda s: s.replace('y = "a * x"', 'y = "a * w"'), "check.y: unknown name"),
+    (lambda s: "colour = 1\n" + s, "unknown field"),
+    (lambda s: s.replace('flops = "n"\n', ''), "missing field `flops`"),
+    (lambda s: s.replace('[args]', '[args]\n= 1'), "not valid TOML"),
+])
+def test_every_bad_spec_gets_one_message_naming_the_field(tmp_path, edit, msg):
+    with pytest.raises(SpecError, match=msg):
+        load_spec(write(tmp_path, edit(GOOD)))
+
+
+def test_spec_with_several_kernels_and_defaults(tmp_path):
+    spec = GOOD.replace('function = "scale"\n', "") + '\n[[kernel]]\nfunction = "scale"\n[[kernel]]\nfunction = ' \
+        '"scale"\nname = "scale2"\nflags = ["-O1"]\n'
+    ks = load_spec(write(tmp_path, spec))
+    assert [k.name for k in ks] == ["scale", "scale2"] and ks[1].flags == ["-O1"]
+    with pytest.raises(SpecError, match="must differ"):
+        load_spec(write(tmp_path, spec.replace('name = "scale2"', "")))
+
+
+def test_checker_rebuilds_inputs_and_measures_error():
+    x = ArraySpec((5,), "float32", "random", seed=1)
+    y = ArraySpec((5,), "float32", "zeros", seed=2)
+    chk = Checker((("x", x), ("y", y)), (("a", 2.0),), (("y", "a * x"),))
+    good = [x.make(), 2.0 * x.make()]
+    assert chk(good) == 0.0
+    bad = [x.make(), 2.0 * x.make() + 1.0]
+    assert chk(bad) > 0.1
+
+
+def test_unpaired_ratio_verdicts():
+    rng = np.random.default_rng(1)
+    a = 1e-3 * rng.lognormal(0, 0.02, 30)
+    same = [unpaired_ratio(a, 1e-3 * rng.lognormal(0, 0.02, 30)).verdict for _ in range(50)]
+    assert same.count("no difference") >= 48
+    assert unpaired_ratio(a, 1.1 * a).verdict == "slower" and unpaired_ratio(a, a / 1.1).verdict == "faster"
