@@ -331,6 +331,43 @@ def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
              store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
 
 
+def _size_option(values: tuple[str, ...]) -> dict | None:
+    out = {}
+    for v in values:
+        name, eq, num = v.partition("=")
+        try:
+            out[name.strip()] = int(num) if num.strip().lstrip("-").isdigit() else float(num)
+        except ValueError:
+            raise RooflabError(f"--size {v!r}: write NAME=NUMBER, e.g. --size n=4096") from None
+        if not eq or not name.strip():
+            raise RooflabError(f"--size {v!r}: write NAME=NUMBER, e.g. --size n=4096")
+    return out or None
+
+
+@cli.command()
+@json_option
+@store_option
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--kernel", default=None, help="The kernel of the spec to profile (needed when it has several).")
+@click.option("--size", "sizes", multiple=True, help="NAME=NUMBER for each size variable (default: the spec's "
+                                                      "smallest size).")
+@click.option("--calls", type=click.IntRange(1), default=3, show_default=True, help="Calls of the kernel.")
+@click.option("--cachegrind", "force_cachegrind", is_flag=True, help="Use cachegrind even where perf counts.")
+@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, no_store):
+    """Why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) otherwise."""
+    from .labs import bench as bench_lab
+    from .labs import profile as prof
+    from .userkernel.spec import load_spec
+
+    specs = bench_lab.select(load_spec(spec), (kernel,) if kernel else ())
+    if len(specs) > 1:
+        raise RooflabError(f"{spec} has several kernels ({', '.join(s.name for s in specs)}): choose one with --kernel")
+    size = _size_option(sizes)
+    _run_lab("profile", lambda s: prof.run(s, specs[0], size=size, calls=calls, force_cachegrind=force_cachegrind),
+             as_json, store_path, no_store)
+
+
 def main(argv=None) -> int:
     from .session import Interrupted
 

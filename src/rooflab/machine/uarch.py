@@ -24,9 +24,25 @@ class Uarch:
     source: str = ""
     assumed: bool = False  # True when the CPU is not in the table and the figures come from its ISA alone
 
+    @property
+    def issue_width(self) -> int | None:
+        """Instructions (macro-ops) dispatched per cycle, per the same guides; None when not in the table."""
+        for key, w in _DISPATCH:
+            if self.name.startswith(key):
+                return w
+        return None
+
     def to_dict(self) -> dict:
         return {"name": self.name, "fma_pipes": self.fma_pipes, "fma_bits": self.fma_bits,
-                "add_pipes": self.add_pipes, "source": self.source, "assumed": self.assumed}
+                "add_pipes": self.add_pipes, "issue_width": self.issue_width, "source": self.source,
+                "assumed": self.assumed}
+
+
+# dispatch width by micro-architecture name prefix (first match wins)
+_DISPATCH = (("Zen 5", 8), ("Zen", 6), ("Haswell", 4), ("Broadwell", 4), ("Skylake", 4), ("Ice Lake", 5),
+             ("Sapphire", 6), ("Granite", 6), ("Alder", 6), ("Neoverse N1", 4), ("Neoverse N2", 5),
+             ("Neoverse V1", 8), ("Neoverse V2", 8), ("Cortex-A76", 4), ("Cortex-A78", 4), ("Cortex-X1", 5),
+             ("Apple", 8))
 
 
 _AMD_SRC = "AMD Software Optimization Guide"

@@ -189,3 +189,19 @@ def render_compare(doc: dict, console: Console) -> None:
                         ["size", "A", "B", "speed-up", "95% CI", "verdict"], rows))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("profile")
+def render_profile(doc: dict, console: Console) -> None:
+    size = " ".join(f"{k}={v}" for k, v in doc["size"].items())
+    console.print(f"[bold]rooflab profile[/] · {doc['kernel']['name']} at {size} · {doc['calls']} call(s) · method: "
+                  f"{doc['method']} · run {doc.get('run_id', '—')}")
+    c = doc["counters"]
+    rows = [[k, f"{v:.6g}" if isinstance(v, (int, float)) else "not counted"] for k, v in c.items()]
+    console.print(table("Counters" + (" (per call, kernel function only)" if doc["method"] == "cachegrind" else
+                                      " (whole driver run)"), ["event", "value"], rows))
+    if doc.get("hotspots"):
+        console.print(table("Hotspots (perf record)", ["symbol", "% of samples"],
+                            [[h["symbol"], f"{h['percent']:.1f}"] for h in doc["hotspots"]]))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

@@ -430,3 +430,40 @@ def compare_observations(doc: dict) -> list[str]:
     for d in doc.get("record_differences", [])[:12]:
         out.append(f"The two records differ: {d}.")
     return out
+
+
+def profile_observations(doc: dict) -> list[str]:
+    out = []
+    c = doc["counters"]
+    model = doc["model"]
+    size = " ".join(f"{k}={v}" for k, v in doc["size"].items())
+    if doc["method"] == "cachegrind":
+        out.append(f"{doc['fallback_reason']}; the counts below are simulated by cachegrind with this machine's "
+                   f"cache geometry ({', '.join(f'{k} {v}' for k, v in doc['cachegrind']['geometry'].items())}).")
+        out.append(f"{doc['kernel']['name']} at {size}: {c['instructions']:.4g} instructions, "
+                   f"{c['d1_misses']:.4g} D1 misses and {c['ll_misses']:.4g} last-level misses per call.")
+        if model["bytes"]:
+            l1 = c["l1_traffic_bytes"] / model["bytes"]
+            out.append(f"Traffic past L1 (D1 misses x line) is {binary_bytes(c['l1_traffic_bytes'])} per call, "
+                       f"{l1:.2f}x the spec's byte model ({binary_bytes(model['bytes'])})"
+                       + ("; the model undercounts the traffic (strided or conflicting access, write-allocate)."
+                          if l1 > 1.5 else "; the model holds." if l1 > 0.67 else
+                          "; most accesses hit L1 (the data is reused or already cached)."))
+            out.append(f"Traffic past the last level (LL misses x line) is {binary_bytes(c['dram_traffic_bytes'])} "
+                       f"per call, {c['dram_traffic_bytes'] / model['bytes']:.2f}x the byte model.")
+        if model["flops"] and c["instructions"]:
+            out.append(f"{c['instructions'] / model['flops']:.2f} instructions per FLOP of the model.")
+    else:
+        d = doc["derived"]
+        if d.get("ipc") is not None:
+            w = d.get("issue_width")
+            out.append(f"IPC {d['ipc']:.2f}" + (f" against a dispatch width of {w}" if w else "") + ".")
+        if d.get("cache_miss_rate") is not None:
+            out.append(f"Cache miss rate {pct(d['cache_miss_rate'], 1)}; misses x line = "
+                       f"{binary_bytes(d['miss_traffic_bytes_per_call'])} per call against the model's "
+                       f"{binary_bytes(model['bytes'])}.")
+        if d.get("branch_miss_rate") is not None:
+            out.append(f"Branch miss rate {pct(d['branch_miss_rate'], 2)}.")
+        for h in doc.get("hotspots", [])[:3]:
+            out.append(f"Hotspot: {h['symbol']} ({h['percent']:.1f}% of samples).")
+    return out

@@ -1,0 +1,65 @@
+"""Simulated cache counts with valgrind's cachegrind, given this machine's real cache geometry explicitly."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import RooflabError
+
+
+def geometry(caches: list[dict]) -> dict[str, str]:
+    """--I1/--D1/--LL arguments (size,assoc,line) from the machine's cache list; LL is the last level."""
+    def arg(c):
+        return f"{c['size']},{c.get('ways') or 8},{c.get('line') or 64}"
+    out = {}
+    for c in caches:
+        if c["level"] == 1 and c["type"] == "Instruction":
+            out["I1"] = arg(c)
+        elif c["level"] == 1 and c["type"] in ("Data", "Unified"):
+            out["D1"] = arg(c)
+    last = max((c for c in caches if c["type"] in ("Data", "Unified")), key=lambda c: c["level"], default=None)
+    if last is not None and last["level"] > 1:
+        out["LL"] = arg(last)
+    return out
+
+
+def parse_out_file(text: str) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """A cachegrind.out file: the event names and the counts summed per function."""
+    events: list[str] = []
+    per_fn: dict[str, dict[str, int]] = {}
+    fn = None
+    for line in text.splitlines():
+        if line.startswith("events:"):
+            events = line.split(":", 1)[1].split()
+        elif line.startswith("fn="):
+            fn = line[3:].strip()
+            per_fn.setdefault(fn, {e: 0 for e in events})
+        elif line and line[0].isdigit() and fn is not None:
+            nums = line.split()[1:]
+            row = per_fn[fn]
+            for e, v in zip(events, nums):
+                row[e] = row.get(e, 0) + int(v)
+    return events, per_fn
+
+
+def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: float = 900) -> dict:
+    vg = shutil.which("valgrind")
+    if not vg:
+        raise RooflabError("valgrind is not installed (apt-get install valgrind): no hardware counters and no "
+                           "simulated ones either")
+    out = workdir / "cachegrind.out"
+    geo = geometry(caches)
+    cmd = [vg, "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={out}"]
+    cmd += [f"--{k}={v}" for k, v in geo.items()]
+    r = subprocess.run(cmd + [str(exe)], capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0 or not out.exists():
+        lines = [ln.split("== ", 1)[-1] for ln in r.stderr.splitlines()]
+        why = next((ln for ln in lines if "Unrecognised instruction" in ln or "Process terminating" in ln),
+                   lines[-1] if lines else f"exit status {r.returncode}")
+        raise RooflabError(f"cachegrind could not run the driver: {why}")
+    text = out.read_text()
+    events, per_fn = parse_out_file(text)
+    desc = [ln[5:].strip() for ln in text.splitlines() if ln.startswith("desc:")]
+    return {"geometry": geo, "simulated": desc, "events": events, "functions": per_fn, "command": cmd + [str(exe)]}

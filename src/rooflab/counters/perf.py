@@ -1,0 +1,60 @@
+"""perf stat / perf record on a kernel driver, and their parsers (pure, tested on recorded output)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+EVENTS = ("cycles", "instructions", "cache-references", "cache-misses", "branches", "branch-misses", "task-clock")
+
+
+def parse_perf_stat(text: str) -> dict[str, float | None]:
+    """``perf stat -x,`` output: {event: value}; None for '<not supported>' / '<not counted>'."""
+    out: dict[str, float | None] = {}
+    for line in text.splitlines():
+        parts = line.split(",")
+        if len(parts) < 3 or not parts[2]:
+            continue
+        ev = parts[2].split(":")[0].strip()
+        try:
+            out[ev] = float(parts[0])
+        except ValueError:
+            out[ev] = None
+    return out
+
+
+def parse_perf_report(text: str, limit: int = 10) -> list[dict]:
+    """``perf report --stdio --sort symbol`` lines '  42.10%  driver  [.] saxpy' -> hotspots."""
+    rows = []
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#") or "%" not in s.split()[0]:
+            continue
+        parts = s.split()
+        try:
+            pct = float(parts[0].rstrip("%"))
+        except ValueError:
+            continue
+        sym = s.split("] ", 1)[1].strip() if "] " in s else parts[-1]
+        rows.append({"percent": pct, "symbol": sym})
+    return rows[:limit]
+
+
+def perf_stat(exe: str | Path, timeout: float = 300) -> dict:
+    perf = shutil.which("perf")
+    r = subprocess.run([perf, "stat", "-x,", "-e", ",".join(EVENTS), str(exe)], capture_output=True, text=True,
+                       timeout=timeout)
+    return {"returncode": r.returncode, "counters": parse_perf_stat(r.stderr), "raw": r.stderr[-4000:]}
+
+
+def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300) -> list[dict]:
+    perf = shutil.which("perf")
+    data = workdir / "perf.data"
+    rec = subprocess.run([perf, "record", "-q", "-o", str(data), str(exe)], capture_output=True, text=True,
+                         timeout=timeout)
+    if rec.returncode != 0:
+        return []
+    rep = subprocess.run([perf, "report", "--stdio", "-i", str(data), "--sort", "symbol"], capture_output=True,
+                         text=True, timeout=timeout)
+    return parse_perf_report(rep.stdout)

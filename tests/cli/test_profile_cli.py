@@ -1,0 +1,74 @@
+"""`rooflab profile` on both paths: cachegrind for real (valgrind), and perf through a stand-in `perf` that replays
+output recorded on a machine with counters (this VM has none)."""
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from rooflab.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SPEC = str(DATA / "user_kernels.toml")
+
+FAKE_PERF = r"""#!/bin/sh
+# replays perf output recorded on a machine with hardware counters
+case "$1" in
+  stat)
+    shift
+    while [ "$#" -gt 0 ] && [ "${1#-}" != "$1" ]; do [ "$1" = "-e" ] && shift; shift; done
+    "$@" >/dev/null
+    cat >&2 <<'REC'
+1234567,,cycles,1000000,100.00,,
+2469134,,instructions,1000000,100.00,2.00,insn per cycle
+10000,,cache-references,1000000,100.00,,
+2500,,cache-misses,1000000,100.00,25.00,of all cache refs
+200000,,branches,1000000,100.00,,
+1000,,branch-misses,1000000,100.00,0.50,of all branches
+0.52,msec,task-clock,520000,100.00,0.950,CPUs utilized
+REC
+    ;;
+  record) while [ "$#" -gt 0 ]; do [ "$1" = "-o" ] && touch "$2"; shift; done ;;
+  report) printf '# Overhead  Symbol\n    88.00%%  [.] scale\n    12.00%%  [.] main\n' ;;
+esac
+exit 0
+"""
+
+
+@pytest.mark.cc
+@pytest.mark.valgrind
+def test_cachegrind_fallback_runs_for_real(capsys, tmp_path):
+    code = main(["profile", SPEC, "--kernel", "scale", "--cachegrind", "--json", "--store", str(tmp_path / "s.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["schema"] == "rooflab.profile/1" and doc["method"] == "cachegrind"
+    c = doc["counters"]
+    # n = 64 floats: x is read and y written, 256 bytes each, in references of at most 64 bytes
+    assert c["instructions"] > 8 and c["data_reads"] >= 4 and c["data_writes"] >= 4
+    assert any("LL cache" in d for d in doc["cachegrind"]["simulated"])
+    assert any("simulated by cachegrind" in o for o in doc["observations"])
+    assert doc["size"] == {"n": 64}
+
+
+@pytest.mark.cc
+def test_perf_path_with_recorded_counters(capsys, tmp_path, monkeypatch):
+    perf = tmp_path / "bin" / "perf"
+    perf.parent.mkdir()
+    perf.write_text(FAKE_PERF)
+    perf.chmod(perf.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{perf.parent}{os.pathsep}{os.environ['PATH']}")
+    code = main(["profile", SPEC, "--kernel", "scale", "--json", "--store", str(tmp_path / "s.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["method"] == "perf" and doc["perf"]["hardware"] is True
+    assert doc["derived"]["ipc"] == pytest.approx(2.0, rel=1e-3)
+    assert doc["derived"]["cache_miss_rate"] == pytest.approx(0.25)
+    assert doc["hotspots"][0] == {"percent": 88.0, "symbol": "scale"}
+    assert any(o.startswith("IPC 2.00") for o in doc["observations"])
+
+
+def test_profile_needs_one_kernel(capsys, tmp_path):
+    code = main(["profile", SPEC, "--store", str(tmp_path / "s.sqlite")])
+    assert code == 2 and "choose one with --kernel" in capsys.readouterr().err
+    code = main(["profile", SPEC, "--kernel", "scale", "--size", "n", "--store", str(tmp_path / "s.sqlite")])
+    assert code == 2 and "NAME=NUMBER" in capsys.readouterr().err

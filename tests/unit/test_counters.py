@@ -1,0 +1,76 @@
+from rooflab.counters.cachegrind import geometry, parse_out_file
+from rooflab.counters.perf import parse_perf_report, parse_perf_stat
+from rooflab.labs.profile import cachegrind_summary
+from rooflab.machine.env import parse_perf_probe
+
+# perf stat -x, on a machine with counters, and in a VM without them (recorded outputs)
+PERF_HW = """1234567,,cycles,1000000,100.00,,
+2469134,,instructions,1000000,100.00,2.00,insn per cycle
+10000,,cache-references,1000000,100.00,,
+2500,,cache-misses,1000000,100.00,25.00,of all cache refs
+200000,,branches,1000000,100.00,,
+1000,,branch-misses,1000000,100.00,0.50,of all branches
+0.52,msec,task-clock,520000,100.00,0.950,CPUs utilized
+"""
+PERF_VM = """<not supported>,,instructions,0,100.00,,
+<not supported>,,cycles,0,100.00,,
+0.33,msec,task-clock,330000,100.00,0.412,CPUs utilized
+"""
+PERF_REPORT = """# Overhead  Symbol
+# ........  ..................
+#
+    91.20%  [.] saxpy_strided
+     5.10%  [k] clear_page_erms
+     3.70%  [.] main
+"""
+CG_OUT = """desc: I1 cache:         32768 B, 64 B, 8-way associative
+desc: D1 cache:         32768 B, 64 B, 8-way associative
+desc: LL cache:         33554432 B, 64 B, 16-way associative
+cmd: ./driver
+events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
+fl=/src/saxpy.c
+fn=saxpy
+5 30 1 1 0 0 0 0 0 0
+6 3000 0 0 2000 100 90 1000 60 50
+fl=driver.c
+fn=main
+10 500 2 2 100 10 10 50 5 5
+summary: 3530 3 3 2100 110 100 1050 65 55
+"""
+
+
+def test_perf_stat_parser_both_kinds_of_machine():
+    hw = parse_perf_stat(PERF_HW)
+    assert hw["cycles"] == 1234567 and hw["instructions"] == 2469134 and hw["cache-misses"] == 2500
+    vm = parse_perf_stat(PERF_VM)
+    assert vm["instructions"] is None and vm["task-clock"] == 0.33
+
+
+def test_perf_probe_both_paths():
+    assert parse_perf_probe(0, PERF_HW)["hardware"] is True
+    vm = parse_perf_probe(0, PERF_VM)
+    assert vm["hardware"] is False and vm["software"] is True and "not exposed" in vm["reason"]
+    gone = parse_perf_probe(1, "perf_event_open failed: permission denied\n")
+    assert gone["available"] is False and "permission denied" in gone["reason"]
+
+
+def test_perf_report_hotspots():
+    rows = parse_perf_report(PERF_REPORT)
+    assert rows[0] == {"percent": 91.2, "symbol": "saxpy_strided"} and len(rows) == 3
+
+
+def test_cachegrind_out_file_and_kernel_summary():
+    events, per_fn = parse_out_file(CG_OUT)
+    assert events[:3] == ["Ir", "I1mr", "ILmr"]
+    assert per_fn["saxpy"]["Ir"] == 3030 and per_fn["saxpy"]["D1mr"] == 100 and per_fn["main"]["Ir"] == 500
+    s = cachegrind_summary(per_fn, "saxpy", calls=2, line=64)
+    assert s["instructions"] == 1515 and s["d1_misses"] == 80 and s["ll_misses"] == 70
+    assert s["l1_traffic_bytes"] == 80 * 64 and s["dram_traffic_bytes"] == 70 * 64
+
+
+def test_cache_geometry_uses_the_real_caches():
+    caches = [{"level": 1, "type": "Data", "size": 49152, "ways": 12, "line": 64},
+              {"level": 1, "type": "Instruction", "size": 32768, "ways": 8, "line": 64},
+              {"level": 2, "type": "Unified", "size": 2097152, "ways": 16, "line": 64},
+              {"level": 3, "type": "Unified", "size": 31457280, "ways": 12, "line": 64}]
+    assert geometry(caches) == {"D1": "49152,12,64", "I1": "32768,8,64", "LL": "31457280,12,64"}
