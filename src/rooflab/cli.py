@@ -331,6 +331,36 @@ def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
              store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
 
 
+@lab.command("threads")
+@_with(lab_options)
+@click.option("--threads", type=click.IntRange(1), default=None, help="Up to this many threads (default: all).")
+def lab_threads(as_json, store_path, quick, no_store, threads):
+    """Scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all."""
+    from .labs import threads as lab_mod
+
+    _run_lab("lab.threads", lab_mod.run, as_json, store_path, no_store, worker_env=lab_mod.WORKER_ENV, quick=quick,
+             threads=threads)
+
+
+@lab.command("imbalance")
+@_with(lab_options)
+@click.option("--threads", type=click.IntRange(2), default=None, help="Threads (default: all).")
+def lab_imbalance(as_json, store_path, quick, no_store, threads):
+    """Coarse vs fine work split: busy time per thread and idle time at the barrier."""
+    from .labs import imbalance
+
+    _run_lab("lab.imbalance", imbalance.run, as_json, store_path, no_store, quick=quick, threads=threads)
+
+
+@lab.command("numa")
+@_with(lab_options)
+def lab_numa(as_json, store_path, quick, no_store):
+    """Local vs remote memory on machines with several NUMA nodes."""
+    from .labs import numa
+
+    _run_lab("lab.numa", numa.run, as_json, store_path, no_store, quick=quick)
+
+
 def _size_option(values: tuple[str, ...]) -> dict | None:
     out = {}
     for v in values:

@@ -13,4 +13,9 @@ LABS = {
     "blocking": ("rooflab.labs.blocking", "block-size sweep of the blocked GEMM against the cache-predicted size"),
     "vectorize": ("rooflab.labs.vectorize", "one kernel under a flags matrix with the compiler's vectorization "
                                             "report; layout, compiler and threads"),
+    "threads": ("rooflab.labs.threads", "scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all"),
+    "imbalance": ("rooflab.labs.imbalance", "coarse vs fine work split: busy time per thread and idle time at the "
+                                            "barrier"),
+    "numa": ("rooflab.labs.numa", "local vs remote memory latency and bandwidth (numactl); on one node, the "
+                                  "topology and why there is nothing to compare"),
 }

@@ -353,3 +353,60 @@ def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: H
     reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
     t = run_samples(fn, config, reps=reps, overhead_per_rep=call_overhead(fn) / reps)
     return {"timing": t.to_dict(), "rel_error": err}
+
+
+# ------------------------------------------------------------------------------------------------- imbalance
+
+
+def imbalance_reference(rows: int, work: int) -> float:
+    """Checksum of all rows for one repetition (the same recurrence, in NumPy, closed form)."""
+    m, c = 0.999999, 1e-6
+    fix = c / (1 - m)
+    seeds = np.arange(rows, dtype=np.float64)[:, None] + np.arange(8)[None, :]
+    return float(((m ** work) * (seeds - fix) + fix).sum())
+
+
+def imbalance_task(lib: str, threads: int, rows: int, work: int, strips: int, fine: bool,
+                   config: HarnessConfig) -> dict:
+    f = _checked("imbalance", _fn(lib, "rl_imbalance", [ctypes.c_long, ctypes.c_int, ctypes.c_long, ctypes.c_long,
+                                                         ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+                                                         ctypes.c_void_p]))
+    busy = np.zeros(threads)
+    chk = np.zeros(1)
+    f(1, threads, rows, work, strips, int(fine), busy.ctypes.data, chk.ctypes.data)
+    ref = imbalance_reference(rows, work)
+    err = abs(chk[0] - ref) / abs(ref)
+    if err > 1e-9:
+        raise WrongResult("imbalance", err, 1e-9)
+    per_sample = []
+
+    def call(reps):
+        t = f(reps, threads, rows, work, strips, int(fine), busy.ctypes.data, chk.ctypes.data)
+        per_sample.append(busy.copy() / max(reps, 1))
+        return t
+
+    reps = calibrate(call, config.min_sample_s)
+    per_sample.clear()
+    t = run_samples(call, config, reps=reps)
+    busy_runs = per_sample[-len(t.samples):]
+    return {"timing": t.to_dict(), "busy": [b.tolist() for b in busy_runs], "rel_error": err}
+
+
+# ------------------------------------------------------------------------------------------------- NUMA
+
+
+def chase_task(lib: str, nbytes: int, config: HarnessConfig, seed: int = 5) -> dict:
+    """Latency of a random pointer chain over ``nbytes`` (one 64-byte line per element)."""
+    stride = 8  # longs per 64-byte line: one element per line
+    n = max(16, nbytes // 64)
+    order = np.random.default_rng(seed).permutation(n)
+    nxt = aligned_array(n * stride, np.int64, 0)
+    # a single cycle through all lines in random order
+    nxt[order * stride] = np.roll(order, -1) * stride
+    f = _fn(lib, "rl_chase", [ctypes.c_long, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p])
+    sink = np.zeros(1, np.int64)
+    f(1, nxt.ctypes.data, n, sink.ctypes.data)
+    if sink[0] != 0:  # n steps around one cycle come back to the start
+        raise WrongResult("pointer chase", 1.0, 0.0)
+    t = run_samples(lambda reps: f(reps, nxt.ctypes.data, n, sink.ctypes.data), config)
+    return {"timing": t.to_dict(), "steps": n}

@@ -205,3 +205,44 @@ def render_profile(doc: dict, console: Console) -> None:
                             [[h["symbol"], f"{h['percent']:.1f}"] for h in doc["hotspots"]]))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.threads")
+def render_threads(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"scaling to {doc['counts'][-1]} threads"))
+    rows = []
+    for g, t in zip(doc["gemm"], doc["triad"]):
+        rows.append([g["threads"], si(g.get("flops_per_s"), "FLOP/s"),
+                     f"{g['speedup']:.2f}x" if g.get("speedup") else "—", pct(g.get("efficiency")),
+                     si(t.get("bytes_per_s"), "B/s"), f"{t['speedup']:.2f}x" if t.get("speedup") else "—",
+                     pct(t.get("efficiency"))])
+    console.print(table(f"GEMM n = {doc['gemm_n']} (compute-bound) and triad in DRAM (bandwidth-bound)",
+                        ["threads", "GEMM", "speed-up", "eff.", "triad", "speed-up", "eff."], rows))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.imbalance")
+def render_imbalance(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"{doc['rows']} rows on {doc['threads']} threads"))
+    rows = []
+    for c in doc["cases"]:
+        if c.get("error"):
+            rows.append([c["name"], "—", "—", "—", c["error"]])
+            continue
+        rows.append([c["name"], seconds(c["wall_s"]), " / ".join(seconds(b) for b in c["busy_s"]),
+                     pct(c["idle_fraction"]), c["what"]])
+    console.print(table("Work split", ["split", "wall", "busy per thread", "idle at barrier", ""], rows))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+@renderer("lab.numa")
+def render_numa(doc: dict, console: Console) -> None:
+    console.print(_head(doc, f"{len(doc['topology'])} NUMA node(s)"))
+    if doc["pairs"]:
+        rows = [[p["cpu_node"], p["memory_node"], "local" if p["local"] else "remote",
+                 f"{p['latency_s'] * 1e9:.0f} ns", si(p["bandwidth_bytes_per_s"], "B/s")] for p in doc["pairs"]]
+        console.print(table("Local and remote memory", ["CPU node", "memory node", "", "latency", "triad"], rows))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

@@ -6,7 +6,7 @@ warning says first that its figures may be low.
 
 from __future__ import annotations
 
-from .format import binary_bytes, pct, si
+from .format import binary_bytes, pct, seconds, si
 
 
 def _find(items, **kw):
@@ -466,4 +466,73 @@ def profile_observations(doc: dict) -> list[str]:
             out.append(f"Branch miss rate {pct(d['branch_miss_rate'], 2)}.")
         for h in doc.get("hotspots", [])[:3]:
             out.append(f"Hotspot: {h['symbol']} ({h['percent']:.1f}% of samples).")
+    return out
+
+
+def threads_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    g = [r for r in doc["gemm"] if r.get("speedup")]
+    tr = [r for r in doc["triad"] if r.get("speedup")]
+    if len(g) > 1:
+        last = g[-1]
+        why = ("each core brings its own FMA units" if last["efficiency"] >= 0.75 else
+               "far from linear: the threads shared execution units or were disturbed (see the warnings)")
+        out.append(f"Compute-bound GEMM (n = {doc['gemm_n']}): {last['speedup']:.2f}x on {last['threads']} threads, "
+                   f"{pct(last['efficiency'])} efficiency — {why}.")
+    if len(tr) > 1:
+        last = tr[-1]
+        out.append(f"Bandwidth-bound triad ({binary_bytes(doc['triad_bytes'])}): {last['speedup']:.2f}x on "
+                   f"{last['threads']} threads, {pct(last['efficiency'])} efficiency — the cores share one memory "
+                   "system.")
+        sat = next((r for r in tr[1:] if r["speedup"] / tr[tr.index(r) - 1]["speedup"] < 1.1), None)
+        if sat:
+            out.append(f"Bandwidth saturates by {sat['threads']} threads: adding threads there gained under 10% "
+                       f"({si(sat['bytes_per_s'], 'B/s')}).")
+        else:
+            out.append(f"Bandwidth had not saturated at {last['threads']} threads ({si(last['bytes_per_s'], 'B/s')}).")
+    if len(g) > 1 and len(tr) > 1:
+        r = g[-1]["speedup"] / tr[-1]["speedup"]
+        out.append(f"Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one"
+                   + (": bandwidth, not arithmetic, is what the cores share." if r > 1.05 else "."))
+    return out
+
+
+def imbalance_observations(doc: dict) -> list[str]:
+    out = _load_caveat(doc)
+    c = {x["name"]: x for x in doc["cases"] if not x.get("error")}
+    for name in ("coarse", "fine"):
+        x = c.get(name)
+        if x:
+            busy = ", ".join(seconds(b) for b in x["busy_s"])
+            out.append(f"{name} ({x['what']}): wall {seconds(x['wall_s'])}; busy per thread {busy}; "
+                       f"{pct(x['idle_fraction'])} of the thread time is spent waiting at the barrier.")
+    if "coarse" in c and "fine" in c:
+        r = c["coarse"]["wall_s"] / c["fine"]["wall_s"]
+        out.append(f"Coarse takes {r:.2f}x the time of fine, where the strip count predicts "
+                   f"{doc['predicted_coarse_over_fine']:.2f}x: the job lasts as long as its slowest thread. "
+                   f"With {doc['threads'] + 1} strips on {doc['threads']} threads one thread works twice while the "
+                   "others idle; at 49 strips on 48 threads that is almost 2x.")
+    return out
+
+
+def numa_observations(doc: dict) -> list[str]:
+    topo = "; ".join(f"node {k}: CPUs {','.join(map(str, v))}" for k, v in doc["topology"].items())
+    if doc["single_node"]:
+        return [f"This machine has one NUMA node ({topo}; {binary_bytes(doc.get('memory_bytes'))} of memory): every "
+                "core reaches all of memory through the same controller at the same distance, so there is no local "
+                "and remote memory to compare. On a machine with several nodes (two-socket servers, some large "
+                "single-socket parts) this lab binds the threads to one node with numactl and places the memory on "
+                "each node in turn."]
+    out = [f"Topology: {topo}."]
+    local = next((p for p in doc["pairs"] if p["local"]), None)
+    for p in doc["pairs"]:
+        if p["local"]:
+            continue
+        line = (f"Memory on node {p['memory_node']} seen from node {p['cpu_node']}: latency "
+                f"{p['latency_s'] * 1e9:.0f} ns, triad {si(p['bandwidth_bytes_per_s'], 'B/s')}")
+        if local:
+            line += (f" — {p['latency_s'] / local['latency_s']:.2f}x the local latency "
+                     f"({local['latency_s'] * 1e9:.0f} ns) and {pct(p['bandwidth_bytes_per_s'] / local['bandwidth_bytes_per_s'])}"
+                     f" of the local bandwidth ({si(local['bandwidth_bytes_per_s'], 'B/s')})")
+        out.append(line + ".")
     return out

@@ -18,6 +18,7 @@ CURRENT = {
     "info": 1,
     "measure": 1,
     "lab.fma": 1, "lab.ladder": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1, "lab.vectorize": 1,
+    "lab.threads": 1, "lab.imbalance": 1, "lab.numa": 1,
     "bench": 1, "compare": 1, "profile": 1,
     "history": 1,
     "run": 1,  # a stored run as `rooflab show --json` prints it: header, records and result

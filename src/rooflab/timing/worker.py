@@ -66,9 +66,11 @@ def signal_name(exitcode: int | None) -> str | None:
 class Worker:
     """One child process that runs tasks in order; restarted after a crash or timeout."""
 
-    def __init__(self, default_timeout_s: float = 120.0, env: dict[str, str] | None = None):
+    def __init__(self, default_timeout_s: float = 120.0, env: dict[str, str] | None = None,
+                 prefix: tuple[str, ...] = ()):
         self.default_timeout_s = default_timeout_s
         self.env = dict(env or {})  # extra environment of the child, set before it loads any library
+        self.prefix = tuple(prefix)  # a command the child runs under, e.g. numactl --cpunodebind=0 --membind=1
         self._proc: subprocess.Popen | None = None
         self._conn: Connection | None = None
 
@@ -86,7 +88,7 @@ class Worker:
         # the child imports what this process can import (this rooflab, the modules that define the tasks)
         env["PYTHONPATH"] = os.pathsep.join([p or os.getcwd() for p in sys.path])
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "rooflab.timing.worker", str(to_child_r), str(from_child_w)],
+            [*self.prefix, sys.executable, "-m", "rooflab.timing.worker", str(to_child_r), str(from_child_w)],
             pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL, close_fds=True)
         os.close(to_child_r)
         os.close(from_child_w)

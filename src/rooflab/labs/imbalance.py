@@ -1,0 +1,50 @@
+"""The imbalance lab: the same work split coarsely (a few strips that do not divide evenly between the threads)
+and finely (row by row), with each thread's busy time and the idle time at the barrier — the "49 strips on 48
+threads" effect at the scale of this machine: threads + 1 strips on the threads there are."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..build.compiler import build_kernel, find_compiler, openmp_flags
+from ..errors import RooflabError
+from ..machine.env import usable_cpus
+from ..results.schema import schema_id
+from ..session import Session
+from ..timing.harness import HarnessConfig, Timing
+from . import tasks
+
+
+def run(session: Session, *, threads: int | None = None, quick: bool = False) -> dict:
+    t = threads or usable_cpus()
+    if t < 2:
+        raise RooflabError("the imbalance lab needs at least 2 threads (this process may use 1 CPU)")
+    lib = str(build_kernel("imbalance", openmp=openmp_flags(find_compiler()) is not None).path)
+    rows, work = 48 * t, 2000 if quick else 4000
+    cfg = (HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=5, budget_s=1.0) if quick else
+           HarnessConfig(min_sample_s=0.03, samples=11, warmup=1, min_samples=7, budget_s=3.0))
+    cases = [("coarse", t + 1, False, f"{t + 1} strips on {t} threads: one thread gets two"),
+             ("fine", t + 1, True, "row by row, round robin")]
+    out = []
+    for name, strips, fine, what in cases:
+        session.progress(f"imbalance: {name}")
+        try:
+            res = session.call(name, tasks.imbalance_task, lib, t, rows, work, strips, fine, cfg)
+        except RooflabError as exc:
+            out.append({"name": name, "what": what, "error": str(exc)})
+            continue
+        tm = Timing.from_dict(res["timing"])
+        busy = np.median(np.array(res["busy"]), axis=0)
+        wall = tm.summary.median
+        out.append({"name": name, "what": what, "strips": strips if not fine else rows, "threads": t,
+                    "wall_s": wall, "wall_ci95": list(tm.summary.ci95), "busy_s": busy.tolist(),
+                    "idle_fraction": float(1 - busy.mean() / wall), "max_over_mean": float(busy.max() / busy.mean()),
+                    "rel_error": res["rel_error"], "seconds": tm.samples})
+        session.check_timing(name, tm)
+        session.record(name, out[-1])
+    doc = {"schema": schema_id("lab.imbalance"), "lab": "imbalance", "quick": quick, "threads": t, "rows": rows,
+           "work_per_row": work, "cases": out,
+           "predicted_coarse_over_fine": (2 * rows / (t + 1)) / (rows / t)}
+    from ..report.observations import imbalance_observations
+
+    return session.finish(doc, observe=imbalance_observations)
