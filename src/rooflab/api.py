@@ -61,3 +61,31 @@ def lab(name: str, *, store=None, progress=None, **options) -> dict:
     with _store(store) as st, Session(f"lab.{name}", store=st, progress=progress,
                                       worker_env=getattr(mod, "WORKER_ENV", None)) as s:
         return mod.run(s, **options)
+
+
+def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=None, progress=None, **callable_opts):
+    """Bench kernels and place them on this machine's roofline (the `rooflab bench` document).
+
+    ``target``: a spec file (``kernels`` picks some of its kernels), or a Python callable with ``sizes``,
+    ``setup``, ``flops``, ``bytes`` and optionally ``expected``, ``name``, ``tolerance``, ``threads`` and
+    ``precision`` (see :func:`rooflab.labs.bench.run_callable`).
+    """
+    from .labs import bench as bench_lab
+    from .session import Session
+    from .userkernel.spec import load_spec
+
+    with _store(store) as st, Session("bench", store=st, progress=progress) as s:
+        if callable(target):
+            return bench_lab.run_callable(s, target, quick=quick, **callable_opts)
+        specs = bench_lab.select(load_spec(target), tuple(kernels))
+        return bench_lab.run(s, specs, quick=quick)
+
+
+def compare(a: str, b: str, *, threshold: float = 0.02, rounds: int | None = None, quick: bool = False, store=None,
+            progress=None) -> dict:
+    """Did B really get faster than A? Two kernels (``spec.toml[:NAME]``) or two stored bench runs (ids)."""
+    from .labs import compare as cmp
+    from .session import Session
+
+    with _store(store) as st, Session("compare", store=st, progress=progress) as s:
+        return cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick)

@@ -58,6 +58,7 @@ def test_bench_measures_places_and_reports_each_failure(bench_run):
         stored = st.get(doc["run_id"])
     assert stored["status"] == "complete" and len(stored["records"]) == 8
     assert stored["header"]["environment"]["python"]  # the record of what ran where
+    assert "git" in doc["kernels"][0]  # the state of the work tree holding the kernel's source
 
 
 def test_bench_text_output_and_plot(bench_run, capsys, tmp_path):
@@ -110,3 +111,33 @@ def test_compare_kernels_and_runs(bench_run, capsys):
     assert code == 2 and "not one of each" in capsys.readouterr().err
     code = main(["compare", str(DATA / "user_kernels.toml"), a, "--store", str(store)])
     assert code == 2 and "several kernels" in capsys.readouterr().err
+
+
+def test_python_callable_bench(tmp_path):
+    import numpy as np
+
+    import rooflab
+
+    fake_measure(tmp_path / "s.sqlite")
+
+    def setup(n):
+        return np.ones(n), np.full(n, 2.0)
+
+    def broken(x, y):
+        if len(x) > 1000:
+            raise ValueError("too big")
+        return x + y
+
+    doc = rooflab.bench(lambda x, y: x + y, sizes=[{"n": 1000}, {"n": 100000}], setup=setup, flops="n",
+                        bytes="24*n", expected=lambda x, y: np.full(len(x), 3.0), name="add", quick=True,
+                        store=str(tmp_path / "s.sqlite"))
+    rows = doc["kernels"][0]["sizes"]
+    assert [r["rel_error"] for r in rows] == [0.0, 0.0] and all(r["flops_per_s"] > 0 for r in rows)
+    assert rows[1]["working_set_bytes"] == 1_600_000 and rows[1]["bound"] == "memory"
+    doc = rooflab.bench(broken, sizes=[{"n": 10}, {"n": 5000}], setup=setup, flops="n", bytes="24*n", quick=True,
+                        store=str(tmp_path / "s.sqlite"))
+    rows = doc["kernels"][0]["sizes"]
+    assert rows[0].get("flops_per_s") and rows[1]["error_kind"] == "error" and "too big" in rows[1]["error"]
+    wrong = rooflab.bench(lambda x, y: x - y, sizes=[{"n": 10}], setup=setup, flops="n", bytes="24*n",
+                          expected=lambda x, y: x + y, quick=True, store=str(tmp_path / "s.sqlite"))
+    assert wrong["kernels"][0]["sizes"][0]["error_kind"] == "wrong"

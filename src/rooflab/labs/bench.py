@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..build.compiler import CompileError
 from ..errors import RooflabError
+from ..machine.env import git_state
 from ..model.roofline import attainable
 from ..results.schema import schema_id
 from ..session import Session
@@ -48,7 +49,8 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False) -> di
     for spec in specs:
         roofs = roofs_at(measure_doc, spec.threads, spec.precision)
         caps = cache_capacities(session.machine, spec.threads)
-        entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": roofs, "sizes": []}
+        entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": roofs, "sizes": [],
+                 "git": git_state(spec.source.parent)}  # the user's work tree, to tell two records apart later
         try:
             session.progress(f"bench: compiling {spec.name}")
             lib = build_spec(spec)
@@ -98,3 +100,80 @@ def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
     if bad:
         raise RooflabError(f"no kernel named {', '.join(bad)} in the spec (it has: {', '.join(known)})")
     return [known[n] for n in names]
+
+
+def _rel_error(got, ref) -> float:
+    import numpy as np
+
+    g = np.asarray(got, dtype=np.float64)
+    r = np.asarray(ref, dtype=np.float64)
+    if g.shape != r.shape:
+        raise RooflabError(f"the result has shape {g.shape}, the expected value {r.shape}")
+    scale = float(np.max(np.abs(r))) if r.size else 1.0
+    return float(np.max(np.abs(g - r)) / (scale or 1.0)) if r.size else 0.0
+
+
+def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes, expected=None,
+                 name: str | None = None, tolerance: float = 1e-5, threads: int = 1, precision: str = "fp64",
+                 quick: bool = False) -> dict:
+    """A Python callable (e.g. a NumPy expression) at each size: ``setup(**size)`` returns its arguments,
+    ``flops``/``bytes`` are numbers, expressions of the sizes, or callables of them; ``expected(*args)`` the
+    reference result. It runs in this process (a Python exception is reported for its size, the others go on)."""
+    from ..timing.harness import python_overhead, python_timed, run_samples
+    from ..userkernel.expr import arith
+
+    name = name or getattr(fn, "__name__", "callable")
+    measure_doc = ensure_measure(session, precision)
+    roofs = roofs_at(measure_doc, threads, precision)
+    caps = cache_capacities(session.machine, threads)
+    cfg = HarnessConfig(min_sample_s=0.005 if quick else 0.02, samples=5 if quick else 11, warmup=1, min_samples=3,
+                        budget_s=1.0 if quick else 5.0)
+
+    def amount(v, size):
+        return float(v(**size) if callable(v) else arith(v, size, f"{name}: flops/bytes"))
+
+    rows, points = [], []
+    for size in sizes:
+        label = f"{name} " + " ".join(f"{k}={v}" for k, v in size.items())
+        session.progress(f"bench: {label}")
+        row = {"size": size, "label": label, "checked": expected is not None}
+        try:
+            args = setup(**size)
+            args = args if isinstance(args, tuple) else (args,)
+            fl, by = amount(flops, size), amount(bytes, size)
+            ws = float(sum(getattr(a, "nbytes", 0) for a in args))
+            row.update(flops=fl, bytes=by, working_set_bytes=ws)
+            if expected is not None:
+                err = _rel_error(fn(*args), expected(*args))
+                row["rel_error"] = err
+                if err > tolerance:
+                    row.update(error=f"wrong result: max relative error {err:.3g} > tolerance {tolerance:.3g}",
+                               error_kind="wrong")
+                    rows.append(row)
+                    session.record(label, row)
+                    continue
+            t = run_samples(python_timed(lambda: fn(*args)), cfg, overhead_per_rep=python_overhead())
+        except Exception as exc:  # the user's code: report it for this size and go on
+            row.update(error=f"raised {type(exc).__name__}: {exc}", error_kind="error")
+            rows.append(row)
+            session.record(label, row)
+            continue
+        s = t.summary
+        row.update(time_s=s.median, time_ci95=list(s.ci95), samples=s.n, cv=s.cv, seconds=t.samples,
+                   **place(fl, by, s.median, ws, roofs, caps))
+        if row.get("of_roof", 0) > 1.02:
+            row["above_roof"] = True
+        session.check_timing(label, t)
+        points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                       "above_roof": row.get("above_roof", False)})
+        rows.append(row)
+        session.record(label, row)
+    spec = {"name": name, "prototype": f"Python callable {getattr(fn, '__qualname__', name)}", "threads": threads,
+            "precision": precision}
+    doc = {"schema": schema_id("bench"), "quick": quick,
+           "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}], "points": points,
+           "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
+           "roofline_source": f"measure run {measure_doc.get('run_id', '(unstored)')}"}
+    from ..report.observations import bench_observations
+
+    return session.finish(doc, observe=bench_observations)

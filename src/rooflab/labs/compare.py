@@ -109,7 +109,8 @@ def compare_runs(session: Session, ra: str, rb: str, *, threshold: float) -> dic
     differs = _diff(da["header"].get("machine", {}), db["header"].get("machine", {}), "machine") + \
         _diff(da["header"].get("environment", {}), db["header"].get("environment", {}), "environment") + \
         _diff([k.get("library", {}).get("flags") for k in da["result"]["kernels"]],
-              [k.get("library", {}).get("flags") for k in db["result"]["kernels"]], "flags")
+              [k.get("library", {}).get("flags") for k in db["result"]["kernels"]], "flags") + \
+        _diff([k.get("git") for k in da["result"]["kernels"]], [k.get("git") for k in db["result"]["kernels"]], "git")
     return {"mode": "runs", "a": {"run_id": da["run_id"], "created": da["created"]},
             "b": {"run_id": db["run_id"], "created": db["created"]}, "rows": rows, "record_differences": differs}
 
