@@ -22,16 +22,10 @@ from rooflab.labs import tasks
 from rooflab.labs.kernels import build_gemm, gemm_params
 from rooflab.labs.ladder import WORKER_ENV
 from rooflab.machine.cpu import describe_cpu
-from rooflab.machine.env import usable_cpus
+from rooflab.machine.env import blas_info, usable_cpus
 from rooflab.timing.harness import HarnessConfig
 from rooflab.timing.stats import order_statistic_median_ci
 from rooflab.timing.worker import Worker
-
-
-def blas_info():
-    from rooflab.machine.env import blas_info as info
-
-    return [(b.get("internal_api"), b.get("version"), b.get("architecture")) for b in info()]
 
 
 def main() -> int:
@@ -47,7 +41,8 @@ def main() -> int:
     cfg = HarnessConfig(min_sample_s=0.05, samples=args.rounds, warmup=1, min_samples=args.rounds, budget_s=1e9)
     results = {}
     with Worker(env=WORKER_ENV, default_timeout_s=1800) as w:
-        print("BLAS:", w.call("blas", blas_info), "| microkernel", p.to_dict())
+        blas = [(b.get("internal_api"), b.get("version"), b.get("architecture")) for b in w.call("blas", blas_info)]
+        print("BLAS in the worker:", blas, "| microkernel", p.to_dict())
         for n in args.sizes:
             for t in sorted({1, tall}):
                 res = w.call("ladder", tasks.ladder_task, lib, "rl_gemm_packed", n, t, cfg, (("int", t),))

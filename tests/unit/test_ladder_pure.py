@@ -38,6 +38,9 @@ def test_microkernel_audit():
     ok = {"fma": 12, "fma_bits": 256, "fp_mul": 0, "fp_add": 0, "vector_bits": 256, "spills": 0}
     assert audit_microkernel(ok, p) is None
     assert "tile needs 12" in audit_microkernel({**ok, "fma": 6}, p)
+    unrolled = GemmParams(vbytes=32, mr=6, nr=16, kc=256, mc=120, unroll=2)
+    assert audit_microkernel({**ok, "fma": 24}, unrolled) is None and audit_microkernel(ok, unrolled) is None
+    assert "unrolled x2" in audit_microkernel({**ok, "fma": 18}, unrolled)
     assert "does not fit" in audit_microkernel({**ok, "spills": 3}, p)
     port = GemmParams(vbytes=16, mr=4, nr=8, kc=256, mc=128, profile="portable")
     assert audit_microkernel({"fma": 0, "fp_mul": 8, "fp_add": 8, "vector_bits": 128, "fma_bits": 0, "spills": 0},

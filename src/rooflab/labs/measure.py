@@ -370,10 +370,16 @@ def roofs(doc: dict) -> dict:
 
 def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[list[dict], dict]:
     cc = doc["ceilings"]["compute"]
-    # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads)
+    # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads); when
+    # the measured FMA ceiling was refused or flagged, the theoretical peak at the measured clock stands in
     peak = best_compute(cc, "fp32", "simd_fma", tall)
+    th = session.machine.get("theoretical")
+    if peak is None and th:
+        peak = {"name": "fp32 theoretical peak (the measured FMA ceiling was not usable)",
+                "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(tall, th["cores"])}
     blas = best_compute(cc, "fp32", "blas_gemm", tall)
-    dram = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", tall)
+    dram = (best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", tall) or
+            best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", 1))
     info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": tall,
             "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
             "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,

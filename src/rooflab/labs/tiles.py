@@ -28,7 +28,7 @@ def tiles(isa: dict, quick: bool) -> list[GemmParams]:
             if need > regs + 12:  # far past the register file: nothing new to learn
                 continue
             mc = max(mr, (96 // mr) * mr)
-            out.append(GemmParams(vbytes=vb, mr=mr, nr=nv * lanes, kc=256, mc=mc))
+            out.append(GemmParams(vbytes=vb, mr=mr, nr=nv * lanes, kc=256, mc=mc))  # not unrolled: clean counts
     if quick:
         out = [p for p in out if p.nr // lanes in (1, 2, 3)]
     return out

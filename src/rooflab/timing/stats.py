@@ -145,13 +145,18 @@ def paired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, threshol
     r = b / a
     med = float(np.median(r))
     lo, hi = order_statistic_median_ci(r, confidence)
+    return Comparison(rounds=int(a.size), ratio=med, ci95=(lo, hi), threshold=threshold,
+                      verdict=verdict(lo, hi, threshold))
+
+
+def verdict(lo: float, hi: float, threshold: float) -> str:
+    """B against A from the CI [lo, hi] of time ratio B/A: a difference only when the whole CI lies beyond the
+    threshold (slower: above 1 + threshold; faster: below 1 / (1 + threshold))."""
     if lo > 1.0 + threshold:
-        verdict = "slower"
-    elif hi < 1.0 / (1.0 + threshold):
-        verdict = "faster"
-    else:
-        verdict = "no difference"
-    return Comparison(rounds=int(a.size), ratio=med, ci95=(lo, hi), threshold=threshold, verdict=verdict)
+        return "slower"
+    if hi < 1.0 / (1.0 + threshold):
+        return "faster"
+    return "no difference"
 
 
 def unpaired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, threshold: float = 0.02,
@@ -169,11 +174,5 @@ def unpaired_ratio(times_a: Sequence[float], times_b: Sequence[float], *, thresh
     alpha = (1.0 - confidence) / 2.0
     lo, hi = (float(x) for x in np.quantile(mb / ma, [alpha, 1.0 - alpha]))
     med = float(np.median(b) / np.median(a))
-    if lo > 1.0 + threshold:
-        verdict = "slower"
-    elif hi < 1.0 / (1.0 + threshold):
-        verdict = "faster"
-    else:
-        verdict = "no difference"
     return Comparison(rounds=int(min(a.size, b.size)), ratio=med, ci95=(lo, hi), threshold=threshold,
-                      verdict=verdict)
+                      verdict=verdict(lo, hi, threshold))
