@@ -377,7 +377,7 @@ def _size_option(values: tuple[str, ...]) -> dict | None:
 @cli.command()
 @json_option
 @store_option
-@click.argument("spec", type=click.Path(dir_okay=False))
+@click.argument("spec")
 @click.option("--kernel", default=None, help="The kernel of the spec to profile (needed when it has several).")
 @click.option("--size", "sizes", multiple=True, help="NAME=NUMBER for each size variable (default: the spec's "
                                                       "smallest size).")
@@ -385,12 +385,21 @@ def _size_option(values: tuple[str, ...]) -> dict | None:
 @click.option("--cachegrind", "force_cachegrind", is_flag=True, help="Use cachegrind even where perf counts.")
 @click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
 def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, no_store):
-    """Why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) otherwise."""
+    """Why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) otherwise.
+
+    SPEC is a kernel spec file, or lab:NAME for one of the labs' own kernels (lab:gemm_ikj, lab:loop_kji,
+    lab:stream_triad, ...)."""
     from .labs import bench as bench_lab
     from .labs import profile as prof
     from .userkernel.spec import load_spec
 
-    specs = bench_lab.select(load_spec(spec), (kernel,) if kernel else ())
+    if spec.startswith("lab:"):
+        from .labs.labkernels import spec_for
+        from .machine import describe
+
+        specs = [spec_for(spec[4:], describe(clock=False))]
+    else:
+        specs = bench_lab.select(load_spec(spec), (kernel,) if kernel else ())
     if len(specs) > 1:
         raise RooflabError(f"{spec} has several kernels ({', '.join(s.name for s in specs)}): choose one with --kernel")
     size = _size_option(sizes)

@@ -58,7 +58,7 @@ def _strip_comments(src: str) -> str:
 
 def find_prototype_text(source: str, symbol: str) -> str | None:
     """The text of ``symbol``'s definition or declaration up to its body (or semicolon)."""
-    src = _strip_comments(source)
+    src = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", _strip_comments(source))
     m = re.search(r"(?:^|[;}\n])\s*((?:[A-Za-z_][\w\s\*]*?)\b" + re.escape(symbol) + r"\s*\(([^()]*)\))\s*[{;]",
                   src, re.S)
     if not m:
