@@ -31,7 +31,11 @@ case "$1" in
 REC
     ;;
   record) while [ "$#" -gt 0 ]; do [ "$1" = "-o" ] && touch "$2"; shift; done ;;
-  report) printf '# Overhead  Symbol\n    88.00%%  [.] scale\n    12.00%%  [.] main\n' ;;
+  report)
+    case "$*" in
+      *srcline*) printf '# Overhead  Source:Line\n    80.00%%  user_kernels.c:3\n    20.00%%  user_kernels.c:2\n' ;;
+      *) printf '# Overhead  Symbol\n    88.00%%  [.] scale\n    12.00%%  [.] main\n' ;;
+    esac ;;
 esac
 exit 0
 """
@@ -64,6 +68,7 @@ def test_perf_path_with_recorded_counters(capsys, tmp_path, monkeypatch):
     assert doc["derived"]["ipc"] == pytest.approx(2.0, rel=1e-3)
     assert doc["derived"]["cache_miss_rate"] == pytest.approx(0.25)
     assert doc["hotspots"][0] == {"percent": 88.0, "symbol": "scale"}
+    assert doc["hot_lines"][0] == {"percent": 80.0, "symbol": "user_kernels.c:3"}
     assert any(o.startswith("IPC 2.00") for o in doc["observations"])
 
 

@@ -48,13 +48,17 @@ def perf_stat(exe: str | Path, timeout: float = 300) -> dict:
     return {"returncode": r.returncode, "counters": parse_perf_stat(r.stderr), "raw": r.stderr[-4000:]}
 
 
-def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300) -> list[dict]:
+def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300) -> dict[str, list[dict]]:
+    """Hot functions and, from the debug info the driver is built with, hot source lines."""
     perf = shutil.which("perf")
     data = workdir / "perf.data"
     rec = subprocess.run([perf, "record", "-q", "-o", str(data), str(exe)], capture_output=True, text=True,
                          timeout=timeout)
     if rec.returncode != 0:
-        return []
-    rep = subprocess.run([perf, "report", "--stdio", "-i", str(data), "--sort", "symbol"], capture_output=True,
-                         text=True, timeout=timeout)
-    return parse_perf_report(rep.stdout)
+        return {"functions": [], "lines": []}
+    out = {}
+    for key, sort in (("functions", "symbol"), ("lines", "srcline")):
+        rep = subprocess.run([perf, "report", "--stdio", "-i", str(data), "--sort", sort], capture_output=True,
+                             text=True, timeout=timeout)
+        out[key] = parse_perf_report(rep.stdout)
+    return out

@@ -79,7 +79,8 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
                 "miss_traffic_bytes_per_call": c["cache-misses"] * line / calls if c.get("cache-misses") else None,
             }
             session.progress("profile: perf record")
-            doc["hotspots"] = perf.perf_hotspots(exe.path, Path(d))
+            spots = perf.perf_hotspots(exe.path, Path(d))
+            doc["hotspots"], doc["hot_lines"] = spots["functions"], spots["lines"]
         else:
             doc["method"] = "cachegrind"
             doc["fallback_reason"] = ("asked for cachegrind" if force_cachegrind else

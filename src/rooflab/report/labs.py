@@ -200,9 +200,10 @@ def render_profile(doc: dict, console: Console) -> None:
     rows = [[k, f"{v:.6g}" if isinstance(v, (int, float)) else "not counted"] for k, v in c.items()]
     console.print(table("Counters" + (" (per call, kernel function only)" if doc["method"] == "cachegrind" else
                                       " (whole driver run)"), ["event", "value"], rows))
-    if doc.get("hotspots"):
-        console.print(table("Hotspots (perf record)", ["symbol", "% of samples"],
-                            [[h["symbol"], f"{h['percent']:.1f}"] for h in doc["hotspots"]]))
+    for key, title in (("hotspots", "Hot functions (perf record)"), ("hot_lines", "Hot source lines (perf record)")):
+        if doc.get(key):
+            console.print(table(title, ["where", "% of samples"],
+                                [[h["symbol"], f"{h['percent']:.1f}"] for h in doc[key]]))
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 

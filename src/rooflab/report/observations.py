@@ -466,6 +466,8 @@ def profile_observations(doc: dict) -> list[str]:
             out.append(f"Branch miss rate {pct(d['branch_miss_rate'], 2)}.")
         for h in doc.get("hotspots", [])[:3]:
             out.append(f"Hotspot: {h['symbol']} ({h['percent']:.1f}% of samples).")
+        for h in doc.get("hot_lines", [])[:3]:
+            out.append(f"Hot line: {h['symbol']} ({h['percent']:.1f}% of samples).")
     return out
 
 
