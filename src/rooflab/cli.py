@@ -24,9 +24,9 @@ def _console(stderr: bool = False):
 
 
 def _emit_json(doc: dict) -> None:
-    from .results.store import _default
+    from .results.store import to_jsonable
 
-    click.echo(json.dumps(doc, indent=2, default=_default, allow_nan=True))
+    click.echo(json.dumps(doc, indent=2, default=to_jsonable, allow_nan=True))
 
 
 def _store(path):

@@ -47,10 +47,10 @@ def _now() -> str:
 
 
 def _dumps(obj) -> str:
-    return json.dumps(obj, allow_nan=True, default=_default)
+    return json.dumps(obj, allow_nan=True, default=to_jsonable)
 
 
-def _default(o):
+def to_jsonable(o):
     if hasattr(o, "to_dict"):
         return o.to_dict()
     if isinstance(o, (set, tuple)):
