@@ -142,7 +142,9 @@ def show(as_json, store_path, plot_path, runs):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the roofline to FILE (.png, .svg or .pdf; needs matplotlib).")
 @click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
-def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store):
+@click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job (mpirun -n N rooflab measure "
+                                                    "--mpi): ranks measure together, rank 0 aggregates and stores.")
+def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
@@ -153,7 +155,15 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
         from .report.plot import check_plot_path
 
         check_plot_path(plot_path)
-    doc = _in_session("measure", lambda s: run(opts, s), as_json, store_path, no_store)
+    if use_mpi:
+        from .mpijobs import measure_job
+
+        doc = _mpi_job(lambda store, prog: measure_job(opts, store, prog), as_json, store_path, no_store)
+        if doc is None:
+            return
+    else:
+        _refuse_under_launcher("measure")
+        doc = _in_session("measure", lambda s: run(opts, s), as_json, store_path, no_store)
     if as_json:
         _emit_json(doc)
     else:
@@ -181,6 +191,35 @@ def lab(ctx, as_json):
         return
     for name, (_, desc) in LABS.items():
         click.echo(f"  {name:<12} {desc}")
+
+
+def _refuse_under_launcher(command: str) -> None:
+    """Under mpirun without --mpi, N copies would fight over the same cores and the same store: say so."""
+    import os
+
+    from .mpi import launched_ranks
+
+    n = launched_ranks()
+    if n:
+        rank = os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ.get("PMI_RANK") or os.environ.get("PMIX_RANK")
+        msg = (f"this process is one of {n} MPI ranks: run `mpirun -n {n} rooflab {command} --mpi` to measure with "
+               f"all of them together, or run rooflab without a launcher")
+        raise RooflabError(msg if rank in (None, "0") else "")
+
+
+def _mpi_job(job, as_json: bool, store_path, no_store: bool) -> dict | None:
+    """Run an MPI job; rank 0 gets the document (and stores it), the other ranks None."""
+    store = None
+    try:
+        from .mpi import world
+
+        rank = world().Get_rank()
+        store = None if (no_store or rank != 0) else _store(store_path)
+        with progress_bar(not as_json and rank == 0) as prog:
+            return job(store, prog)
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _in_session(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None) -> dict:
@@ -295,7 +334,9 @@ def lab_vectorize(as_json, store_path, quick, no_store, n, threads):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also draw the kernels on the roofline to FILE (.png, .svg or .pdf).")
 @click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
-def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store):
+@click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job: every rank runs the kernels on "
+                                                    "its own data at the same moment; rank 0 aggregates and stores.")
+def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi):
     """Your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline."""
     from .labs import bench as bench_lab
     from .userkernel.spec import load_spec
@@ -305,7 +346,21 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store):
         from .report.plot import check_plot_path
 
         check_plot_path(plot_path)
-    doc = _run_lab("bench", lambda s: bench_lab.run(s, specs, quick=quick), as_json, store_path, no_store)
+    if use_mpi:
+        from .mpijobs import bench_job
+        from .report import labs as _lab_renderers  # noqa: F401
+        from .report.text import RENDERERS
+
+        doc = _mpi_job(lambda store, prog: bench_job(specs, quick, store, prog), as_json, store_path, no_store)
+        if doc is None:
+            return
+        if as_json:
+            _emit_json(doc)
+        else:
+            RENDERERS["bench"](doc, _console())
+    else:
+        _refuse_under_launcher("bench")
+        doc = _run_lab("bench", lambda s: bench_lab.run(s, specs, quick=quick), as_json, store_path, no_store)
     if plot_path:
         from .report.plot import plot_roofline
 
@@ -416,7 +471,8 @@ def main(argv=None) -> int:
         click.echo(f"rooflab: {exc}", err=True)
         return 143
     except RooflabError as exc:
-        click.echo(f"rooflab: error: {exc}", err=True)
+        if str(exc):  # an empty message: another MPI rank already said it
+            click.echo(f"rooflab: error: {exc}", err=True)
         return 2
     except click.exceptions.UsageError as exc:
         click.echo(f"rooflab: error: {exc.format_message()}", err=True)

@@ -6,24 +6,11 @@ from pathlib import Path
 import pytest
 
 from rooflab.cli import main
-from rooflab.machine import describe
+from conftest import fake_measure
 from rooflab.results.store import Store
 
 pytestmark = pytest.mark.cc
 DATA = Path(__file__).resolve().parents[1] / "data"
-
-
-def fake_measure(store_path):
-    """A stored roofline of this machine, so bench does not have to measure one."""
-    key = describe(clock=False)["key"]
-    comp = [{"precision": p, "klass": "simd_fma", "threads": 1, "status": "ok", "flops_per_s": 1e11,
-             "name": f"{p} FMA"} for p in ("fp32", "fp64")]
-    bw = [{"level": lv, "kernel": "read", "threads": 1, "status": "ok", "bytes_per_s": v}
-          for lv, v in (("L1", 2e11), ("L2", 1e11), ("L3", 8e10), ("DRAM", 2e10))]
-    with Store(store_path) as st:
-        rid = st.begin("measure", {"machine": {"key": key}, "environment": {"hostname": "h"}})
-        st.finish(rid, {"schema": "rooflab.measure/1", "ceilings": {"compute": comp, "bandwidth": bw}, "run_id": rid})
-    return rid
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,12 @@ LEVELS = ("L1", "L2", "L3", "DRAM")
 
 def latest_measure(session: Session) -> dict | None:
     """The result of the newest complete `measure` run of this machine in the session's store."""
-    st = session.store
+    return latest_measure_in(session.store, session.machine.get("key"))
+
+
+def latest_measure_in(st, key: str | None) -> dict | None:
     if st is None:
         return None
-    key = session.machine.get("key")
     for r in st.runs(kind="measure", limit=50):
         if r["status"] == "complete" and (not key or r["machine"] == key):
             return st.get(r["run_id"])["result"]

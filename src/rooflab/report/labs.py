@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from .format import pct, seconds, si
-from .text import render_observations, render_warnings, renderer, table
+from .text import render_mpi, render_observations, render_warnings, renderer, table
 
 
 @renderer("lab.fma")
@@ -164,6 +164,7 @@ def render_bench(doc: dict, console: Console) -> None:
                                    [(m["name"], m["value"]) for m in r["memory"]], pts,
                                    width=max(40, min(100, console.width - 12)), title="Your kernels on this machine"):
             console.print(line, markup=False, highlight=False)
+    render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 

@@ -6,7 +6,7 @@ from rich.console import Console
 
 from .ascii import MARKS, Point, ascii_roofline
 from .format import binary_bytes, pct, seconds, si
-from .text import render_machine, render_observations, render_warnings, renderer, table
+from .text import render_machine, render_mpi, render_observations, render_warnings, renderer, table
 
 
 def _ci(c, unit):
@@ -87,5 +87,6 @@ def render_measure(doc: dict, console: Console) -> None:
     if pp:
         console.print("  points: " + ", ".join(f"{p.label}: B={q['B']}" + (" (above roof)" if p.flagged else "")
                                                for p, q in zip(pp, pts)), markup=False)
+    render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)

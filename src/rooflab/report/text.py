@@ -167,3 +167,27 @@ def render_run(doc: dict, console: Console) -> None:
     render_records(doc["records"], console)
     if result:
         render_warnings(result.get("warnings", []), console)
+
+
+def render_mpi(doc: dict, console: Console) -> None:
+    """The ranks of an MPI job, where each ran, and the job's aggregates with the spread between ranks."""
+    mpi = doc.get("mpi")
+    if not mpi:
+        return
+    rows = [[r["rank"], r["host"], ",".join(map(str, r["cpus"] or [])) or "?", r["status"], r.get("error") or ""]
+            for r in mpi["ranks"]]
+    console.print(table(f"MPI job: {mpi['size']} ranks on {len(mpi['hosts'])} host(s)",
+                        ["rank", "host", "cpus", "status", "error"], rows, justify_numbers=False))
+    aggs = mpi.get("aggregates") or {}
+    parts = aggs.items() if isinstance(aggs, dict) else [("bench", aggs)]
+    for part, items in parts:
+        unit = "B/s" if part == "bandwidth" else "FLOP/s"
+        rows = []
+        for a in items:
+            what = a.get("name") or a.get("label") or f"{a.get('level')} {a.get('kernel')}"
+            rows.append([what, a.get("threads", ""), si(a["job"], unit),
+                         "; ".join(f"{h} {si(v, unit)}" for h, v in a["nodes"].items()),
+                         f"{a['spread']:.0%} (rank {a['slowest']['rank']})" if a.get("spread") else "—"])
+        if rows:
+            console.print(table(f"Job aggregates ({part}): all ranks' work over the slowest rank's time",
+                                ["ceiling", "threads", "job", "per node", "slowest / fastest"], rows))

@@ -97,6 +97,21 @@ class Store:
                 (_now(), kind, "running", host, key, label, _dumps(header)))
         return int(cur.lastrowid)
 
+    def save(self, kind: str, header: dict, result: dict, records: list[tuple[str, dict]] = (), *,
+             status: str = "complete", label: str | None = None) -> int:
+        """A whole run in one transaction (an MPI job's rank 0 writes the job this way)."""
+        machine = header.get("machine", {})
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO runs (created, finished, kind, status, hostname, machine, label, header, result) "
+                "VALUES (?,?,?,?,?,?,?,?,?)",
+                (_now(), _now(), kind, status, header.get("environment", {}).get("hostname"),
+                 machine.get("key") if isinstance(machine, dict) else None, label, _dumps(header), _dumps(result)))
+            run_id = int(cur.lastrowid)
+            self._db.executemany("INSERT INTO records (run_id, seq, name, data) VALUES (?,?,?,?)",
+                                 [(run_id, i, n, _dumps(d)) for i, (n, d) in enumerate(records)])
+        return run_id
+
     def add_record(self, run_id: int, name: str, data: dict) -> None:
         with self._db:
             (seq,) = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM records WHERE run_id = ?",

@@ -1,0 +1,89 @@
+"""`measure --mpi` and `bench --mpi`: the per-rank work, and the job document rank 0 assembles and stores."""
+
+from __future__ import annotations
+
+import sys
+
+from .mpi import RankSession, aggregate_bench, aggregate_measure, lag_warnings, run_job, world
+from .results.schema import schema_id
+
+
+def _job(comm, work) -> dict | None:
+    results, records = run_job(comm, work)
+    if comm.Get_rank() != 0:
+        return None
+    ok = [r for r in results if r]
+    if not ok:
+        failures = "; ".join(f"rank {r['rank']} on {r['host']}: {r['error']}" for r in records)
+        from .errors import RooflabError
+
+        raise RooflabError(f"every rank failed: {failures}")
+    doc = dict(ok[0])  # rank 0's document (or the first rank that finished) carries machine and environment
+    doc.pop("run_id", None)
+    doc["mpi"] = {"size": comm.Get_size(), "ranks": records,
+                  "hosts": sorted({r["host"] for r in records}),
+                  "per_rank": [{"rank": rec["rank"], "host": rec["host"], "status": rec["status"],
+                                "error": rec["error"], "result": res} for rec, res in zip(records, results)]}
+    return doc
+
+
+def measure_job(opts, store, progress=None) -> dict | None:
+    from .labs.measure import run
+
+    comm = world()
+
+    def work(rank: int) -> dict:
+        with RankSession("measure", comm, store=None, progress=progress if rank == 0 else None) as s:
+            return run(opts, s)
+
+    doc = _job(comm, work)
+    if doc is None:
+        return None
+    results = [p["result"] for p in doc["mpi"]["per_rank"]]
+    doc["mpi"]["aggregates"] = aggregate_measure(results, doc["mpi"]["ranks"])
+    doc["warnings"] = doc.get("warnings", []) + lag_warnings(doc["mpi"]["aggregates"]) + _failed(doc)
+    doc["schema"] = schema_id("measure")
+    _store_job(store, "measure", doc)
+    return doc
+
+
+def bench_job(specs, quick: bool, store, progress=None) -> dict | None:
+    from .labs.bench import run
+    from .labs.roofs import latest_measure_in
+    from .machine import describe
+
+    comm = world()
+    # rank 0 reads this machine's stored roofline once; every rank places its points on the same one
+    roof = latest_measure_in(store, describe(clock=False)["key"]) if comm.Get_rank() == 0 else None
+    roof = comm.bcast(roof, root=0)
+
+    def work(rank: int) -> dict:
+        with RankSession("bench", comm, store=None, progress=progress if rank == 0 else None) as s:
+            return run(s, specs, quick=quick, measure_doc=roof)
+
+    doc = _job(comm, work)
+    if doc is None:
+        return None
+    results = [p["result"] for p in doc["mpi"]["per_rank"]]
+    doc["mpi"]["aggregates"] = aggregate_bench(results, doc["mpi"]["ranks"])
+    doc["warnings"] = doc.get("warnings", []) + _failed(doc)
+    doc["schema"] = schema_id("bench")
+    _store_job(store, "bench", doc)
+    return doc
+
+
+def _failed(doc: dict) -> list[dict]:
+    return [{"code": "rank-failed", "subject": f"rank {r['rank']}", "seen": 1, "threshold": 0,
+             "message": f"rank {r['rank']} on {r['host']} failed: {r['error']}",
+             "remedy": "its traceback is in the job record (mpi.ranks); the other ranks' results are kept"}
+            for r in doc["mpi"]["ranks"] if r["status"] != "ok"]
+
+
+def _store_job(store, kind: str, doc: dict) -> None:
+    if store is None:
+        return
+    header = {"machine": doc.get("machine", {}), "environment": doc.get("environment", {}), "command": list(sys.argv),
+              "mpi": {"size": doc["mpi"]["size"], "hosts": doc["mpi"]["hosts"]}}
+    records = [(f"rank {p['rank']}", {"host": p["host"], "status": p["status"], "error": p["error"]})
+               for p in doc["mpi"]["per_rank"]]
+    doc["run_id"] = store.save(kind, header, doc, records, label=f"mpi x{doc['mpi']['size']}")
