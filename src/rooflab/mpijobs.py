@@ -66,6 +66,7 @@ def bench_job(specs, quick: bool, store, progress=None) -> dict | None:
         return None
     results = [p["result"] for p in doc["mpi"]["per_rank"]]
     doc["mpi"]["aggregates"] = aggregate_bench(results, doc["mpi"]["ranks"])
+    doc["mpi"]["job_roofline"] = place_on_job_roofline(doc["mpi"]["aggregates"], results, roof)
     doc["warnings"] = doc.get("warnings", []) + _failed(doc)
     doc["schema"] = schema_id("bench")
     _store_job(store, "bench", doc)
@@ -87,3 +88,44 @@ def _store_job(store, kind: str, doc: dict) -> None:
     records = [(f"rank {p['rank']}", {"host": p["host"], "status": p["status"], "error": p["error"]})
                for p in doc["mpi"]["per_rank"]]
     doc["run_id"] = store.save(kind, header, doc, records, label=f"mpi x{doc['mpi']['size']}")
+
+
+def job_roofs(measure_doc: dict | None, precision: str) -> dict | None:
+    """The job's roofline from a stored `measure --mpi` run: its aggregated FMA and DRAM ceilings."""
+    aggs = ((measure_doc or {}).get("mpi") or {}).get("aggregates")
+    if not aggs:
+        return None
+    fma = [a for a in aggs["compute"] if a["name"].startswith(f"{precision} SIMD FMA")]
+    dram = [a for a in aggs["bandwidth"] if a["level"] == "DRAM" and a["kernel"] in ("read", "copy", "triad")]
+    if not fma or not dram:
+        return None
+    return {"flops_per_s": max(a["job"] for a in fma), "bytes_per_s": max(a["job"] for a in dram),
+            "ranks": max(a["ranks"] for a in fma)}
+
+
+def place_on_job_roofline(aggs: list[dict], results: list[dict | None], measure_doc: dict | None) -> dict:
+    """Each kernel and size's job FLOP/s against the job's roofs (DRAM and FMA aggregated over the ranks of the
+    stored MPI roofline); without such a roofline, say how to get one."""
+    from .model.roofline import attainable
+
+    ok = [r for r in results if r]
+    prec = ok[0]["kernels"][0]["spec"].get("precision", "fp64") if ok and ok[0]["kernels"] else "fp64"
+    roofs = job_roofs(measure_doc, prec)
+    if roofs is None:
+        return {"available": False, "note": "no stored `mpirun ... rooflab measure --mpi` run of this machine: "
+                                            "the points are placed on each rank's own roofline"}
+    inten = {}
+    for res in ok:
+        for k in res["kernels"]:
+            for r in k["sizes"]:
+                if r.get("intensity"):
+                    inten[(k["name"], r["label"])] = r["intensity"]
+    points = []
+    for a in aggs:
+        i = inten.get((a["kernel"], a["label"]))
+        if not i:
+            continue
+        roof = attainable(i, roofs["flops_per_s"], roofs["bytes_per_s"])
+        points.append({"kernel": a["kernel"], "label": a["label"], "intensity": i, "job_flops_per_s": a["job"],
+                       "job_roof_flops_per_s": roof, "of_job_roof": a["job"] / roof})
+    return {"available": True, "roofs": roofs, "points": points}

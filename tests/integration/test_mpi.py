@@ -46,6 +46,13 @@ def test_measure_mpi_two_ranks(tmp_path):
     with Store(db) as st:
         runs = st.runs()
     assert len(runs) == 1 and runs[0]["label"] == "mpi x2" and runs[0]["records"] == 2
+    # a bench job on the same store is placed on that job roofline
+    r = mpirun(2, sys.executable, "-m", "rooflab", "bench", str(DATA / "user_kernels_fp64.toml"), "--mpi", "--quick",
+               "--json", "--store", str(db))
+    assert r.returncode == 0, r.stderr[-3000:]
+    jr = json.loads(r.stdout)["mpi"]["job_roofline"]
+    assert jr["available"] and jr["roofs"]["ranks"] == 2
+    assert all(p["job_roof_flops_per_s"] > 0 and p["of_job_roof"] > 0 for p in jr["points"])
 
 
 def test_bench_mpi_four_ranks(tmp_path):
@@ -60,6 +67,7 @@ def test_bench_mpi_four_ranks(tmp_path):
     assert doc["mpi"]["size"] == 4 and len(doc["mpi"]["aggregates"]) == 2  # one per size
     for a in doc["mpi"]["aggregates"]:
         assert a["ranks"] == 4 and a["job"] > 0 and 0 < a["spread"] <= 1
+    assert doc["mpi"]["job_roofline"]["available"] is False  # the stored roofline is not an MPI job
     with Store(db) as st:
         assert [x["kind"] for x in st.runs()] == ["bench", "measure"]
 

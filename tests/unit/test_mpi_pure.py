@@ -42,3 +42,30 @@ def test_measure_and_bench_aggregation_and_lag_warning():
     bench = [{"kernels": [{"name": "k", "sizes": [{"label": "k n=1", "flops_per_s": 10.0, "time_s": 1.0}]}]}] * 2
     b = aggregate_bench(bench, recs[:2])
     assert b[0]["job"] == pytest.approx(20.0) and b[0]["kernel"] == "k"
+
+
+def test_job_roofline_placement():
+    from rooflab.mpijobs import place_on_job_roofline
+
+    measure = {"mpi": {"aggregates": {
+        "compute": [{"name": "fp32 SIMD FMA 256-bit", "threads": 1, "job": 400.0, "ranks": 4}],
+        "bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 1, "job": 100.0, "ranks": 4}]}}}
+    results = [{"kernels": [{"name": "k", "spec": {"precision": "fp32"},
+                             "sizes": [{"label": "k n=1", "intensity": 0.5}]}]}]
+    aggs = [{"kernel": "k", "label": "k n=1", "job": 25.0}]
+    out = place_on_job_roofline(aggs, results, measure)
+    assert out["available"] and out["points"][0]["job_roof_flops_per_s"] == 50.0
+    assert out["points"][0]["of_job_roof"] == 0.5
+    none = place_on_job_roofline(aggs, results, {"ceilings": {}})
+    assert not none["available"] and "measure --mpi" in none["note"]
+
+
+def test_mpi_without_mpi4py_says_what_to_install(monkeypatch):
+    import sys
+
+    from rooflab.errors import RooflabError
+    from rooflab.mpi import world
+
+    monkeypatch.setitem(sys.modules, "mpi4py", None)
+    with pytest.raises(RooflabError, match=r"pip install 'rooflab\[mpi\]'"):
+        world()

@@ -191,3 +191,12 @@ def render_mpi(doc: dict, console: Console) -> None:
         if rows:
             console.print(table(f"Job aggregates ({part}): all ranks' work over the slowest rank's time",
                                 ["ceiling", "threads", "job", "per node", "slowest / fastest"], rows))
+    jr = mpi.get("job_roofline")
+    if jr and jr.get("available"):
+        rows = [[p["label"], f"{p['intensity']:.3g}", si(p["job_flops_per_s"], "FLOP/s"),
+                 si(p["job_roof_flops_per_s"], "FLOP/s"), pct(p["of_job_roof"])] for p in jr["points"]]
+        console.print(table(f"On the job's roofline ({si(jr['roofs']['flops_per_s'], 'FLOP/s')}, "
+                            f"{si(jr['roofs']['bytes_per_s'], 'B/s')} over {jr['roofs']['ranks']} ranks)",
+                            ["kernel and size", "FLOP/B", "job", "job roof", "of roof"], rows))
+    elif jr:
+        console.print(f"[dim]{jr['note']}[/]")
