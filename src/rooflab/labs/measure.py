@@ -84,7 +84,7 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
                 gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=2.0),
                 sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3),
                 ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
-                batch=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=3, budget_s=3.0),
+                batch=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=3, budget_s=1.5),
                 gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
                 points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)))
 

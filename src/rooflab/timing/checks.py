@@ -37,22 +37,21 @@ def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 
     """CPU time used by others during the run, in cores on average: other processes (``/proc/stat`` minus our own)
     plus steal time (the hypervisor running other guests on our CPUs).
 
-    A 1-minute load average above our own thread count by more than the threshold also counts; it lags, so it
-    mostly confirms what the CPU accounting shows.
+    The CPU accounting decides; the 1-minute load average only adds to the message (it lags by a minute, so right
+    after a heavy run of our own it is still high with nothing else running).
     """
     seen = other_cores + steal_cores
+    if seen < threshold:
+        return None
     parts = []
     if other_cores >= threshold / 2:
         parts.append(f"other processes used {other_cores:.2f} core(s)")
     if steal_cores >= threshold / 2:
         parts.append(f"the hypervisor took {steal_cores:.2f} core(s) (steal time)")
-    if loadavg1 is not None and loadavg1 - own_threads > max(seen, threshold):
-        parts.append(f"the load average was {loadavg1:.2f} with {own_threads} thread(s) of ours")
-        seen = max(seen, loadavg1 - own_threads)
-    if seen < threshold:
-        return None
     if not parts:
         parts.append(f"others used {seen:.2f} core(s)")
+    if loadavg1 is not None:
+        parts.append(f"load average {loadavg1:.2f} with {own_threads} thread(s) of ours")
     low = ncpu / max(ncpu - seen, 0.5) if ncpu else 2.0
     return Warning_("competing-load",
                     f"competing load on this {ncpu}-CPU machine: " + "; ".join(parts) +
