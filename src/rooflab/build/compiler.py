@@ -241,7 +241,7 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         os.unlink(tmp)
-        raise CompileError(str(srcs[0]), cmd, "the compiler did not finish within 300 s")
+        raise CompileError(str(srcs[0]), cmd, "the compiler did not finish within 300 s") from None
     if r.returncode != 0:
         os.unlink(tmp)
         raise CompileError(str(srcs[0]), cmd, r.stderr + r.stdout)

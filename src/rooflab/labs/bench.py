@@ -152,7 +152,7 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
                     rows.append(row)
                     session.record(label, row)
                     continue
-            t = run_samples(python_timed(lambda: fn(*args)), cfg, overhead_per_rep=python_overhead())
+            t = run_samples(python_timed(lambda args=args: fn(*args)), cfg, overhead_per_rep=python_overhead())
         except Exception as exc:  # the user's code: report it for this size and go on
             row.update(error=f"raised {type(exc).__name__}: {exc}", error_kind="error")
             rows.append(row)

@@ -11,7 +11,11 @@ from ..timing.harness import HarnessConfig, Timing
 from . import tasks
 from .gemmrun import measure_gemm
 from .kernels import build_gemm, build_stream, gemm_params, vector_bytes
-from .ladder import WORKER_ENV  # OpenMP and BLAS threads must not spin between the kernels it alternates
+from . import ladder
+
+
+# the kernels it alternates run OpenMP threads: none may spin on a core between calls (see the ladder)
+WORKER_ENV = ladder.WORKER_ENV
 
 
 def thread_counts(n: int) -> list[int]:

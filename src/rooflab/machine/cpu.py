@@ -160,7 +160,7 @@ def read_sysfs_caches(root: str | Path = "/sys/devices/system/cpu", logical_cpus
     if not base.is_dir():
         return out
     for idx in sorted(base.glob("index*")):
-        def rd(name: str) -> str | None:
+        def rd(name: str, idx=idx) -> str | None:
             try:
                 return (idx / name).read_text().strip()
             except OSError:

@@ -139,7 +139,7 @@ def _prepare(k: CKernel):
 def _empty_overhead(k: CKernel, reps: int) -> float:
     if not k.empty_library:
         return 0.0
-    empty = getattr(ctypes.CDLL(k.empty_library), "rl_empty")
+    empty = ctypes.CDLL(k.empty_library).rl_empty
     empty.restype, empty.argtypes = ctypes.c_double, [ctypes.c_long]
     return float(np.median([empty(reps) for _ in range(5)])) / reps
 

@@ -117,7 +117,7 @@ class Worker:
             self._conn.send((fn, args, kwargs))
         except (BrokenPipeError, OSError):
             self._discard(kill=True)
-            raise KernelFailed(kernel, "could not be sent to the worker process (it exited)")
+            raise KernelFailed(kernel, "could not be sent to the worker process (it exited)") from None
         deadline = time.monotonic() + timeout_s
         reply = None
         while reply is None:
