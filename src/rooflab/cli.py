@@ -263,66 +263,48 @@ def _with(options):
     return deco
 
 
-@lab.command("fma")
-@_with(lab_options)
-@click.option("--precision", type=click.Choice(["fp32", "fp64"]), default="fp32", show_default=True)
-def lab_fma(as_json, store_path, quick, no_store, precision):
-    """GFLOP/s vs independent FMA chains: latency, throughput and Little's law."""
-    from .labs import fma
-
-    _run_lab("lab.fma", fma.run, as_json, store_path, no_store, precision=precision, quick=quick)
+def _n_option(default: str):
+    return click.option("--n", "n", type=click.IntRange(1), default=None, help=f"Matrix size ({default}).")
 
 
-@lab.command("ladder")
-@_with(lab_options)
-@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 1024; --quick: 512).")
-@click.option("--threads", type=click.IntRange(1), default=None, help="Threads of the multi-threaded rungs.")
-def lab_ladder(as_json, store_path, quick, no_store, n, threads):
-    """GEMM from naive loops to BLAS speed, rung by rung, each against BLAS in paired rounds."""
-    from .labs import ladder
-
-    _run_lab("lab.ladder", ladder.run, as_json, store_path, no_store, worker_env=ladder.WORKER_ENV, n=n,
-             quick=quick, threads=threads)
+def _threads_option(minimum: int = 1, what: str = "Threads (default: all the CPUs this process may use)."):
+    return click.option("--threads", type=click.IntRange(minimum), default=None, help=what)
 
 
-@lab.command("tiles")
-@_with(lab_options)
-@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 768; --quick: 384).")
-def lab_tiles(as_json, store_path, quick, no_store, n):
-    """The microkernel's register tile MR x NR against the vector register file."""
-    from .labs import tiles
-
-    _run_lab("lab.tiles", tiles.run, as_json, store_path, no_store, n=n, quick=quick)
-
-
-@lab.command("loops")
-@_with(lab_options)
-@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 512; --quick: 256).")
-def lab_loops(as_json, store_path, quick, no_store, n):
-    """All six loop orders of the naive GEMM."""
-    from .labs import loops
-
-    _run_lab("lab.loops", loops.run, as_json, store_path, no_store, n=n, quick=quick)
+# each lab's own options, beyond --quick, --json, --store and --no-store; their names are the lab's run() keywords
+LAB_OPTIONS = {
+    "fma": [click.option("--precision", type=click.Choice(["fp32", "fp64"]), default="fp32", show_default=True)],
+    "ladder": [_n_option("default 1024; --quick: 512"), _threads_option(what="Threads of the multi-threaded rungs.")],
+    "tiles": [_n_option("default 768; --quick: 384")],
+    "loops": [_n_option("default 512; --quick: 256")],
+    "blocking": [],
+    "vectorize": [_n_option("default 512; --quick: 256"), _threads_option()],
+    "threads": [_threads_option(what="Up to this many threads (default: all).")],
+    "imbalance": [_threads_option(2)],
+    "numa": [],
+}
 
 
-@lab.command("blocking")
-@_with(lab_options)
-def lab_blocking(as_json, store_path, quick, no_store):
-    """Block-size sweep of the blocked GEMM, predicted from the caches and measured."""
-    from .labs import blocking
+def _lab_command(name: str, module: str, description: str):
+    def command(as_json, store_path, quick, no_store, **options):
+        import importlib
 
-    _run_lab("lab.blocking", blocking.run, as_json, store_path, no_store, quick=quick)
+        mod = importlib.import_module(module)
+        _run_lab(f"lab.{name}", mod.run, as_json, store_path, no_store, worker_env=getattr(mod, "WORKER_ENV", None),
+                 quick=quick, **options)
+
+    command.__doc__ = description[0].upper() + description[1:] + "."
+    return lab.command(name)(_with(lab_options + LAB_OPTIONS.get(name, []))(command))
 
 
-@lab.command("vectorize")
-@_with(lab_options)
-@click.option("--n", "n", type=click.IntRange(1), default=None, help="Matrix size (default 512; --quick: 256).")
-@click.option("--threads", type=click.IntRange(1), default=None)
-def lab_vectorize(as_json, store_path, quick, no_store, n, threads):
-    """One kernel under a flags matrix, with the compiler's vectorization report."""
-    from .labs import vectorize
+def _register_labs() -> None:
+    from .labs import LABS
 
-    _run_lab("lab.vectorize", vectorize.run, as_json, store_path, no_store, n=n, quick=quick, threads=threads)
+    for name, (module, description) in LABS.items():
+        _lab_command(name, module, description)
+
+
+_register_labs()
 
 
 @cli.command()
@@ -384,36 +366,6 @@ def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
 
     _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
              store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
-
-
-@lab.command("threads")
-@_with(lab_options)
-@click.option("--threads", type=click.IntRange(1), default=None, help="Up to this many threads (default: all).")
-def lab_threads(as_json, store_path, quick, no_store, threads):
-    """Scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all."""
-    from .labs import threads as lab_mod
-
-    _run_lab("lab.threads", lab_mod.run, as_json, store_path, no_store, worker_env=lab_mod.WORKER_ENV, quick=quick,
-             threads=threads)
-
-
-@lab.command("imbalance")
-@_with(lab_options)
-@click.option("--threads", type=click.IntRange(2), default=None, help="Threads (default: all).")
-def lab_imbalance(as_json, store_path, quick, no_store, threads):
-    """Coarse vs fine work split: busy time per thread and idle time at the barrier."""
-    from .labs import imbalance
-
-    _run_lab("lab.imbalance", imbalance.run, as_json, store_path, no_store, quick=quick, threads=threads)
-
-
-@lab.command("numa")
-@_with(lab_options)
-def lab_numa(as_json, store_path, quick, no_store):
-    """Local vs remote memory on machines with several NUMA nodes."""
-    from .labs import numa
-
-    _run_lab("lab.numa", numa.run, as_json, store_path, no_store, quick=quick)
 
 
 def _size_option(values: tuple[str, ...]) -> dict | None:
