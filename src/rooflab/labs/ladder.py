@@ -24,6 +24,7 @@ from ..session import Session
 from ..timing.harness import HarnessConfig, Timing
 from ..timing.stats import order_statistic_median_ci
 from . import tasks
+from .roofs import latest_measure
 from .kernels import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
                       default_chains, gemm_params, vector_bytes)
 
@@ -72,20 +73,13 @@ def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
 
 def peaks(session: Session, threads_all: int) -> dict:
     """fp32 FMA ceilings for 1 and all threads: from the latest stored `measure` of this machine, else measured."""
+    doc = latest_measure(session)
+    if doc is not None:
+        out = {c["threads"]: c["flops_per_s"] for c in doc["ceilings"]["compute"]
+               if c["precision"] == "fp32" and c["klass"] == "simd_fma" and c.get("status") == "ok"}
+        if 1 in out and threads_all in out:
+            return {"flops_per_s": out, "source": f"stored measure run {doc.get('run_id')}"}
     out = {}
-    st = session.store
-    key = session.machine.get("key")
-    if st is not None:
-        for r in st.runs(kind="measure", limit=20):
-            if r["status"] != "complete" or (key and r["machine"] != key):
-                continue
-            doc = st.get(r["run_id"])["result"] or {}
-            for c in doc.get("ceilings", {}).get("compute", []):
-                if c["precision"] == "fp32" and c["klass"] == "simd_fma" and c.get("status") == "ok":
-                    out[c["threads"]] = c["flops_per_s"]
-            if 1 in out and threads_all in out:
-                return {"flops_per_s": out, "source": f"stored measure run {r['run_id']}"}
-            out = {}
     isa = session.machine["isa"]
     v = PeakVariant("fp32", "simd_fma", default_chains(isa), vector_bytes(isa))
     lib, clock = str(build_peak(v).path), str(build_clock().path)
