@@ -7,7 +7,7 @@ ISA's vector width and register file, then all threads. Every rung is checked ag
 against BLAS at the same thread count in interleaved rounds; the ratio is the median of the per-round ratios.
 
 While the two alternate, neither may keep spinning threads between calls (they would steal the other's cores):
-the worker runs with OMP_WAIT_POLICY=passive and OPENBLAS_THREAD_TIMEOUT=4, and the run records both.
+the worker limits spinning (WORKER_ENV) and the run records it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from .kernels import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel,
                       default_chains, gemm_params, vector_bytes)
 
 DESCRIPTION = "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"
-WORKER_ENV = {"OMP_WAIT_POLICY": "passive", "OPENBLAS_THREAD_TIMEOUT": "4"}
+# threads spin only briefly before sleeping: long enough for the barriers inside one GEMM call, short enough that
+# neither side's idle threads steal the other's cores between calls (GNU OpenMP, LLVM OpenMP, OpenBLAS)
+WORKER_ENV = {"GOMP_SPINCOUNT": "30000", "KMP_BLOCKTIME": "1", "OPENBLAS_THREAD_TIMEOUT": "4"}
 
 
 def block_size(l2_bytes: int, elem: int = 4) -> int:
