@@ -50,6 +50,16 @@ def progress_bar(enabled: bool = True):
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a machine-readable JSON document.")
+html_option = click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+                           help="Also write the run as one self-contained HTML page to FILE.")
+
+
+def _write_html(kind: str, doc: dict, html_path, as_json: bool) -> None:
+    if html_path:
+        from .report.html import run_from_doc, write_html
+
+        write_html([run_from_doc(kind, doc)], html_path)
+        click.echo(f"report written to {html_path}", err=as_json)
 store_option = click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
                             help="Results store (SQLite file). Default: $ROOFLAB_HOME/store.sqlite or the user "
                                  "data directory.")
@@ -144,7 +154,8 @@ def show(as_json, store_path, plot_path, runs):
 @click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job (mpirun -n N rooflab measure "
                                                     "--mpi): ranks measure together, rank 0 aggregates and stores.")
-def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi):
+@html_option
+def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
@@ -173,6 +184,7 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
 
         plot_roofline(doc, plot_path)
         click.echo(f"roofline written to {plot_path}", err=as_json)
+    _write_html("measure", doc, html_path, as_json)
 
 
 @cli.group(invoke_without_command=True)
@@ -249,7 +261,7 @@ def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_en
 
 
 lab_options = [
-    json_option, store_option,
+    json_option, store_option, html_option,
     click.option("--quick", is_flag=True, help="Fewer variants and samples: a first look."),
     click.option("--no-store", is_flag=True, help="Do not save the run in the results store."),
 ]
@@ -286,12 +298,13 @@ LAB_OPTIONS = {
 
 
 def _lab_command(name: str, module: str, description: str):
-    def command(as_json, store_path, quick, no_store, **options):
+    def command(as_json, store_path, html_path, quick, no_store, **options):
         import importlib
 
         mod = importlib.import_module(module)
-        _run_lab(f"lab.{name}", mod.run, as_json, store_path, no_store, worker_env=getattr(mod, "WORKER_ENV", None),
-                 quick=quick, **options)
+        doc = _run_lab(f"lab.{name}", mod.run, as_json, store_path, no_store,
+                       worker_env=getattr(mod, "WORKER_ENV", None), quick=quick, **options)
+        _write_html(f"lab.{name}", doc, html_path, as_json)
 
     command.__doc__ = description[0].upper() + description[1:] + "."
     return lab.command(name)(_with(lab_options + LAB_OPTIONS.get(name, []))(command))
@@ -318,7 +331,8 @@ _register_labs()
 @click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job: every rank runs the kernels on "
                                                     "its own data at the same moment; rank 0 aggregates and stores.")
-def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi):
+@html_option
+def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi, html_path):
     """Your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline."""
     from .labs import bench as bench_lab
     from .userkernel.spec import load_spec
@@ -348,6 +362,7 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
 
         plot_roofline(doc, plot_path, title="Your kernels on this machine")
         click.echo(f"roofline written to {plot_path}", err=as_json)
+    _write_html("bench", doc, html_path, as_json)
 
 
 @cli.command()
@@ -366,6 +381,21 @@ def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
 
     _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
              store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
+
+
+@cli.command()
+@store_option
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), required=True,
+              help="Write one self-contained page (opens offline) to FILE.")
+def report(store_path, runs, html_path):
+    """A report of stored runs: an interactive roofline, the tables, observations, warnings and the full record."""
+    from .report.html import write_html
+
+    with _store(store_path) as st:
+        docs = [st.get(r) for r in runs]
+    write_html(docs, html_path)
+    click.echo(f"report written to {html_path}")
 
 
 def _size_option(values: tuple[str, ...]) -> dict | None:

@@ -163,3 +163,15 @@ def test_library_api_lab():
     assert doc["schema"] == "rooflab.lab.loops/1" and len(doc["orders"]) == 6
     with pytest.raises(rooflab.RooflabError, match="no lab 'nope'"):
         rooflab.lab("nope")
+
+
+def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path):
+    doc, store, _ = quick_run
+    page = tmp_path / "r.html"
+    assert main(["report", str(doc["run_id"]), "--store", str(store), "--html", str(page)]) == 0
+    text = page.read_text()
+    assert text.count('class="ceiling ') == len(doc["roofs"]["compute"]) + len(doc["roofs"]["memory"])
+    assert text.count('<circle class="point') == len(doc["sweep"])
+    lab_page = tmp_path / "lab.html"
+    assert main(["lab", "loops", "--quick", "--n", "64", "--no-store", "--html", str(lab_page)]) == 0
+    assert "orders" in lab_page.read_text() and "loop_" not in capsys.readouterr().err

@@ -1,0 +1,188 @@
+"""One self-contained HTML page for stored runs: an interactive roofline (inline SVG: every ceiling labelled and
+switchable, every point with a tooltip), the tables, the observations, the warnings and the full machine and
+environment record. Nothing is fetched when the page is viewed; every string from a run is escaped."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+
+from .format import binary_bytes, pct, si
+
+W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
+
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
+    """(compute roofs, memory roofs, points) of a measure or bench document."""
+    roofs = doc.get("roofs") or {}
+    comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", [])]
+    mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", [])]
+    pts = []
+    for p in doc.get("sweep") or []:
+        pts.append({"label": f"B={p['B']}", "intensity": p["intensity"], "flops": p["flops_per_s"],
+                    "bytes": p.get("bytes_per_s"), "of_roof": p.get("of_predicted"), "ci": p.get("ci95"),
+                    "flagged": p.get("above_roof", False)})
+    for k in doc.get("kernels") or []:
+        for r in k.get("sizes", []):
+            if r.get("flops_per_s"):
+                pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
+                            "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
+                            "flagged": r.get("above_roof", False)})
+    return comp, mem, pts
+
+
+def roofline_svg(doc: dict, uid: str) -> str:
+    comp, mem, pts = _roof_data(doc)
+    if not comp or not mem:
+        return "<p>(no roofline in this run)</p>"
+    top = max(c["value"] for c in comp)
+    xs = [top / m["value"] for m in mem] + [p["intensity"] for p in pts if p["intensity"] > 0]
+    x0, x1 = 2 ** math.floor(math.log2(min(xs) / 4)), 2 ** math.ceil(math.log2(max(xs) * 4))
+    ys = [p["flops"] for p in pts] + [m["value"] * x0 for m in mem] + [c["value"] for c in comp]
+    y0, y1 = 10 ** math.floor(math.log10(min(ys) / 2)), 10 ** math.ceil(math.log10(top * 1.5))
+
+    def X(v):
+        return PAD_L + (math.log10(v) - math.log10(x0)) / (math.log10(x1) - math.log10(x0)) * (W - PAD_L - PAD_R)
+
+    def Y(v):
+        return H - PAD_B - (math.log10(v) - math.log10(y0)) / (math.log10(y1) - math.log10(y0)) * (H - PAD_B - PAD_T)
+
+    out = [f'<svg id="{uid}" class="roofline" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">',
+           f'<rect x="{PAD_L}" y="{PAD_T}" width="{W - PAD_L - PAD_R}" height="{H - PAD_B - PAD_T}" class="frame"/>']
+    d = 10 ** math.ceil(math.log10(x0))
+    while d <= x1:
+        out.append(f'<line x1="{X(d):.1f}" x2="{X(d):.1f}" y1="{PAD_T}" y2="{H - PAD_B}" class="grid"/>'
+                   f'<text x="{X(d):.1f}" y="{H - PAD_B + 16}" class="tick">{d:g}</text>')
+        d *= 10
+    d = y0
+    while d <= y1:
+        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{Y(d):.1f}" y2="{Y(d):.1f}" class="grid"/>'
+                   f'<text x="{PAD_L - 6}" y="{Y(d) + 4:.1f}" class="tick" text-anchor="end">{_e(si(d, ""))}</text>')
+        d *= 10
+    out.append(f'<text x="{(W + PAD_L) / 2}" y="{H - 8}" class="axis">arithmetic intensity (FLOP/byte)</text>')
+    out.append(f'<text x="16" y="{H / 2}" class="axis" transform="rotate(-90 16 {H / 2})">FLOP/s</text>')
+    for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
+        xr = min(top / m["value"], x1)
+        pts_line = [(x0, m["value"] * x0), (xr, m["value"] * xr), (x1, top)]
+        path = " ".join(f"{X(a):.1f},{Y(min(b, top)):.1f}" for a, b in pts_line)
+        out.append(f'<g class="ceiling memory" data-name="{_e(m["name"])}"><polyline points="{path}" '
+                   f'class="c{i % 6}"/><text x="{X(x0) + 4:.1f}" y="{Y(m["value"] * x0) - 4:.1f}" class="label">'
+                   f'{_e(m["name"])} {_e(si(m["value"], "B/s"))}</text></g>')
+    for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
+        out.append(f'<g class="ceiling compute" data-name="{_e(c["name"])}"><line x1="{PAD_L}" x2="{W - PAD_R}" '
+                   f'y1="{Y(c["value"]):.1f}" y2="{Y(c["value"]):.1f}" class="h{j % 4}"/><text x="{W - PAD_R - 4}" '
+                   f'y="{Y(c["value"]) - 4:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
+                   f'{_e(si(c["value"], "FLOP/s"))}</text></g>')
+    for p in pts:
+        tip = (f'{p["label"]}: {si(p["flops"], "FLOP/s")}, {si(p["bytes"], "B/s")}, {p["intensity"]:.3g} FLOP/B, '
+               f'{pct(p["of_roof"])} of roof' + (f', CI {si(p["ci"][0], "")}–{si(p["ci"][1], "FLOP/s")}'
+                                                 if p.get("ci") else "") + (" — above its roof" if p["flagged"] else ""))
+        shape = "flagged" if p["flagged"] else ""
+        out.append(f'<circle class="point {shape}" cx="{X(p["intensity"]):.1f}" cy="{Y(p["flops"]):.1f}" r="5" '
+                   f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
+    out.append("</svg>")
+    toggles = "".join(f'<label><input type="checkbox" checked data-svg="{uid}" data-name="{_e(x["name"])}"> '
+                      f'{_e(x["name"])}</label> ' for x in mem + comp)
+    return f'<div class="toggles">{toggles}</div>' + "".join(out) + '<div class="tip" hidden></div>'
+
+
+def _table(columns: list[str], rows: list[list]) -> str:
+    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _tables(doc: dict) -> str:
+    out = []
+    ce = doc.get("ceilings") or {}
+    if ce.get("compute"):
+        out.append("<h3>Compute ceilings</h3>" + _table(
+            ["kernel", "threads", "FLOP/s", "of theoretical", "status"],
+            [[c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"), pct(c.get("of_theoretical"), 1),
+              c.get("status")] for c in ce["compute"]]))
+    if ce.get("bandwidth"):
+        out.append("<h3>Bandwidth ceilings</h3>" + _table(
+            ["level", "kernel", "threads", "bytes/s", "working set", "status"],
+            [[b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
+              binary_bytes(b.get("working_set_bytes")), b.get("status")] for b in ce["bandwidth"]]))
+    if doc.get("sweep"):
+        out.append("<h3>Batch sweep</h3>" + _table(
+            ["B", "FLOP/byte", "achieved", "roofline", "of roofline"],
+            [[p["B"], f"{p['intensity']:.1f}", si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
+              pct(p["of_predicted"])] for p in doc["sweep"]]))
+    for k in doc.get("kernels") or []:
+        out.append(f"<h3>{_e(k['name'])}</h3>" + _table(
+            ["size", "FLOP/s", "bytes/s", "of roof", "error"],
+            [[r["label"], si(r.get("flops_per_s"), "FLOP/s"), si(r.get("bytes_per_s"), "B/s"), pct(r.get("of_roof")),
+              r.get("error") or ""] for r in k.get("sizes", [])]))
+    for key in ("rungs", "points", "orders", "tiles", "flags"):
+        rows = doc.get(key)
+        if rows and isinstance(rows, list) and isinstance(rows[0], dict) and key != "points" or (
+                key == "points" and doc.get("lab") == "fma"):
+            cols = [c for c in ("name", "chains", "order", "threads", "flops_per_s", "rel_error", "ratio_to_blas")
+                    if any(c in r for r in rows)]
+            out.append(f"<h3>{_e(key)}</h3>" + _table(cols, [[si(r.get(c), "FLOP/s") if c == "flops_per_s" else
+                                                              r.get(c, "") for c in cols] for r in rows]))
+    return "".join(out)
+
+
+CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child{text-align:left}
+.frame{fill:#fff;stroke:#888}.grid{stroke:#eee}.tick{font-size:11px;fill:#555}.axis{font-size:12px;fill:#333}
+.label{font-size:11px;fill:#333}polyline,line.h0,line.h1,line.h2,line.h3{fill:none;stroke-width:2}
+.c0{stroke:#1f77b4}.c1{stroke:#2ca02c}.c2{stroke:#9467bd}.c3{stroke:#8c564b}.c4{stroke:#17becf}.c5{stroke:#7f7f7f}
+.h0{stroke:#d62728}.h1{stroke:#ff7f0e;stroke-dasharray:6 3}.h2{stroke:#bcbd22;stroke-dasharray:2 3}.h3{stroke:#e377c2}
+.point{fill:#d62728;stroke:#fff}.point.flagged{fill:#fff;stroke:#d62728;stroke-width:2}.hidden{display:none}
+.tip{position:fixed;background:#333;color:#fff;padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none}
+.warn{color:#8a5a00}details pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:400px}"""
+
+JS = """document.querySelectorAll('.toggles input').forEach(function(b){b.addEventListener('change',function(){
+var s=document.getElementById(b.dataset.svg);s.querySelectorAll('.ceiling').forEach(function(g){
+if(g.dataset.name===b.dataset.name){g.classList.toggle('hidden',!b.checked);}});});});
+var tip=document.querySelector('.tip');document.querySelectorAll('.point').forEach(function(p){
+p.addEventListener('mouseenter',function(e){tip.textContent=p.dataset.tip;tip.hidden=false;
+tip.style.left=(e.clientX+12)+'px';tip.style.top=(e.clientY+12)+'px';});
+p.addEventListener('mouseleave',function(){tip.hidden=true;});});"""
+
+
+def run_from_doc(kind: str, doc: dict) -> dict:
+    """A just-finished document in the shape of a stored run (for --html right after measuring)."""
+    import datetime as _dt
+    import sys
+
+    return {"run_id": doc.get("run_id", "(not stored)"), "kind": kind, "status": "complete",
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "header": {"machine": doc.get("machine"), "environment": doc.get("environment"), "command": sys.argv},
+            "result": doc}
+
+
+def write_html(runs: list[dict], path) -> None:
+    from pathlib import Path
+
+    Path(path).write_text(render_html(runs), encoding="utf-8")
+
+
+def render_html(runs: list[dict]) -> str:
+    """Stored runs (as `Store.get` returns them) -> one self-contained page."""
+    parts = []
+    for i, run in enumerate(runs):
+        doc = run.get("result") or {}
+        title = f"run {run['run_id']} · {run['kind']} · {run['created']} · {run['status']}"
+        obs = "".join(f"<li>{_e(o)}</li>" for o in doc.get("observations", []))
+        warns = "".join(f"<li class='warn'>{_e(w['message'])} — {_e(w['remedy'])}</li>"
+                        for w in doc.get("warnings", []))
+        record = {"machine": run.get("header", {}).get("machine"), "environment": run.get("header", {}).get("environment"),
+                  "command": run.get("header", {}).get("command")}
+        parts.append(
+            f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, f'roof{i}')}{_tables(doc)}"
+            f"<h3>Observations</h3><ul>{obs}</ul>" + (f"<h3>Warnings</h3><ul>{warns}</ul>" if warns else "") +
+            f"<details><summary>Machine and environment record</summary><pre>"
+            f"{_e(json.dumps(record, indent=2, default=str))}</pre></details></section>")
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>rooflab report</title>"
+            f"<style>{CSS}</style></head><body><h1>rooflab report</h1>{''.join(parts)}<script>{JS}</script>"
+            "</body></html>")

@@ -1,0 +1,46 @@
+import re
+
+from rooflab.report.html import render_html
+
+
+def _run(doc, kind="measure", label_extra=""):
+    return {"run_id": 7, "kind": kind, "created": "2026-01-01T00:00:00+00:00", "status": "complete",
+            "header": {"machine": {"model_name": "CPU <b>x</b>"}, "environment": {"python": "3.11"}, "command": ["x"]},
+            "result": doc}
+
+
+MEASURE = {
+    "roofs": {"compute": [{"name": "fp32 FMA x2", "value": 2e11}, {"name": "fp32 BLAS x2", "value": 1.6e11}],
+              "memory": [{"name": "L1 x2", "value": 4e11}, {"name": "DRAM x2", "value": 3e10}]},
+    "sweep": [{"B": b, "intensity": i, "flops_per_s": f, "bytes_per_s": 1e10, "predicted_flops_per_s": 1e11,
+               "of_predicted": 0.5, "ci95": [f * 0.9, f * 1.1], "above_roof": b == 4}
+              for b, i, f in ((1, 0.5, 1.2e10), (2, 1.0, 2e10), (4, 2.0, 9e10))],
+    "ceilings": {"compute": [{"name": "fp32 FMA", "threads": 2, "flops_per_s": 2e11, "of_theoretical": 0.99,
+                              "status": "ok"}], "bandwidth": []},
+    "observations": ["Ridge point <script>alert(1)</script>"],
+    "warnings": [{"message": "high spread", "remedy": "rerun"}],
+}
+
+
+def test_page_is_self_contained_and_draws_every_ceiling_and_point():
+    page = render_html([_run(MEASURE)])
+    assert page.startswith("<!DOCTYPE html>") and "</html>" in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched when viewed
+    assert page.count('class="ceiling ') == 4
+    assert page.count('<circle class="point') == 3 and page.count('class="point flagged"') == 1
+    assert page.count('type="checkbox"') == 4  # every ceiling can be switched off
+    assert "B=2: 20 GFLOP/s" in page and "of roof" in page  # tooltips
+    assert "Machine and environment record" in page and "high spread" in page
+
+
+def test_run_strings_are_escaped():
+    page = render_html([_run(MEASURE)])
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "CPU <b>x</b>" not in page and "CPU &lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_several_runs_and_runs_without_a_roofline():
+    lab = {"lab": "ladder", "rungs": [{"name": "ikj", "threads": 1, "flops_per_s": 3e10, "rel_error": 1e-7,
+                                       "ratio_to_blas": 0.3}], "observations": ["x"]}
+    page = render_html([_run(MEASURE), _run(lab, kind="lab.ladder")])
+    assert page.count("<section>") == 2 and "(no roofline in this run)" in page and "ratio_to_blas" in page
