@@ -1,0 +1,69 @@
+"""The HTML report in a real browser (headless Chromium through Playwright): it renders without console errors,
+draws as many ceilings and points as the runs hold, shows a point's tooltip on hover, and lets a ceiling be
+switched off. A screenshot is kept in .pytest-artifacts/ for a person to look at."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rooflab.cli import main
+from rooflab.results.store import Store
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+pw = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+pytestmark = [pytest.mark.cc, pytest.mark.skipif(not CHROMIUM, reason="needs Chromium (apt-get install chromium)")]
+ARTIFACTS = Path(__file__).resolve().parents[2] / ".pytest-artifacts"
+DATA = Path(__file__).resolve().parents[1] / "data"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    d = tmp_path_factory.mktemp("report")
+    store = d / "s.sqlite"
+    for args in (["measure", "--quick", "--precision", "fp32"], ["lab", "ladder", "--quick", "--n", "128"],
+                 ["bench", str(DATA / "user_kernels.toml"), "--kernel", "scale", "--quick"]):
+        assert main(args + ["--json", "--store", str(store)]) == 0
+    with Store(store) as st:
+        runs = [st.get(r["run_id"]) for r in reversed(st.runs())]
+    page = d / "report.html"
+    assert main(["report", *[str(r["run_id"]) for r in runs], "--store", str(store), "--html", str(page)]) == 0
+    return page, runs
+
+
+def test_report_in_chromium(report, capsys):
+    capsys.readouterr()
+    page_path, runs = report
+    measure = next(r["result"] for r in runs if r["kind"] == "measure")
+    bench = next(r["result"] for r in runs if r["kind"] == "bench")
+    with pw.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1000, "height": 1400})
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_path.as_uri())
+        assert errors == []
+        sections = page.locator("section")
+        assert sections.count() == 3
+        m_sec = sections.nth(0)
+        assert m_sec.locator(".ceiling").count() == len(measure["roofs"]["compute"]) + len(measure["roofs"]["memory"])
+        assert m_sec.locator("circle.point").count() == len(measure["sweep"])
+        assert sections.nth(1).locator("table").count() >= 1  # the ladder's rungs
+        assert sections.nth(2).locator("circle.point").count() == len(bench["points"])
+        point = m_sec.locator("circle.point").nth(0)
+        point.hover()
+        tip = page.locator(".tip").first
+        assert tip.is_visible() and tip.text_content().startswith(f"B={measure['sweep'][0]['B']}:")
+        first = m_sec.locator(".toggles input").first
+        first.uncheck()
+        assert m_sec.locator(".ceiling.hidden").count() == 1
+        first.check()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
+        browser.close()
+    assert (ARTIFACTS / "report.png").stat().st_size > 10000
+    assert json.dumps(measure)  # the document behind the page is plain JSON
