@@ -114,9 +114,11 @@ def history(as_json, store_path, kind, machine, since, until, limit):
 @json_option
 @store_option
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="Also draw the (first) run's roofline to FILE (.png, .svg or .pdf).")
+              help="Also draw the runs' rooflines (overlaid when several) to FILE (.png, .svg or .pdf).")
+@click.option("--csv", "csv_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write every table of the runs as CSV files into DIR.")
 @click.argument("runs", nargs=-1, required=True)
-def show(as_json, store_path, plot_path, runs):
+def show(as_json, store_path, plot_path, csv_dir, runs):
     """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
     from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
     from .report import measure as _measure_renderer  # noqa: F401
@@ -127,10 +129,19 @@ def show(as_json, store_path, plot_path, runs):
     if plot_path:
         from .report.plot import plot_roofline
 
-        if not docs[0].get("result"):
+        drawn = [d for d in docs if d.get("result")]
+        if not drawn:
             raise RooflabError(f"run {docs[0]['run_id']} has no finished result to draw")
-        plot_roofline(docs[0]["result"], plot_path)
+        if len(drawn) == 1:
+            plot_roofline(drawn[0]["result"], plot_path)
+        else:
+            plot_roofline([(f"run {d['run_id']}", d["result"]) for d in drawn], plot_path)
         click.echo(f"roofline written to {plot_path}", err=True)
+    if csv_dir:
+        from .report.html import write_csv
+
+        n = sum(len(write_csv(d["result"], csv_dir, prefix=f"run{d['run_id']}_")) for d in docs if d.get("result"))
+        click.echo(f"{n} table(s) written to {csv_dir}", err=True)
     if as_json:
         from .results.schema import schema_id
 
@@ -139,6 +150,7 @@ def show(as_json, store_path, plot_path, runs):
     con = _console()
     for d in docs:
         render_run(d, con)
+    _render_comparison(docs, con)
 
 
 @cli.command()
@@ -442,6 +454,28 @@ def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, n
     size = _size_option(sizes)
     _run_lab("profile", lambda s: prof.run(s, specs[0], size=size, calls=calls, force_cachegrind=force_cachegrind),
              as_json, store_path, no_store)
+
+
+def _render_comparison(docs: list[dict], con) -> None:
+    """Several runs with ceilings (two machines, two dates): their ceilings in one table with ratios."""
+    from .report.html import ceiling_comparison
+    from .report.text import table
+
+    cmp = ceiling_comparison(docs)
+    if not cmp:
+        return
+    cols, rows = cmp
+    nruns = sum(c.startswith("run ") and "/" not in c for c in cols)
+
+    def cell(i, v):
+        if v is None:
+            return "—"
+        if i >= 2 + nruns:
+            return f"{v:.2f}x"
+        return f"{v / 1e9:.3g} G" if isinstance(v, float) else str(v)
+
+    con.print(table("Ceilings side by side (FLOP/s or bytes/s)", cols,
+                    [[cell(i, v) for i, v in enumerate(r)] for r in rows]))
 
 
 def main(argv=None) -> int:

@@ -175,3 +175,25 @@ def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path)
     lab_page = tmp_path / "lab.html"
     assert main(["lab", "loops", "--quick", "--n", "64", "--no-store", "--html", str(lab_page)]) == 0
     assert "orders" in lab_page.read_text() and "loop_" not in capsys.readouterr().err
+
+
+def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_path):
+    import copy
+
+    from rooflab.results.store import Store
+
+    doc, store, _ = quick_run
+    later = copy.deepcopy(doc)  # the same machine on another date, twice as fast everywhere
+    for c in later["ceilings"]["compute"] + later["ceilings"]["bandwidth"]:
+        for k in ("flops_per_s", "bytes_per_s"):
+            if c.get(k):
+                c[k] *= 2
+    with Store(store) as st:
+        other = st.save("measure", {"machine": doc["machine"], "environment": doc["environment"]}, later)
+    code = main(["show", str(doc["run_id"]), str(other), "--store", str(store), "--csv", str(tmp_path / "csv"),
+                 "--plot", str(tmp_path / "both.svg")])
+    out = capsys.readouterr().out
+    assert code == 0 and "Ceilings side by side" in out and f"run {other} / run {doc['run_id']}" in out
+    assert (tmp_path / "csv" / f"run{doc['run_id']}_compute_ceilings.csv").exists()
+    assert (tmp_path / "both.svg").read_text().lstrip().startswith("<?xml")
+    assert "2.00x" in out

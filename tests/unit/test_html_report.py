@@ -44,3 +44,29 @@ def test_several_runs_and_runs_without_a_roofline():
                                        "ratio_to_blas": 0.3}], "observations": ["x"]}
     page = render_html([_run(MEASURE), _run(lab, kind="lab.ladder")])
     assert page.count("<section>") == 2 and "(no roofline in this run)" in page and "ratio_to_blas" in page
+
+
+def _measure_run(rid, fma, dram):
+    doc = {"roofs": {"compute": [{"name": "FMA", "value": fma}], "memory": [{"name": "DRAM", "value": dram}]},
+           "ceilings": {"compute": [{"name": "FMA", "threads": 2, "flops_per_s": fma, "status": "ok"}],
+                        "bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 2, "bytes_per_s": dram,
+                                       "status": "ok"}]}}
+    run = _run(doc)
+    run["run_id"] = rid
+    return run
+
+
+def test_two_machines_overlaid_with_ratios(tmp_path):
+    from rooflab.report.html import ceiling_comparison, write_csv
+
+    laptop, server = _measure_run(1, 1e11, 2e10), _measure_run(2, 4e11, 1e11)
+    cols, rows = ceiling_comparison([laptop, server])
+    assert cols == ["ceiling", "threads", "run 1", "run 2", "run 2 / run 1"]
+    assert rows == [["FMA", 2, 1e11, 4e11, 4.0], ["DRAM read", 2, 2e10, 1e11, 5.0]]
+    page = render_html([laptop, server])
+    assert "Overlay of 2 runs" in page and page.count("run 2: FMA") >= 2
+    assert ceiling_comparison([laptop]) is None
+    paths = write_csv(server["result"], tmp_path / "csv", prefix="run2_")
+    names = sorted(p.name for p in paths)
+    assert names == ["run2_bandwidth_ceilings.csv", "run2_compute_ceilings.csv"]
+    assert (tmp_path / "csv" / "run2_compute_ceilings.csv").read_text().splitlines()[1].startswith("FMA,,2,400000000000.0")

@@ -36,8 +36,17 @@ def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
     return comp, mem, pts
 
 
-def roofline_svg(doc: dict, uid: str) -> str:
-    comp, mem, pts = _roof_data(doc)
+def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
+    """The roofline of one run, or of several overlaid (a list of (tag, document): each ceiling named by its tag)."""
+    if isinstance(doc, list):
+        comp, mem, pts = [], [], []
+        for tag, d in doc:
+            c, m, p = _roof_data(d)
+            comp += [{**x, "name": f"{tag}: {x['name']}"} for x in c]
+            mem += [{**x, "name": f"{tag}: {x['name']}"} for x in m]
+            pts += [{**x, "label": f"{tag}: {x['label']}"} for x in p]
+    else:
+        comp, mem, pts = _roof_data(doc)
     if not comp or not mem:
         return "<p>(no roofline in this run)</p>"
     top = max(c["value"] for c in comp)
@@ -97,38 +106,76 @@ def _table(columns: list[str], rows: list[list]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _tables(doc: dict) -> str:
-    out = []
+def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
+    """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows). The HTML page and
+    the CSV export both read these."""
+    out: dict[str, tuple[list[str], list[list]]] = {}
     ce = doc.get("ceilings") or {}
     if ce.get("compute"):
-        out.append("<h3>Compute ceilings</h3>" + _table(
-            ["kernel", "threads", "FLOP/s", "of theoretical", "status"],
-            [[c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"), pct(c.get("of_theoretical"), 1),
-              c.get("status")] for c in ce["compute"]]))
+        out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status"],
+                                   [[c["name"], c.get("precision"), c["threads"], c.get("flops_per_s"),
+                                     c.get("of_theoretical"), c.get("status")] for c in ce["compute"]])
     if ce.get("bandwidth"):
-        out.append("<h3>Bandwidth ceilings</h3>" + _table(
-            ["level", "kernel", "threads", "bytes/s", "working set", "status"],
-            [[b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
-              binary_bytes(b.get("working_set_bytes")), b.get("status")] for b in ce["bandwidth"]]))
+        out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status"],
+                                     [[b["level"], b["kernel"], b["threads"], b.get("bytes_per_s"),
+                                       b.get("working_set_bytes"), b.get("status")] for b in ce["bandwidth"]])
     if doc.get("sweep"):
-        out.append("<h3>Batch sweep</h3>" + _table(
-            ["B", "FLOP/byte", "achieved", "roofline", "of roofline"],
-            [[p["B"], f"{p['intensity']:.1f}", si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
-              pct(p["of_predicted"])] for p in doc["sweep"]]))
+        out["batch_sweep"] = (["B", "intensity", "flops_per_s", "predicted_flops_per_s", "of_predicted",
+                               "bytes_per_s"],
+                              [[p["B"], p["intensity"], p["flops_per_s"], p["predicted_flops_per_s"],
+                                p["of_predicted"], p["bytes_per_s"]] for p in doc["sweep"]])
     for k in doc.get("kernels") or []:
-        out.append(f"<h3>{_e(k['name'])}</h3>" + _table(
-            ["size", "FLOP/s", "bytes/s", "of roof", "error"],
-            [[r["label"], si(r.get("flops_per_s"), "FLOP/s"), si(r.get("bytes_per_s"), "B/s"), pct(r.get("of_roof")),
-              r.get("error") or ""] for r in k.get("sizes", [])]))
-    for key in ("rungs", "points", "orders", "tiles", "flags"):
+        out[f"bench_{k['name']}"] = (["size", "flops_per_s", "bytes_per_s", "intensity", "of_roof", "error"],
+                                     [[r["label"], r.get("flops_per_s"), r.get("bytes_per_s"), r.get("intensity"),
+                                       r.get("of_roof"), r.get("error") or ""] for r in k.get("sizes", [])])
+    for key in ("rungs", "points", "orders", "tiles", "flags", "gemm", "triad", "cases", "rows"):
         rows = doc.get(key)
-        if rows and isinstance(rows, list) and isinstance(rows[0], dict) and key != "points" or (
-                key == "points" and doc.get("lab") == "fma"):
-            cols = [c for c in ("name", "chains", "order", "threads", "flops_per_s", "rel_error", "ratio_to_blas")
-                    if any(c in r for r in rows)]
-            out.append(f"<h3>{_e(key)}</h3>" + _table(cols, [[si(r.get(c), "FLOP/s") if c == "flops_per_s" else
-                                                              r.get(c, "") for c in cols] for r in rows]))
-    return "".join(out)
+        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+            continue
+        if key == "points" and doc.get("lab") != "fma":
+            continue  # a bench document's points are its kernels' rows
+        cols = [c for c in ("name", "label", "chains", "order", "threads", "flops_per_s", "bytes_per_s", "wall_s",
+                            "rel_error", "ratio_to_blas", "speedup", "verdict") if any(c in r for r in rows)]
+        out[f"{doc.get('lab', 'rows')}_{key}"] = (cols, [[r.get(c, "") for c in cols] for r in rows])
+    return out
+
+
+def _fmt(col: str, v) -> str:
+    if isinstance(v, float):
+        if col.endswith("flops_per_s"):
+            return si(v, "FLOP/s")
+        if col.endswith("bytes_per_s"):
+            return si(v, "B/s")
+        if col.startswith("of_"):
+            return pct(v, 1)
+        if col.endswith("_bytes"):
+            return binary_bytes(v)
+        return f"{v:.4g}"
+    return "" if v is None else str(v)
+
+
+def _tables(doc: dict) -> str:
+    return "".join(f"<h3>{_e(name.replace('_', ' '))}</h3>" + _table(cols, [[_fmt(c, v) for c, v in zip(cols, r)]
+                                                                          for r in rows])
+                   for name, (cols, rows) in tables_of(doc).items())
+
+
+def write_csv(doc: dict, directory, prefix: str = "") -> list:
+    """Every table of a run as a CSV file (raw numbers) in ``directory``; returns the paths written."""
+    import csv
+    from pathlib import Path
+
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, (cols, rows) in tables_of(doc).items():
+        path = d / f"{prefix}{name}.csv"
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(cols)
+            w.writerows(rows)
+        paths.append(path)
+    return paths
 
 
 CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}
@@ -167,9 +214,45 @@ def write_html(runs: list[dict], path) -> None:
     Path(path).write_text(render_html(runs), encoding="utf-8")
 
 
+def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
+    """One table of the ceilings of several measure runs, with each run's ratio to the first."""
+    withc = [r for r in runs if (r.get("result") or {}).get("ceilings")]
+    if len(withc) < 2:
+        return None
+    keys, vals = [], []
+    for r in withc:
+        v = {}
+        for c in r["result"]["ceilings"]["compute"]:
+            v[(c["name"], c["threads"])] = c.get("flops_per_s")
+        for b in r["result"]["ceilings"]["bandwidth"]:
+            v[(f"{b['level']} {b['kernel']}", b["threads"])] = b.get("bytes_per_s")
+        vals.append(v)
+        keys += [k for k in v if k not in keys]
+    cols = ["ceiling", "threads"] + [f"run {r['run_id']}" for r in withc] + \
+        [f"run {r['run_id']} / run {withc[0]['run_id']}" for r in withc[1:]]
+    rows = []
+    for k in keys:
+        base = vals[0].get(k)
+        row = [k[0], k[1]] + [v.get(k) for v in vals]
+        row += [(v.get(k) / base) if base and v.get(k) else None for v in vals[1:]]
+        rows.append(row)
+    return cols, rows
+
+
 def render_html(runs: list[dict]) -> str:
-    """Stored runs (as `Store.get` returns them) -> one self-contained page."""
+    """Stored runs (as `Store.get` returns them) -> one self-contained page; two runs or more with a roofline are
+    also overlaid, with their ceilings side by side."""
     parts = []
+    overlay = [(f"run {r['run_id']}", r["result"]) for r in runs if (r.get("result") or {}).get("roofs")]
+    if len(overlay) >= 2:
+        cmp = ceiling_comparison(runs)
+        table = ""
+        if cmp:
+            cols, rows = cmp
+            table = _table(cols, [[_fmt("flops_per_s" if isinstance(v, float) and v > 1e6 else "x", v)
+                                   for v in r] for r in rows])
+        parts.append(f"<section><h2>Overlay of {len(overlay)} runs</h2>{roofline_svg(overlay, 'overlay')}{table}"
+                     "</section>")
     for i, run in enumerate(runs):
         doc = run.get("result") or {}
         title = f"run {run['run_id']} · {run['kind']} · {run['created']} · {run['status']}"

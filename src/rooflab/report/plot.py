@@ -23,13 +23,24 @@ def check_plot_path(path: str | Path) -> Path:
     return path
 
 
-def plot_roofline(doc: dict, path: str | Path, *, title: str | None = None) -> Path:
-    """Log-log roofline of a measure (or bench) document: every ceiling labelled, every point labelled."""
+def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
+    """Log-log roofline of a measure (or bench) document, or of several overlaid (a list of (tag, document)):
+    every ceiling labelled, every point labelled."""
     path = check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    if isinstance(doc, list):
+        tagged = doc
+        doc = {"roofs": {"compute": [], "memory": []}, "sweep": [], "points": [], "machine": tagged[0][1].get(
+            "machine", {}), "threads_all": tagged[0][1].get("threads_all")}
+        for tag, d in tagged:
+            r = d.get("roofs") or {}
+            doc["roofs"]["compute"] += [{**c, "name": f"{tag}: {c['name']}"} for c in r.get("compute", [])]
+            doc["roofs"]["memory"] += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
+        title = title or "Rooflines of " + ", ".join(t for t, _ in tagged)
     roofs = doc.get("roofs") or {}
     comp = roofs.get("compute", [])
     mem = roofs.get("memory", [])
