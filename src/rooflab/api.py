@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 
+from .results.document import Result
 from .results.schema import schema_id
+
+
+def _as_result(fn):
+    """The documents the library returns display themselves in Jupyter (and stay plain dicts)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return Result(fn(*args, **kwargs))
+    return wrapper
 
 
 @contextlib.contextmanager
@@ -21,6 +31,7 @@ def _store(store):
         yield store
 
 
+@_as_result
 def info(*, clock: bool = True) -> dict:
     """Machine, environment and capabilities as one document (``rooflab.info/1``)."""
     from .machine import describe
@@ -30,6 +41,7 @@ def info(*, clock: bool = True) -> dict:
             "capabilities": capabilities()}
 
 
+@_as_result
 def measure(*, quick: bool = False, threads: int | None = None, precisions: tuple[str, ...] = ("fp64", "fp32"),
             batch_sweep: bool = True, store=None, progress=None) -> dict:
     """Measure this machine's roofline (the `rooflab measure` document, ``rooflab.measure/1``).
@@ -44,6 +56,7 @@ def measure(*, quick: bool = False, threads: int | None = None, precisions: tupl
         return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep), s)
 
 
+@_as_result
 def lab(name: str, *, store=None, progress=None, **options) -> dict:
     """Run one lab (``rooflab lab NAME``) and return its document; ``options`` are the lab's (quick, n, ...).
 
@@ -63,6 +76,7 @@ def lab(name: str, *, store=None, progress=None, **options) -> dict:
         return mod.run(s, **options)
 
 
+@_as_result
 def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=None, progress=None, **callable_opts):
     """Bench kernels and place them on this machine's roofline (the `rooflab bench` document).
 
@@ -81,6 +95,7 @@ def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=N
         return bench_lab.run(s, specs, quick=quick)
 
 
+@_as_result
 def compare(a: str, b: str, *, threshold: float = 0.02, rounds: int | None = None, quick: bool = False, store=None,
             progress=None) -> dict:
     """Did B really get faster than A? Two kernels (``spec.toml[:NAME]``) or two stored bench runs (ids)."""

@@ -239,6 +239,21 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
     return cols, rows
 
 
+def section_html(run: dict, uid: str) -> str:
+    """One run as an HTML section: roofline, tables, observations, warnings and the record."""
+    doc = run.get("result") or {}
+    title = f"run {run['run_id']} · {run['kind']} · {run['created']} · {run['status']}"
+    obs = "".join(f"<li>{_e(o)}</li>" for o in doc.get("observations", []))
+    warns = "".join(f"<li class='warn'>{_e(w['message'])} — {_e(w['remedy'])}</li>" for w in doc.get("warnings", []))
+    header = run.get("header", {})
+    record = {"machine": header.get("machine"), "environment": header.get("environment"),
+              "command": header.get("command")}
+    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc)}"
+            f"<h3>Observations</h3><ul>{obs}</ul>" + (f"<h3>Warnings</h3><ul>{warns}</ul>" if warns else "") +
+            f"<details><summary>Machine and environment record</summary><pre>"
+            f"{_e(json.dumps(record, indent=2, default=str))}</pre></details></section>")
+
+
 def render_html(runs: list[dict]) -> str:
     """Stored runs (as `Store.get` returns them) -> one self-contained page; two runs or more with a roofline are
     also overlaid, with their ceilings side by side."""
@@ -254,18 +269,7 @@ def render_html(runs: list[dict]) -> str:
         parts.append(f"<section><h2>Overlay of {len(overlay)} runs</h2>{roofline_svg(overlay, 'overlay')}{table}"
                      "</section>")
     for i, run in enumerate(runs):
-        doc = run.get("result") or {}
-        title = f"run {run['run_id']} · {run['kind']} · {run['created']} · {run['status']}"
-        obs = "".join(f"<li>{_e(o)}</li>" for o in doc.get("observations", []))
-        warns = "".join(f"<li class='warn'>{_e(w['message'])} — {_e(w['remedy'])}</li>"
-                        for w in doc.get("warnings", []))
-        record = {"machine": run.get("header", {}).get("machine"), "environment": run.get("header", {}).get("environment"),
-                  "command": run.get("header", {}).get("command")}
-        parts.append(
-            f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, f'roof{i}')}{_tables(doc)}"
-            f"<h3>Observations</h3><ul>{obs}</ul>" + (f"<h3>Warnings</h3><ul>{warns}</ul>" if warns else "") +
-            f"<details><summary>Machine and environment record</summary><pre>"
-            f"{_e(json.dumps(record, indent=2, default=str))}</pre></details></section>")
+        parts.append(section_html(run, f"roof{i}"))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>rooflab report</title>"
             f"<style>{CSS}</style></head><body><h1>rooflab report</h1>{''.join(parts)}<script>{JS}</script>"
             "</body></html>")
