@@ -255,10 +255,12 @@ def section_html(run: dict, uid: str) -> str:
 
 
 def render_html(runs: list[dict]) -> str:
-    """Stored runs (as `Store.get` returns them) -> one self-contained page; two runs or more with a roofline are
-    also overlaid, with their ceilings side by side."""
+    """Stored runs (as `Store.get` returns them) -> one self-contained page; two `measure` runs or more are also
+    overlaid, with their ceilings side by side."""
     parts = []
-    overlay = [(f"run {r['run_id']}", r["result"]) for r in runs if (r.get("result") or {}).get("roofs")]
+    # machines or dates side by side: the measure runs (a bench run's roofs are a measure's, at one thread count)
+    overlay = [(f"run {r['run_id']}", r["result"]) for r in runs
+               if r.get("kind") == "measure" and (r.get("result") or {}).get("roofs")]
     if len(overlay) >= 2:
         cmp = ceiling_comparison(runs)
         table = ""
