@@ -54,12 +54,21 @@ html_option = click.option("--html", "html_path", type=click.Path(dir_okay=False
                            help="Also write the run as one self-contained HTML page to FILE.")
 
 
-def _write_html(kind: str, doc: dict, html_path, as_json: bool) -> None:
+csv_option = click.option("--csv", "csv_dir", type=click.Path(file_okay=False), default=None,
+                          help="Also write every table of the run as CSV files into DIR.")
+
+
+def _write_html(kind: str, doc: dict, html_path, as_json: bool, csv_dir=None) -> None:
     if html_path:
         from .report.html import run_from_doc, write_html
 
         write_html([run_from_doc(kind, doc)], html_path)
         click.echo(f"report written to {html_path}", err=as_json)
+    if csv_dir:
+        from .report.html import write_csv
+
+        n = len(write_csv(doc, csv_dir))
+        click.echo(f"{n} table(s) written to {csv_dir}", err=as_json)
 store_option = click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
                             help="Results store (SQLite file). Default: $ROOFLAB_HOME/store.sqlite or the user "
                                  "data directory.")
@@ -167,7 +176,9 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job (mpirun -n N rooflab measure "
                                                     "--mpi): ranks measure together, rank 0 aggregates and stores.")
 @html_option
-def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path):
+@csv_option
+def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path,
+            csv_dir):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
@@ -196,7 +207,7 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
 
         plot_roofline(doc, plot_path)
         click.echo(f"roofline written to {plot_path}", err=as_json)
-    _write_html("measure", doc, html_path, as_json)
+    _write_html("measure", doc, html_path, as_json, csv_dir)
 
 
 @cli.group(invoke_without_command=True)
@@ -273,7 +284,7 @@ def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_en
 
 
 lab_options = [
-    json_option, store_option, html_option,
+    json_option, store_option, html_option, csv_option,
     click.option("--quick", is_flag=True, help="Fewer variants and samples: a first look."),
     click.option("--no-store", is_flag=True, help="Do not save the run in the results store."),
 ]
@@ -310,13 +321,13 @@ LAB_OPTIONS = {
 
 
 def _lab_command(name: str, module: str, description: str):
-    def command(as_json, store_path, html_path, quick, no_store, **options):
+    def command(as_json, store_path, html_path, csv_dir, quick, no_store, **options):
         import importlib
 
         mod = importlib.import_module(module)
         doc = _run_lab(f"lab.{name}", mod.run, as_json, store_path, no_store,
                        worker_env=getattr(mod, "WORKER_ENV", None), quick=quick, **options)
-        _write_html(f"lab.{name}", doc, html_path, as_json)
+        _write_html(f"lab.{name}", doc, html_path, as_json, csv_dir)
 
     command.__doc__ = description[0].upper() + description[1:] + "."
     return lab.command(name)(_with(lab_options + LAB_OPTIONS.get(name, []))(command))
@@ -344,7 +355,8 @@ _register_labs()
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job: every rank runs the kernels on "
                                                     "its own data at the same moment; rank 0 aggregates and stores.")
 @html_option
-def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi, html_path):
+@csv_option
+def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi, html_path, csv_dir):
     """Your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline."""
     from .labs import bench as bench_lab
     from .userkernel.spec import load_spec
@@ -374,7 +386,7 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
 
         plot_roofline(doc, plot_path, title="Your kernels on this machine")
         click.echo(f"roofline written to {plot_path}", err=as_json)
-    _write_html("bench", doc, html_path, as_json)
+    _write_html("bench", doc, html_path, as_json, csv_dir)
 
 
 @cli.command()

@@ -173,8 +173,11 @@ def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path)
     assert text.count('class="ceiling ') == len(doc["roofs"]["compute"]) + len(doc["roofs"]["memory"])
     assert text.count('<circle class="point') == len(doc["sweep"])
     lab_page = tmp_path / "lab.html"
-    assert main(["lab", "loops", "--quick", "--n", "64", "--no-store", "--html", str(lab_page)]) == 0
+    assert main(["lab", "loops", "--quick", "--n", "64", "--no-store", "--html", str(lab_page), "--csv",
+                 str(tmp_path / "csv")]) == 0
     assert "orders" in lab_page.read_text() and "loop_" not in capsys.readouterr().err
+    rows = (tmp_path / "csv" / "loops_orders.csv").read_text().splitlines()
+    assert rows[0].startswith("name,order") and len(rows) == 7
 
 
 def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_path):
