@@ -54,6 +54,7 @@ html_option = click.option("--html", "html_path", type=click.Path(dir_okay=False
                            help="Also write the run as one self-contained HTML page to FILE.")
 
 
+no_store_option = click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
 csv_option = click.option("--csv", "csv_dir", type=click.Path(file_okay=False), default=None,
                           help="Also write every table of the run as CSV files into DIR.")
 
@@ -172,7 +173,7 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
 @click.option("--no-batch-sweep", is_flag=True, help="Skip the X[B,D]·W[D,F] sweep.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the roofline to FILE (.png, .svg or .pdf; needs matplotlib).")
-@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+@no_store_option
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job (mpirun -n N rooflab measure "
                                                     "--mpi): ranks measure together, rank 0 aggregates and stores.")
 @html_option
@@ -286,7 +287,7 @@ def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_en
 lab_options = [
     json_option, store_option, html_option, csv_option,
     click.option("--quick", is_flag=True, help="Fewer variants and samples: a first look."),
-    click.option("--no-store", is_flag=True, help="Do not save the run in the results store."),
+    no_store_option,
 ]
 
 
@@ -351,7 +352,7 @@ _register_labs()
 @click.option("--quick", is_flag=True, help="Fewer samples: a first look.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also draw the kernels on the roofline to FILE (.png, .svg or .pdf).")
-@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+@no_store_option
 @click.option("--mpi", "use_mpi", is_flag=True, help="Run as one rank of an MPI job: every rank runs the kernels on "
                                                     "its own data at the same moment; rank 0 aggregates and stores.")
 @html_option
@@ -398,7 +399,7 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
               help="Smallest relative change called a difference.")
 @click.option("--rounds", type=click.IntRange(5), default=None, help="Interleaved rounds (default 30; --quick: 10).")
 @click.option("--quick", is_flag=True, help="Fewer rounds: a first look.")
-@click.option("--no-store", is_flag=True, help="Do not save the comparison in the results store.")
+@no_store_option
 def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
     """Did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)."""
     from .labs import compare as cmp
@@ -444,7 +445,7 @@ def _size_option(values: tuple[str, ...]) -> dict | None:
                                                       "smallest size).")
 @click.option("--calls", type=click.IntRange(1), default=3, show_default=True, help="Calls of the kernel.")
 @click.option("--cachegrind", "force_cachegrind", is_flag=True, help="Use cachegrind even where perf counts.")
-@click.option("--no-store", is_flag=True, help="Do not save the run in the results store.")
+@no_store_option
 def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, no_store):
     """Why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) otherwise.
 
