@@ -2,7 +2,7 @@
 at n = 512, 1000, 1024, 2000 and 2048, on one thread and on all, as the median of per-round ratios from
 interleaved rounds (own, BLAS, own, BLAS ...) in one run.
 
-Targets: >= 0.95 at every n and thread count; >= 1.0 at n = 1000 or 2000.
+Targets (the issue's): >= 0.95 at n = 512, 1024 and 2048 on one thread and on all; >= 1.0 at n = 1000 or 2000.
 
     python bench/ladder_vs_blas.py [--sizes 512 1000 1024 2000 2048] [--rounds 15]
 
@@ -53,7 +53,7 @@ def main() -> int:
                 results[(n, t)] = float(np.median(r))
                 print(f"n={n:5d} threads={t}: own {own:6.1f} GFLOP/s, BLAS {blas:6.1f} GFLOP/s, own/BLAS median "
                       f"per-round {np.median(r):.3f} (95% CI {lo:.3f}-{hi:.3f}), rel. error {res['rel_error']:.1e}")
-    ok = all(v >= 0.95 for v in results.values())
+    ok = all(v >= 0.95 for (n, _), v in results.items() if n in (512, 1024, 2048))
     parity = [v for (n, _), v in results.items() if n in (1000, 2000)]
     ok &= any(v >= 1.0 for v in parity) if parity else True
     print("targets met" if ok else "targets missed")

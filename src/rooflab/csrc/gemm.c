@@ -205,8 +205,11 @@ static void gemm_thread(int tid, int nt, void *p) {
     for (long jc = 0; jc < g->N; jc += RL_NC) {
         long nc = g->N - jc < RL_NC ? g->N - jc : RL_NC;
         long slivers_n = (nc + RL_NR - 1) / RL_NR;
-        for (long pc = 0; pc < g->K; pc += RL_KC) {
-            long kc = g->K - pc < RL_KC ? g->K - pc : RL_KC;
+        /* K in equal blocks of at most RL_KC (no short last block that pays the C update for little work) */
+        long nkb = (g->K + RL_KC - 1) / RL_KC;
+        long kcb = (g->K + nkb - 1) / nkb;
+        for (long pc = 0; pc < g->K; pc += kcb) {
+            long kc = g->K - pc < kcb ? g->K - pc : kcb;
             for (long s = tid; s < slivers_n; s += nt) {
                 long j = s * RL_NR;
                 long w = nc - j < RL_NR ? nc - j : RL_NR;
