@@ -105,12 +105,13 @@ def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
 def _rel_error(got, ref) -> float:
     import numpy as np
 
+    from .tasks import rel_err
+
     g = np.asarray(got, dtype=np.float64)
     r = np.asarray(ref, dtype=np.float64)
     if g.shape != r.shape:
         raise RooflabError(f"the result has shape {g.shape}, the expected value {r.shape}")
-    scale = float(np.max(np.abs(r))) if r.size else 1.0
-    return float(np.max(np.abs(g - r)) / (scale or 1.0)) if r.size else 0.0
+    return rel_err(g, r)
 
 
 def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes, expected=None,

@@ -4,6 +4,7 @@ quick measurement, stored too, when there is none)."""
 from __future__ import annotations
 
 from ..session import Session
+from .measure import best_bandwidth, best_compute
 
 LEVELS = ("L1", "L2", "L3", "DRAM")
 
@@ -26,16 +27,13 @@ def roofs_at(doc: dict, threads: int, precision: str) -> dict:
     """Compute roof (the FMA ceiling) and one memory roof per level, for the nearest measured thread count."""
     counts = sorted({c["threads"] for c in doc["ceilings"]["compute"]})
     t = min(counts, key=lambda c: abs(c - threads)) if counts else threads
-    comp = [c for c in doc["ceilings"]["compute"] if c["threads"] == t and c["precision"] == precision
-            and c.get("status") == "ok" and c.get("flops_per_s")]
-    fma = max((c for c in comp if c["klass"] == "simd_fma"), key=lambda c: c["flops_per_s"], default=None)
-    blas = max((c for c in comp if c["klass"] == "blas_gemm"), key=lambda c: c["flops_per_s"], default=None)
+    fma = best_compute(doc["ceilings"]["compute"], precision, "simd_fma", t)
+    blas = best_compute(doc["ceilings"]["compute"], precision, "blas_gemm", t)
     mem = {}
     for lv in LEVELS:
-        cands = [b for b in doc["ceilings"]["bandwidth"] if b["level"] == lv and b["threads"] == t
-                 and b["kernel"] in ("read", "copy", "triad") and b.get("status") == "ok" and b.get("bytes_per_s")]
-        if cands:
-            mem[lv] = max(b["bytes_per_s"] for b in cands)
+        b = best_bandwidth(doc["ceilings"]["bandwidth"], lv, t)
+        if b:
+            mem[lv] = b["bytes_per_s"]
     compute = [{"name": f"{precision} FMA x{t}", "value": fma["flops_per_s"]}] if fma else []
     if blas:
         compute.append({"name": f"{precision} BLAS GEMM x{t}", "value": blas["flops_per_s"]})

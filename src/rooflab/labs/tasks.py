@@ -184,7 +184,10 @@ def _limit(threads: int):
     return threadpool_limits(limits=threads, user_api="blas")
 
 
-def _rel_err(got: np.ndarray, ref: np.ndarray) -> float:
+def rel_err(got: np.ndarray, ref: np.ndarray) -> float:
+    """Max absolute difference over the largest reference magnitude (0 for empty arrays)."""
+    if ref.size == 0:
+        return 0.0
     scale = float(np.max(np.abs(ref))) or 1.0
     return float(np.max(np.abs(got.astype(np.float64) - ref)) / scale)
 
@@ -197,7 +200,7 @@ def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> d
     with _limit(threads):
         np.matmul(A, B, out=C)
         rows = slice(0, min(n, 16))
-        err = _rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
+        err = rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
         tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
         if err > tol:
             raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
@@ -212,7 +215,7 @@ def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
     y = np.empty(d, np.float32)
     with _limit(threads):
         np.matmul(W, x, out=y)
-        err = _rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
+        err = rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
         if err > 1e-4:
             raise WrongResult("BLAS GEMV", err, 1e-4)
         t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config, overhead_per_rep=python_overhead())
@@ -270,8 +273,7 @@ def gemm_operands(m: int, n: int, k: int, seed: int = 3) -> tuple[np.ndarray, np
 
 
 def gemm_rel_error(C: np.ndarray, A: np.ndarray, B: np.ndarray) -> float:
-    ref = A.astype(np.float64) @ B.astype(np.float64)
-    return float(np.max(np.abs(C - ref)) / (np.max(np.abs(ref)) or 1.0))
+    return rel_err(C, A.astype(np.float64) @ B.astype(np.float64))
 
 
 _EXTRA_TYPES = {"int": ctypes.c_int, "long": ctypes.c_long}
