@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 
 import pytest
@@ -60,3 +61,38 @@ def fake_measure(store_path):
         rid = st.begin("measure", {"machine": {"key": key}, "environment": {"hostname": "h"}})
         st.finish(rid, {"schema": "rooflab.measure/1", "ceilings": {"compute": comp, "bandwidth": bw}, "run_id": rid})
     return rid
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+PROSE = re.compile(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b")  # three or more English words in a row
+
+
+def data_strings(doc: dict) -> list[str]:
+    """Names and values that come from the machine or the run (kernel names, CPU model, a compiler's message): they
+    are data, printed as they are in every language. Longest first, for removing them from a report."""
+    out = []
+
+    def walk(x, key=""):
+        if isinstance(x, dict):
+            if "id" in x and "args" in x:  # a message: only its arguments are data
+                return walk(x["args"])
+            for k, v in x.items():
+                if k != "text":
+                    walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, key)
+        elif isinstance(x, str):
+            out.append(x)
+
+    walk(doc)
+    return sorted(set(out), key=len, reverse=True)
+
+
+def english_prose(report: str, doc: dict) -> list[str]:
+    """Runs of three or more English words in a report, once the run's own data strings and the command names
+    are taken out: in a Chinese report, untranslated text."""
+    for s in data_strings(doc):
+        if len(s) > 2:
+            report = report.replace(s, " ")
+    return PROSE.findall(re.sub(r"rooflab (lab )?[a-z]+", " ", report))

@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 from .errors import RooflabError
+from .i18n import LANGS, set_lang, text, tr, using
 
 
 def _console(stderr: bool = False):
@@ -64,12 +65,12 @@ def _write_html(kind: str, doc: dict, html_path, as_json: bool, csv_dir=None) ->
         from .report.html import run_from_doc, write_html
 
         write_html([run_from_doc(kind, doc)], html_path)
-        click.echo(f"report written to {html_path}", err=as_json)
+        click.echo(tr("report written to {path}", path=html_path), err=as_json)
     if csv_dir:
         from .report.html import write_csv
 
         n = len(write_csv(doc, csv_dir))
-        click.echo(f"{n} table(s) written to {csv_dir}", err=as_json)
+        click.echo(tr("{n} table(s) written to {dir}", n=n, dir=csv_dir), err=as_json)
 store_option = click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
                             help="Results store (SQLite file). Default: $ROOFLAB_HOME/store.sqlite or the user "
                                  "data directory.")
@@ -146,12 +147,12 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
             plot_roofline(drawn[0]["result"], plot_path)
         else:
             plot_roofline([(f"run {d['run_id']}", d["result"]) for d in drawn], plot_path)
-        click.echo(f"roofline written to {plot_path}", err=True)
+        click.echo(tr("roofline written to {path}", path=plot_path), err=True)
     if csv_dir:
         from .report.html import write_csv
 
         n = sum(len(write_csv(d["result"], csv_dir, prefix=f"run{d['run_id']}_")) for d in docs if d.get("result"))
-        click.echo(f"{n} table(s) written to {csv_dir}", err=True)
+        click.echo(tr("{n} table(s) written to {dir}", n=n, dir=csv_dir), err=True)
     if as_json:
         from .results.schema import schema_id
 
@@ -207,7 +208,7 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
         from .report.plot import plot_roofline
 
         plot_roofline(doc, plot_path)
-        click.echo(f"roofline written to {plot_path}", err=as_json)
+        click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
     _write_html("measure", doc, html_path, as_json, csv_dir)
 
 
@@ -223,10 +224,10 @@ def lab(ctx, as_json):
     if as_json:
         from .results.schema import schema_id
 
-        _emit_json({"schema": schema_id("labs"), "labs": [{"name": k, "description": d} for k, (_, d) in LABS.items()]})
+        _emit_json({"schema": schema_id("labs"), "labs": [{"name": k, "description": d["text"]} for k, (_, d) in LABS.items()]})
         return
     for name, (_, desc) in LABS.items():
-        click.echo(f"  {name:<12} {desc}")
+        click.echo(f"  {name:<12} {text(desc)}")
 
 
 def _refuse_under_launcher(command: str) -> None:
@@ -330,7 +331,7 @@ def _lab_command(name: str, module: str, description: str):
                        worker_env=getattr(mod, "WORKER_ENV", None), quick=quick, **options)
         _write_html(f"lab.{name}", doc, html_path, as_json, csv_dir)
 
-    command.__doc__ = description[0].upper() + description[1:] + "."
+    command.__doc__ = description["text"][0].upper() + description["text"][1:] + "."
     return lab.command(name)(_with(lab_options + LAB_OPTIONS.get(name, []))(command))
 
 
@@ -385,8 +386,8 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
     if plot_path:
         from .report.plot import plot_roofline
 
-        plot_roofline(doc, plot_path, title="Your kernels on this machine")
-        click.echo(f"roofline written to {plot_path}", err=as_json)
+        plot_roofline(doc, plot_path, title=tr("Your kernels on this machine"))
+        click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
     _write_html("bench", doc, html_path, as_json, csv_dir)
 
 
@@ -420,7 +421,7 @@ def report(store_path, runs, html_path):
     with _store(store_path) as st:
         docs = [st.get(r) for r in runs]
     write_html(docs, html_path)
-    click.echo(f"report written to {html_path}")
+    click.echo(tr("report written to {path}", path=html_path))
 
 
 def _size_option(values: tuple[str, ...]) -> dict | None:
@@ -471,14 +472,14 @@ def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, n
 
 def _render_comparison(docs: list[dict], con) -> None:
     """Several runs with ceilings (two machines, two dates): their ceilings in one table with ratios."""
-    from .report.html import ceiling_comparison
+    from .report.html import ceiling_comparison, column_label
     from .report.text import table
 
     cmp = ceiling_comparison(docs)
     if not cmp:
         return
     cols, rows = cmp
-    nruns = sum(c.startswith("run ") and "/" not in c for c in cols)
+    nruns = len(cols) - 2 - (len(cols) - 2) // 2
 
     def cell(i, v):
         if v is None:
@@ -487,15 +488,36 @@ def _render_comparison(docs: list[dict], con) -> None:
             return f"{v:.2f}x"
         return f"{v / 1e9:.3g} G" if isinstance(v, float) else str(v)
 
-    con.print(table("Ceilings side by side (FLOP/s or bytes/s)", cols,
+    con.print(table(tr("Ceilings side by side (FLOP/s or bytes/s)"), [column_label(c) for c in cols],
                     [[cell(i, v) for i, v in enumerate(r)] for r in rows]))
+
+
+def _set_lang(ctx, param, value):
+    if value:
+        set_lang(value)
+    return value
+
+
+def _add_lang_option(cmd: click.Command) -> None:
+    """``--lang en|zh`` on the group and on every command (``rooflab measure --lang zh`` and ``rooflab --lang zh
+    measure`` both work)."""
+    cmd.params.append(click.Option(["--lang"], type=click.Choice(LANGS), default=None, expose_value=False,
+                                   is_eager=True, callback=_set_lang,
+                                   help="Language of the output: en or zh (default: from the locale, LC_ALL / "
+                                        "LC_MESSAGES / LANG)."))
+    for sub in getattr(cmd, "commands", {}).values():
+        _add_lang_option(sub)
+
+
+_add_lang_option(cli)
 
 
 def main(argv=None) -> int:
     from .session import Interrupted
 
     try:
-        cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
+        with using(None):  # --lang sets the language for this command only
+            cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
     except Interrupted as exc:
         click.echo(f"rooflab: {exc}", err=True)
         return 143

@@ -165,6 +165,7 @@ def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
 
 
 def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
+    from .i18n import msg
     from .timing.checks import Warning_
 
     out = []
@@ -173,10 +174,12 @@ def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
             if a.get("spread") is not None and a["ranks"] > 1 and a["spread"] < threshold:
                 what = a.get("name") or f"{a.get('level')} {a.get('kernel')}"
                 s = a["slowest"]
-                out.append(Warning_("rank-lags", f"{what} x{a['threads']}: rank {s['rank']} on {s['host']} reached only "
-                                    f"{a['spread']:.0%} of the fastest rank (threshold {threshold:.0%})", a["spread"],
-                                    threshold, "check where that rank ran (cpus in the rank table): mis-pinned or "
-                                    "sharing cores with another rank", f"rank {s['rank']}").to_dict())
+                out.append(Warning_("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
+                                                     "the fastest rank (threshold {th:.0%})", what=what,
+                                                     t=a["threads"], rank=s["rank"], host=s["host"],
+                                                     frac=a["spread"], th=threshold), a["spread"], threshold,
+                                    msg("check where that rank ran (cpus in the rank table): mis-pinned or sharing "
+                                        "cores with another rank"), f"rank {s['rank']}").to_dict())
     return out
 
 

@@ -74,9 +74,13 @@ def bench_job(specs, quick: bool, store, progress=None) -> dict | None:
 
 
 def _failed(doc: dict) -> list[dict]:
-    return [{"code": "rank-failed", "subject": f"rank {r['rank']}", "seen": 1, "threshold": 0,
-             "message": f"rank {r['rank']} on {r['host']} failed: {r['error']}",
-             "remedy": "its traceback is in the job record (mpi.ranks); the other ranks' results are kept"}
+    from .i18n import msg
+    from .timing.checks import Warning_
+
+    return [Warning_("rank-failed", msg("rank {rank} on {host} failed: {error}", rank=r["rank"], host=r["host"],
+                                        error=r["error"]), 1, 0,
+                     msg("its traceback is in the job record (mpi.ranks); the other ranks' results are kept"),
+                     f"rank {r['rank']}").to_dict()
             for r in doc["mpi"]["ranks"] if r["status"] != "ok"]
 
 
@@ -112,8 +116,10 @@ def place_on_job_roofline(aggs: list[dict], results: list[dict | None], measure_
     prec = ok[0]["kernels"][0]["spec"].get("precision", "fp64") if ok and ok[0]["kernels"] else "fp64"
     roofs = job_roofs(measure_doc, prec)
     if roofs is None:
-        return {"available": False, "note": "no stored `mpirun ... rooflab measure --mpi` run of this machine: "
-                                            "the points are placed on each rank's own roofline"}
+        from .i18n import msg
+
+        return {"available": False, "note": msg("no stored `mpirun ... rooflab measure --mpi` run of this machine: "
+                                                "the points are placed on each rank's own roofline")}
     inten = {}
     for res in ok:
         for k in res["kernels"]:

@@ -40,7 +40,7 @@ def test_bench_measures_places_and_reports_each_failure(bench_run):
     hang = k["scale_hang"]["sizes"]
     assert hang[0].get("flops_per_s") and hang[1]["error_kind"] == "timeout" and "3 s" in hang[1]["error"]
     assert len(doc["points"]) == 4  # only the measured sizes are drawn
-    assert any("wrong" in o for o in doc["observations"])
+    assert any("wrong" in o["text"] for o in doc["observations"])
     with Store(store) as st:
         stored = st.get(doc["run_id"])
     assert stored["status"] == "complete" and len(stored["records"]) == 8

@@ -22,7 +22,7 @@ def test_info_json_has_clock_peaks_and_capabilities(capsys):
     doc = json.loads(out)
     assert doc["schema"] == "rooflab.info/1"
     m = doc["machine"]
-    assert m["clock_hz"] > 1e8 and m["clock"]["method"].startswith("dependent chain")
+    assert m["clock_hz"] > 1e8 and m["clock"]["method"]["text"].startswith("dependent chain")
     th = m["theoretical"]
     assert th["fp32_flops"] == pytest.approx(2 * th["fp64_flops"])
     assert th["fp32_flops"] == pytest.approx(th["per_core"]["fp32"]["simd_fma"] * th["cores"])
@@ -85,3 +85,19 @@ def test_subprocess_entry_points(tmp_path):
     assert str(tmp_path) in json.loads(r.stdout)["store"]
     r = subprocess.run([sys.executable, "-m", "rooflab", "show", "latest"], capture_output=True, text=True, env=env)
     assert r.returncode == 2 and "holds no run" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_lang_switch_and_locale_default(capsys, monkeypatch):
+    from rooflab.i18n import get_lang
+
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert main(["lab"]) == 0
+    zh = capsys.readouterr().out
+    assert "利特尔定律" in zh and "Little's law" not in zh
+    assert main(["lab", "--lang", "en"]) == 0 and "Little's law" in capsys.readouterr().out
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert main(["--lang", "zh", "lab"]) == 0 and "利特尔定律" in capsys.readouterr().out
+    assert get_lang() == "en"  # the switch lasts for its command only
+    assert main(["lab", "--lang", "fr"]) == 2 and "fr" in capsys.readouterr().err

@@ -11,6 +11,8 @@ pytestmark = pytest.mark.cc
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
+    """One `rooflab measure --quick --lang zh` (the report a Chinese-speaking user sees); the document is read back
+    with `show latest --json`."""
     d = tmp_path_factory.mktemp("measure")
     store = d / "store.sqlite"
     svg = d / "roof.svg"
@@ -19,13 +21,25 @@ def quick_run(tmp_path_factory):
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main(["measure", "--quick", "--json", "--store", str(store), "--plot", str(svg)])
+        code = main(["measure", "--quick", "--lang", "zh", "--store", str(store), "--plot", str(svg)])
     assert code == 0
-    return json.loads(out.getvalue()), store, svg
+    zh = out.getvalue()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["show", "latest", "--json", "--store", str(store)]) == 0
+    return json.loads(out.getvalue())["result"], store, svg, zh
+
+
+def test_measure_quick_lang_zh_prints_chinese_throughout(quick_run):
+    from conftest import CJK, english_prose
+
+    doc, _, _, zh = quick_run
+    assert CJK.search(zh) and "观察" in zh and "计算上限" in zh
+    assert english_prose(zh, doc) == []
 
 
 def test_json_has_the_documented_keys(quick_run):
-    doc, _, _ = quick_run
+    doc, _, _, _ = quick_run
     assert doc["schema"] == "rooflab.measure/1" and doc["quick"] is True
     m = doc["machine"]
     assert m["clock_hz"] > 0
@@ -45,7 +59,7 @@ def test_json_has_the_documented_keys(quick_run):
 
 
 def test_every_ceiling_is_checked_and_audited(quick_run):
-    doc, _, _ = quick_run
+    doc, _, _, _ = quick_run
     comp = doc["ceilings"]["compute"]
     classes = {(c["precision"], c["klass"]) for c in comp}
     for prec in ("fp32", "fp64"):
@@ -72,7 +86,7 @@ def test_every_ceiling_is_checked_and_audited(quick_run):
 
 
 def test_stored_and_redrawn_without_measuring(quick_run, capsys):
-    doc, store, svg = quick_run
+    doc, store, svg, _ = quick_run
     assert svg.exists() and svg.read_text().lstrip().startswith("<?xml")
     code = main(["show", str(doc["run_id"]), "--store", str(store)])
     out = capsys.readouterr().out
@@ -102,7 +116,7 @@ def test_library_api_measure_without_store():
     assert doc["schema"] == "rooflab.measure/1" and "run_id" not in doc
     assert {c["precision"] for c in doc["ceilings"]["compute"]} == {"fp64"}
     assert {c["threads"] for c in doc["ceilings"]["compute"]} == {1}
-    assert doc["sweep"] == [] and doc["sweep_info"]["skipped"] == "disabled"
+    assert doc["sweep"] == [] and doc["sweep_info"]["skipped"]["text"] == "disabled"
 
 
 def test_lab_list_and_fma_quick(capsys, tmp_path):
@@ -166,7 +180,7 @@ def test_library_api_lab():
 
 
 def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path):
-    doc, store, _ = quick_run
+    doc, store, _, _ = quick_run
     page = tmp_path / "r.html"
     assert main(["report", str(doc["run_id"]), "--store", str(store), "--html", str(page)]) == 0
     text = page.read_text()
@@ -185,7 +199,7 @@ def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_
 
     from rooflab.results.store import Store
 
-    doc, store, _ = quick_run
+    doc, store, _, _ = quick_run
     later = copy.deepcopy(doc)  # the same machine on another date, twice as fast everywhere
     for c in later["ceilings"]["compute"] + later["ceilings"]["bandwidth"]:
         for k in ("flops_per_s", "bytes_per_s"):

@@ -51,12 +51,13 @@ def test_imbalance_observation_from_numbers():
     doc = {"threads": 2, "predicted_coarse_over_fine": 4 / 3, "warnings": [], "cases": [
         {"name": "coarse", "what": "3 strips", "wall_s": 1.33, "busy_s": [1.33, 0.67], "idle_fraction": 0.25},
         {"name": "fine", "what": "rows", "wall_s": 1.0, "busy_s": [1.0, 0.99], "idle_fraction": 0.005}]}
-    text = "\n".join(imbalance_observations(doc))
+    text = "\n".join(o["text"] for o in imbalance_observations(doc))
     assert "Coarse takes 1.33x the time of fine" in text and "25% of the thread time" in text
 
 
 def test_numa_single_node_says_why():
-    obs = numa_observations({"single_node": True, "topology": {"0": [0, 1]}, "memory_bytes": 8 << 30, "pairs": []})
+    obs = [o["text"] for o in numa_observations({"single_node": True, "topology": {"0": [0, 1]}, "memory_bytes": 8 << 30,
+                                                       "pairs": []})]
     assert "one NUMA node (node 0: CPUs 0,1; 8 GiB" in obs[0] and "no local and remote memory to compare" in obs[0]
 
 
@@ -83,4 +84,4 @@ def test_numa_two_node_path_with_a_stand_in_numactl(tmp_path, monkeypatch):
     assert doc["single_node"] is False and [p["memory_node"] for p in doc["pairs"]] == [0, 1]
     assert doc["pairs"][0]["local"] and not doc["pairs"][1]["local"]
     assert all(p["latency_s"] > 0 and p["bandwidth_bytes_per_s"] > 0 for p in doc["pairs"])
-    assert any("local latency" in o for o in doc["observations"])
+    assert any("local latency" in o["text"] for o in doc["observations"])

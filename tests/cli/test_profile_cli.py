@@ -51,7 +51,7 @@ def test_cachegrind_fallback_runs_for_real(capsys, tmp_path):
     # n = 64 floats: x is read and y written, 256 bytes each, in references of at most 64 bytes
     assert c["instructions"] > 8 and c["data_reads"] >= 4 and c["data_writes"] >= 4
     assert any("LL cache" in d for d in doc["cachegrind"]["simulated"])
-    assert any("simulated by cachegrind" in o for o in doc["observations"])
+    assert any("simulated by cachegrind" in o["text"] for o in doc["observations"])
     assert doc["size"] == {"n": 64}
 
 
@@ -69,7 +69,7 @@ def test_perf_path_with_recorded_counters(capsys, tmp_path, monkeypatch):
     assert doc["derived"]["cache_miss_rate"] == pytest.approx(0.25)
     assert doc["hotspots"][0] == {"percent": 88.0, "symbol": "scale"}
     assert doc["hot_lines"][0] == {"percent": 80.0, "symbol": "user_kernels.c:3"}
-    assert any(o.startswith("IPC 2.00") for o in doc["observations"])
+    assert any(o["text"].startswith("IPC 2.00") for o in doc["observations"])
 
 
 def test_profile_needs_one_kernel(capsys, tmp_path):

@@ -49,9 +49,9 @@ def test_perf_stat_parser_both_kinds_of_machine():
 def test_perf_probe_both_paths():
     assert parse_perf_probe(0, PERF_HW)["hardware"] is True
     vm = parse_perf_probe(0, PERF_VM)
-    assert vm["hardware"] is False and vm["software"] is True and "not exposed" in vm["reason"]
+    assert vm["hardware"] is False and vm["software"] is True and "not exposed" in vm["reason"]["text"]
     gone = parse_perf_probe(1, "perf_event_open failed: permission denied\n")
-    assert gone["available"] is False and "permission denied" in gone["reason"]
+    assert gone["available"] is False and "permission denied" in gone["reason"]["text"]
 
 
 def test_perf_report_hotspots():

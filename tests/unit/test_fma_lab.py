@@ -36,7 +36,7 @@ def test_analysis_finds_latency_throughput_littles_law_and_spills():
 def test_observations_blame_spills_not_hardware():
     doc = {"points": _points(), "vector_bits": 256, "vector_registers": 16, "warnings": []}
     doc["analysis"] = analyse(doc["points"], MACHINE)
-    text = "\n".join(fma_observations(doc))
+    text = "\n".join(o["text"] for o in fma_observations(doc))
     assert "every 4.0 cycles" in text
     assert "4.0 x 2.00 = 8.0" in text and "at 8 chains" in text
     assert "From 16 chains on" in text and "not the FMA units" in text

@@ -44,21 +44,21 @@ def test_lab_observations_from_numbers():
         _r("ikj", 30, order="ikj", inner="j", group="inner j", vector_bits=256),
         _r("ijk", 2, order="ijk", inner="k", group="inner k", vector_bits=0),
         _r("jki", 1, order="jki", inner="i", group="inner i", vector_bits=0)]}
-    text = "\n".join(loops_observations(loops))
+    text = "\n".join(o["text"] for o in loops_observations(loops))
     assert "30x apart: ikj is the fastest, jki the slowest" in text and "256-bit code" in text
     blocking = {"predicted_bs": 288, "rule": "3·BS²·4 B <= L2", "L2": 1 << 20, "LLC": 32 << 20, "warnings": [],
                 "cases": [{"n": 1024, "fits_llc": True, "operands_bytes": 8 << 20, "rows": [
                     _r("ikj", 20, bs=None), _r("16", 8, bs=16), _r("256", 30, bs=256), _r("288", 27, bs=288)]}]}
-    text = "\n".join(blocking_observations(blocking))
+    text = "\n".join(o["text"] for o in blocking_observations(blocking))
     assert "best BS = 256" in text and "predicted BS = 288 reaches 90%" in text and "(1.50x)" in text
     vec = {"warnings": [], "flags": [_r("a", 4, label="-O2", vector_bits=0, report=["couldn't vectorize loop"]),
                                      _r("b", 24, label="-O3 -march=native", vector_bits=256, report=[])],
            "contributions": [_r("l", 2, role="layout"), _r("t", 46, role="threads", threads=2)]}
-    text = "\n".join(vectorize_observations(vec))
+    text = "\n".join(o["text"] for o in vectorize_observations(vec))
     assert "Compiler contribution: 6.0x" in text and "ikj runs 12.0x ijk" in text and "1.92x on 2 threads" in text
     tl = {"vector_registers": 16, "vector_bits": 256, "warnings": [], "tiles": [
         _r("2x8", 20, accumulators=2, registers_needed=4, loads_per_fma=1.5, spills=0),
         _r("6x16", 90, accumulators=12, registers_needed=15, loads_per_fma=0.67, spills=0),
         _r("8x24", 60, accumulators=24, registers_needed=28, loads_per_fma=0.46, spills=12)]}
-    text = "\n".join(tiles_observations(tl))
+    text = "\n".join(o["text"] for o in tiles_observations(tl))
     assert "Best tile: 6x16" in text and "Spills appear from 28 registers needed (8x24)" in text

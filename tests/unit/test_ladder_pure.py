@@ -37,11 +37,11 @@ def test_microkernel_audit():
     p = GemmParams(vbytes=32, mr=6, nr=16, kc=256, mc=120)
     ok = {"fma": 12, "fma_bits": 256, "fp_mul": 0, "fp_add": 0, "vector_bits": 256, "spills": 0}
     assert audit_microkernel(ok, p) is None
-    assert "tile needs 12" in audit_microkernel({**ok, "fma": 6}, p)
+    assert "tile needs 12" in audit_microkernel({**ok, "fma": 6}, p)["text"]
     unrolled = GemmParams(vbytes=32, mr=6, nr=16, kc=256, mc=120, unroll=2)
     assert audit_microkernel({**ok, "fma": 24}, unrolled) is None and audit_microkernel(ok, unrolled) is None
-    assert "unrolled x2" in audit_microkernel({**ok, "fma": 18}, unrolled)
-    assert "does not fit" in audit_microkernel({**ok, "spills": 3}, p)
+    assert "unrolled x2" in audit_microkernel({**ok, "fma": 18}, unrolled)["text"]
+    assert "does not fit" in audit_microkernel({**ok, "spills": 3}, p)["text"]
     port = GemmParams(vbytes=16, mr=4, nr=8, kc=256, mc=128, profile="portable")
     assert audit_microkernel({"fma": 0, "fp_mul": 8, "fp_add": 8, "vector_bits": 128, "fma_bits": 0, "spills": 0},
                              port) is None
@@ -62,7 +62,7 @@ def test_ladder_observations_give_each_step_its_factor():
         _rung("numpy/BLAS x1", False, 1, 88.0, 1.0, "reference"),
         {"name": "broken", "own": True, "threads": 1, "error": "kernel 'broken' crashed: SIGSEGV", "step": "x"},
     ]}
-    text = "\n".join(ladder_observations(doc))
+    text = "\n".join(o["text"] for o in ladder_observations(doc))
     assert "ikj vs naive ijk: 30.00x (loop order)" in text
     assert "blocked vs ikj: 0.80x (cache blocking); at n = 512 the three matrices (3 MiB) already fit" in text
     assert "best own rung, packed, runs at 1.02x BLAS" in text and "BLAS itself reaches 88%" in text

@@ -57,7 +57,7 @@ def test_job_roofline_placement():
     assert out["available"] and out["points"][0]["job_roof_flops_per_s"] == 50.0
     assert out["points"][0]["of_job_roof"] == 0.5
     none = place_on_job_roofline(aggs, results, {"ceilings": {}})
-    assert not none["available"] and "measure --mpi" in none["note"]
+    assert not none["available"] and "measure --mpi" in none["note"]["text"]
 
 
 def test_mpi_without_mpi4py_says_what_to_install(monkeypatch):

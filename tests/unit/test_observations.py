@@ -40,7 +40,7 @@ def _doc(gemv_bw=30e9, skinny_bw=8e9, load=False):
 
 
 def test_observations_quote_the_measured_numbers():
-    obs = "\n".join(measure_observations(_doc()))
+    obs = "\n".join(o["text"] for o in measure_observations(_doc()))
     assert "98.0% of the theoretical peak" in obs and "3.50 GHz" in obs
     assert "scales 2.00x from 1 to 2 threads" in obs
     assert "SIMD FMA is 8.0x scalar FMA" in obs
@@ -56,11 +56,11 @@ def test_observations_quote_the_measured_numbers():
 
 
 def test_gemv_anomaly_only_when_it_shows():
-    assert "GEMV vs skinny GEMM: B = 1 streams 30 GB/s" in "\n".join(measure_observations(_doc()))
-    calm = "\n".join(measure_observations(_doc(gemv_bw=30e9, skinny_bw=29e9)))
+    assert "GEMV vs skinny GEMM: B = 1 streams 30 GB/s" in "\n".join(o["text"] for o in measure_observations(_doc()))
+    calm = "\n".join(o["text"] for o in measure_observations(_doc(gemv_bw=30e9, skinny_bw=29e9)))
     assert "No GEMV vs skinny-GEMM gap" in calm
 
 
 def test_competing_load_is_said_first():
-    obs = measure_observations(_doc(load=True))
+    obs = [o["text"] for o in measure_observations(_doc(load=True))]
     assert obs[0].startswith("Other work was running") and "0.80 core" in obs[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..build.compiler import CompileError
 from ..errors import RooflabError
+from ..i18n import msg
 from ..machine.env import git_state
 from ..model.roofline import attainable
 from ..results.schema import schema_id
@@ -86,7 +87,7 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False, measu
     first = kernels[0]["roofs"] if kernels else {"compute": [], "memory": []}
     doc = {"schema": schema_id("bench"), "quick": quick, "kernels": kernels, "points": points,
            "roofs": {"compute": first["compute"], "memory": first["memory"]},
-           "roofline_source": f"measure run {measure_doc.get('run_id', '(unstored)')}"}
+           "roofline_source": msg("measure run {id}", id=measure_doc.get("run_id", "(unstored)"))}
     from ..report.observations import bench_observations
 
     return session.finish(doc, observe=bench_observations)
@@ -174,7 +175,7 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
     doc = {"schema": schema_id("bench"), "quick": quick,
            "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}], "points": points,
            "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
-           "roofline_source": f"measure run {measure_doc.get('run_id', '(unstored)')}"}
+           "roofline_source": msg("measure run {id}", id=measure_doc.get("run_id", "(unstored)"))}
     from ..report.observations import bench_observations
 
     return session.finish(doc, observe=bench_observations)

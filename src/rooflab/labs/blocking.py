@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..i18n import msg
 from ..results.schema import schema_id
 from ..session import Session
 from ..timing.harness import HarnessConfig
@@ -48,7 +49,7 @@ def run(session: Session, *, quick: bool = False) -> dict:
                                      (("long", bs),), bs=bs, footprint_bytes=3 * bs * bs * 4))
         cases.append({**case, "operands_bytes": 8 * n * n, "rows": rows})
     doc = {"schema": schema_id("lab.blocking"), "lab": "blocking", "quick": quick, "L2": l2, "LLC": llc,
-           "predicted_bs": predicted, "rule": "3·BS²·4 B <= L2 (three fp32 blocks stay in L2)", "cases": cases}
+           "predicted_bs": predicted, "rule": msg("3·BS²·4 B <= L2 (three fp32 blocks stay in L2)"), "cases": cases}
     from ..report.observations import blocking_observations
 
     return session.finish(doc, observe=blocking_observations)

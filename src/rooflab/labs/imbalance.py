@@ -8,6 +8,7 @@ import numpy as np
 
 from ..build.compiler import build_kernel, find_compiler, openmp_flags
 from ..errors import RooflabError
+from ..i18n import msg
 from ..machine.env import usable_cpus
 from ..results.schema import schema_id
 from ..session import Session
@@ -23,8 +24,8 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
     rows, work = 48 * t, 2000 if quick else 4000
     cfg = (HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=5, budget_s=1.0) if quick else
            HarnessConfig(min_sample_s=0.03, samples=11, warmup=1, min_samples=7, budget_s=3.0))
-    cases = [("coarse", t + 1, False, f"{t + 1} strips on {t} threads: one thread gets two"),
-             ("fine", t + 1, True, "row by row, round robin")]
+    cases = [("coarse", t + 1, False, msg("{strips} strips on {t} threads: one thread gets two", strips=t + 1, t=t)),
+             ("fine", t + 1, True, msg("row by row, round robin"))]
     out = []
     for name, strips, fine, what in cases:
         session.progress(f"imbalance: {name}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..build.compiler import Compiler, build_kernel, find_compiler, openmp_flags
+from ..i18n import msg
 
 KLASS_LABEL = {"scalar": "scalar FMA", "simd": "SIMD mul+add (no FMA)", "simd_fma": "SIMD FMA"}
 PREC_TYPE = {"fp64": "double", "fp32": "float"}
@@ -66,54 +67,58 @@ def build_clock(cc: Compiler | None = None):
     return build_kernel("clock", name="clock_mt", openmp=openmp_flags(cc) is not None, compiler=cc)
 
 
-def audit_peak(a: dict | None, v: PeakVariant) -> str | None:
+def audit_peak(a: dict | None, v: PeakVariant) -> dict | None:
     """The chain loop must hold one FMA (or one mul and one add) per chain at the expected width, and no spill."""
     if a is None:
-        return "no loop found in the compiled kernel"
+        return msg("no loop found in the compiled kernel")
     bits = v.vbytes * 8
     if a["spills"]:
-        return f"{a['spills']} stack access(es) in the loop: accumulators spilled"
+        return msg("{n} stack access(es) in the loop: accumulators spilled", n=a["spills"])
     if v.klass in ("scalar", "simd_fma"):
         if a["fma"] != v.chains:
-            return f"{a['fma']} FMA instruction(s) per iteration, the model counts {v.chains}"
+            return msg("{n} FMA instruction(s) per iteration, the model counts {m}", n=a["fma"], m=v.chains)
         if v.klass == "simd_fma" and a["fma_bits"] != bits:
-            return f"FMA at {a['fma_bits']} bits, the model counts {bits}"
+            return msg("FMA at {n} bits, the model counts {m}", n=a["fma_bits"], m=bits)
         if v.klass == "scalar" and a["vector_bits"]:
-            return f"the scalar kernel was vectorized ({a['vector_bits']} bits)"
+            return msg("the scalar kernel was vectorized ({n} bits)", n=a["vector_bits"])
     else:
         if a["fma"]:
-            return f"{a['fma']} FMA instruction(s) in a kernel meant to have none"
+            return msg("{n} FMA instruction(s) in a kernel meant to have none", n=a["fma"])
         if a["fp_mul"] != v.chains or a["fp_add"] != v.chains:
-            return f"{a['fp_mul']} mul + {a['fp_add']} add per iteration, the model counts {v.chains} + {v.chains}"
+            return msg("{mul} mul + {add} add per iteration, the model counts {m} + {m}", mul=a["fp_mul"], add=a["fp_add"],
+                       m=v.chains)
         if a["vector_bits"] != bits:
-            return f"vector width {a['vector_bits']} bits, the model counts {bits}"
+            return msg("vector width {n} bits, the model counts {m}", n=a["vector_bits"], m=bits)
     return None
 
 
-def audit_stream(kind: str, a: dict | None, vbytes: int) -> str | None:
+def audit_stream(kind: str, a: dict | None, vbytes: int) -> dict | None:
     """Loads, stores and arithmetic per iteration must match one pass of the kernel's traffic model."""
     if a is None:
-        return "no loop found in the compiled kernel"
+        return msg("no loop found in the compiled kernel")
     bits = vbytes * 8
     if a["spills"]:
-        return f"{a['spills']} stack access(es) in the loop"
+        return msg("{n} stack access(es) in the loop", n=a["spills"])
     if a["vector_bits"] != bits:
-        return f"vector width {a['vector_bits']} bits, expected {bits}"
+        return msg("vector width {n} bits, expected {m}", n=a["vector_bits"], m=bits)
     loads, stores = a["loads"], a["stores"]
     if kind == "read":
         if stores or not loads:
-            return f"{loads} load(s) and {stores} store(s) per iteration; a read kernel only loads"
+            return msg("{loads} load(s) and {stores} store(s) per iteration; a read kernel only loads", loads=loads,
+                       stores=stores)
         if a["fp_add"] != loads:
-            return (f"{a['fp_add']} adds per {loads} loads: passes were merged (each loaded value is used "
-                    f"{a['fp_add'] / loads:g} times), which would inflate the bandwidth")
+            return msg("{adds} adds per {loads} loads: passes were merged (each loaded value is used {r:g} times), which "
+                       "would inflate the bandwidth", adds=a["fp_add"], loads=loads, r=a["fp_add"] / loads)
     elif kind == "copy":
         if loads != stores or not loads:
-            return f"{loads} load(s) for {stores} store(s); a copy moves one for one"
+            return msg("{loads} load(s) for {stores} store(s); a copy moves one for one", loads=loads, stores=stores)
     elif kind == "triad":
         if loads != 2 * stores or not stores:
-            return f"{loads} load(s) for {stores} store(s); a triad loads two for each store"
+            return msg("{loads} load(s) for {stores} store(s); a triad loads two for each store", loads=loads,
+                       stores=stores)
         if a["fma"] + a["fp_mul"] != stores:
-            return f"{a['fma'] + a['fp_mul']} multiply(-add)s per {stores} stores: passes merged or work dropped"
+            return msg("{n} multiply(-add)s per {stores} stores: passes merged or work dropped", n=a["fma"] + a["fp_mul"],
+                       stores=stores)
     return None
 
 
@@ -171,21 +176,23 @@ def build_gemm(p: GemmParams, cc: Compiler | None = None):
                         openmp=openmp_flags(cc) is not None, compiler=cc)
 
 
-def audit_microkernel(a: dict | None, p: GemmParams) -> str | None:
+def audit_microkernel(a: dict | None, p: GemmParams) -> dict | None:
     """The packed microkernel's k loop: one FMA per accumulator and k step at the tile's width, no spills (the loop
     may hold ``unroll`` k steps, or one where a compiler ignores the hint)."""
     if a is None:
-        return "no loop found in the compiled microkernel"
+        return msg("no loop found in the compiled microkernel")
     if a["spills"]:
-        return f"{a['spills']} stack access(es) in the microkernel loop: the tile does not fit the registers"
+        return msg("{n} stack access(es) in the microkernel loop: the tile does not fit the registers", n=a["spills"])
     acc = p.accumulators
     steps = {acc, acc * p.unroll}
     if p.profile == "portable" and a["fma"] == 0 and a["fp_mul"] in steps and a["fp_add"] == a["fp_mul"]:
         # the portable profile targets the baseline ISA, which on x86-64 has no FMA: multiply + add is the model
-        return None if a["vector_bits"] == p.vbytes * 8 else f"vector width {a['vector_bits']} bits"
+        return None if a["vector_bits"] == p.vbytes * 8 else msg("vector width {n} bits", n=a["vector_bits"])
     if a["fma"] not in steps:
-        return (f"{a['fma']} FMA instruction(s) per loop iteration, the tile needs {acc} per k step"
-                + (f" ({acc * p.unroll} unrolled x{p.unroll})" if p.unroll > 1 else ""))
+        if p.unroll > 1:
+            return msg("{n} FMA instruction(s) per loop iteration, the tile needs {acc} per k step ({u} unrolled "
+                       "x{x})", n=a["fma"], acc=acc, u=acc * p.unroll, x=p.unroll)
+        return msg("{n} FMA instruction(s) per loop iteration, the tile needs {acc} per k step", n=a["fma"], acc=acc)
     if a["fma_bits"] != p.vbytes * 8:
-        return f"FMA at {a['fma_bits']} bits, the tile is built from {p.vbytes * 8}-bit vectors"
+        return msg("FMA at {n} bits, the tile is built from {m}-bit vectors", n=a["fma_bits"], m=p.vbytes * 8)
     return None

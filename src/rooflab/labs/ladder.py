@@ -18,6 +18,7 @@ import numpy as np
 
 from ..build.asm import audit_function
 from ..errors import RooflabError
+from ..i18n import msg
 from ..machine.env import usable_cpus
 from ..results.schema import schema_id
 from ..session import Session
@@ -80,7 +81,7 @@ def peaks(session: Session, threads_all: int) -> dict:
         out = {c["threads"]: c["flops_per_s"] for c in doc["ceilings"]["compute"]
                if c["precision"] == "fp32" and c["klass"] == "simd_fma" and c.get("status") == "ok"}
         if 1 in out and threads_all in out:
-            return {"flops_per_s": out, "source": f"stored measure run {doc.get('run_id')}"}
+            return {"flops_per_s": out, "source": msg("stored measure run {id}", id=doc.get("run_id"))}
     out = {}
     isa = session.machine["isa"]
     v = PeakVariant("fp32", "simd_fma", default_chains(isa), vector_bytes(isa))
@@ -91,7 +92,7 @@ def peaks(session: Session, threads_all: int) -> dict:
         res = session.call(f"peak x{t}", tasks.peak_task, lib, clock, dtype=PREC_DTYPE["fp32"], chains=v.chains,
                            lanes=v.lanes, threads=t, config=cfg)
         out[t] = v.flops_per_rep * t / Timing.from_dict(res["peak"]).summary.median
-    return {"flops_per_s": out, "source": "measured now (no stored measure run of this machine)"}
+    return {"flops_per_s": out, "source": msg("measured now (no stored measure run of this machine)")}
 
 
 def run(session: Session, *, n: int | None = None, quick: bool = False, threads: int | None = None) -> dict:

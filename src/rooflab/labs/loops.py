@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..build.asm import audit_function
 from ..build.compiler import build_kernel
 from ..errors import RooflabError
+from ..i18n import msg
 from ..results.schema import schema_id
 from ..session import Session
 from ..timing.harness import HarnessConfig
@@ -14,9 +15,9 @@ ORDERS = {
     "ijk": "k", "jik": "k", "ikj": "j", "kij": "j", "jki": "i", "kji": "i",
 }
 GROUPS = {
-    "j": "inner j: a row of B and a row of C, unit stride (vectorizable)",
-    "k": "inner k: a row of A (unit stride) and a column of B (stride N), a reduction",
-    "i": "inner i: a column of A and a column of C (strides K and N)",
+    "j": msg("inner j: a row of B and a row of C, unit stride (vectorizable)"),
+    "k": msg("inner k: a row of A (unit stride) and a column of B (stride N), a reduction"),
+    "i": msg("inner i: a column of A and a column of C (strides K and N)"),
 }
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..build.asm import audit_function
 from ..errors import RooflabError
+from ..i18n import msg
 from ..machine.env import usable_cpus
 from ..model.plateaus import find_plateaus, name_plateaus
 from ..model.roofline import attainable, bound, matmul_counts
@@ -136,7 +137,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 audit = a.to_dict() if a else None
                 refusal = audit_peak(audit, v)
             except RooflabError as exc:
-                audit, refusal = None, f"the assembly could not be read: {exc}"
+                audit, refusal = None, msg("the assembly could not be read: {error}", error=str(exc))
             for threads in sorted({1, tall}):
                 name = f"{prec} {KLASS_LABEL[klass]}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "")
                 entry = {"name": name, "precision": prec, "klass": klass,
@@ -169,9 +170,9 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                     entry.update(of_theoretical=frac, of_theoretical_ci95=list(frac_ci),
                                  theoretical_flops_per_s=fpc * entry["clock_hz_during"])
                     w = check_physical_limit(frac, 1.0, unit="", subject=f"{name} x{threads}",
-                                             what="theoretical peak at the clock measured beside it")
+                                             what=msg("theoretical peak at the clock measured beside it"))
                     if w:
-                        entry.update(status="above-limit", reason=w.message)
+                        entry.update(status="above-limit", reason=w.msg)
                         session.warn(w)
                 else:
                     entry.update(of_theoretical=None, of_theoretical_ci95=None, theoretical_flops_per_s=None)
@@ -210,9 +211,9 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 lim = th["per_core"][prec]["simd_fma"] * min(threads, th["cores"])
                 entry.update(of_theoretical=rate / lim, of_theoretical_ci95=[ci[0] / lim, ci[1] / lim],
                              theoretical_flops_per_s=lim)
-                w = check_physical_limit(rate, lim, what=f"{prec} peak", subject=f"{name} x{threads}")
+                w = check_physical_limit(rate, lim, what=msg("{prec} peak", prec=prec), subject=f"{name} x{threads}")
                 if w:
-                    entry.update(status="above-limit", reason=w.message)
+                    entry.update(status="above-limit", reason=w.msg)
                     session.warn(w)
             out.append(entry)
             session.record(f"{name} x{threads}", entry)
@@ -385,7 +386,7 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[li
             "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,
             "memory_roof": {"name": f"DRAM {dram['kernel']}", "bytes_per_s": dram["bytes_per_s"]} if dram else None}
     if not (peak and dram):
-        info["skipped"] = "no fp32 FMA or DRAM ceiling to predict from"
+        info["skipped"] = msg("no fp32 FMA or DRAM ceiling to predict from")
         return [], info
     session.progress(f"batch sweep X[B,{plan.batch_d}]·W[{plan.batch_d},{plan.batch_d}]")
     res = session.call("batch sweep", tasks.batch_sweep_task, plan.batch_d, plan.batch_d, list(plan.batches), tall,
@@ -404,7 +405,7 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[li
                     "bytes_per_s": nbytes / t.summary.median, "rel_error": r["rel_error"], "samples": t.summary.n,
                     "above_roof": rate > 1.02 * pred, "bound": bound(inten, peak["flops_per_s"], dram["bytes_per_s"])})
         if out[-1]["above_roof"]:
-            session.warn(check_physical_limit(rate, pred, what="roofline prediction", subject=f"batch B={r['B']}"))
+            session.warn(check_physical_limit(rate, pred, what=msg("roofline prediction"), subject=f"batch B={r['B']}"))
     session.record("batch sweep", {"points": out, **info})
     return out, info
 
@@ -433,7 +434,7 @@ def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None)
         if opts.batch_sweep and "fp32" in opts.precisions:
             doc["sweep"], doc["sweep_info"] = _batch_sweep(session, plan, doc, tall)
         else:
-            doc["sweep"], doc["sweep_info"] = [], {"skipped": "disabled" if not opts.batch_sweep else "needs fp32"}
+            doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
         doc["roofs"] = roofs(doc)
         doc["machine"] = machine
         doc["environment"] = session.environment

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..counters import cachegrind, perf
 from ..errors import RooflabError
+from ..i18n import msg
 from ..machine.env import perf_probe
 from ..results.schema import schema_id
 from ..session import Session
@@ -83,8 +84,8 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
             doc["hotspots"], doc["hot_lines"] = spots["functions"], spots["lines"]
         else:
             doc["method"] = "cachegrind"
-            doc["fallback_reason"] = ("asked for cachegrind" if force_cachegrind else
-                                      f"perf hardware counters are not available: {probe['reason']}")
+            doc["fallback_reason"] = (msg("asked for cachegrind") if force_cachegrind else
+                                      msg("perf hardware counters are not available: {reason}", reason=probe["reason"]))
             session.progress("profile: cachegrind (simulated caches)")
             cg = cachegrind.run_cachegrind(exe.path, caches, Path(d))
             doc["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}

@@ -90,13 +90,13 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
                                  report=vectorization_report(cc, flags, lines)))
     contrib = []
     if native_lib is not None:
-        layout = measure_gemm(session, "ijk -O3 native (layout: inner loop strides down B)", str(native_lib.path),
+        layout = measure_gemm(session, "ijk -O3 native", str(native_lib.path),
                               "rl_loop_ijk", (n, n, n), cfg, role="layout")
         contrib.append(layout)
         omp = openmp_flags(cc) is not None
         mt = build_kernel("loops", name="loops_mt", openmp=omp, compiler=cc)
         if tall > 1:
-            contrib.append(measure_gemm(session, f"ikj -O3 native x{tall} threads", str(mt.path), "rl_loop_ikj_mt",
+            contrib.append(measure_gemm(session, f"ikj -O3 native x{tall}", str(mt.path), "rl_loop_ikj_mt",
                                         (n, n, n), cfg, (("int", tall),), role="threads", threads=tall,
                                         backend="openmp" if omp else "pthreads"))
     doc = {"schema": schema_id("lab.vectorize"), "lab": "vectorize", "quick": quick, "n": n, "threads_all": tall,

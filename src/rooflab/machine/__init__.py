@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 
+from ..i18n import msg
 from .cpu import CPU, describe_cpu
 from .limits import ClockMeasurement, Theoretical, measure_clock, theoretical
 
@@ -32,13 +33,13 @@ def describe(*, clock: bool = True, cpu: CPU | None = None) -> dict:
     doc["caches"] = {c.name.rstrip("d"): c.size for c in cpu.caches if c.type in ("Data", "Unified")}
     cm = _clock() if clock else None
     if cm is not None:
-        hz, source = cm.hz, "measured"
+        hz, source = cm.hz, msg("measured")
         doc["clock"] = cm.to_dict()
     elif cpu.nominal_mhz:
-        hz, source = cpu.nominal_mhz * 1e6, "nominal MHz from /proc/cpuinfo (not measured)"
+        hz, source = cpu.nominal_mhz * 1e6, msg("nominal MHz from /proc/cpuinfo (not measured)")
         doc["clock"] = None
     else:
-        hz, source = 0.0, "unknown"
+        hz, source = 0.0, msg("unknown")
         doc["clock"] = None
     doc["clock_hz"] = hz
     th = theoretical(cpu, hz, source) if hz else None

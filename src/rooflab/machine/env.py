@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..i18n import msg
+
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES",
                "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "GOMP_CPU_AFFINITY")
@@ -90,7 +92,7 @@ def perf_probe() -> dict:
     """Whether ``perf stat`` can count hardware events here (many VMs expose only software events)."""
     perf = shutil.which("perf")
     if not perf:
-        return {"available": False, "hardware": False, "software": False, "reason": "perf is not installed"}
+        return {"available": False, "hardware": False, "software": False, "reason": msg("perf is not installed")}
     try:
         r = subprocess.run([perf, "stat", "-x,", "-e", "instructions,cycles,task-clock", "true"],
                            capture_output=True, text=True, timeout=30)
@@ -114,8 +116,9 @@ def parse_perf_probe(returncode: int, stderr: str) -> dict:
             sw = True
     reason = None
     if not hw:
-        reason = ("hardware counters are not exposed here (a VM or perf_event_paranoid); software events only"
-                  if sw else f"perf stat failed: {stderr.strip().splitlines()[-1] if stderr.strip() else returncode}")
+        reason = (msg("hardware counters are not exposed here (a VM or perf_event_paranoid); software events only")
+                  if sw else msg("perf stat failed: {why}",
+                                 why=stderr.strip().splitlines()[-1] if stderr.strip() else returncode))
     return {"available": sw or hw, "hardware": hw, "software": sw, "reason": reason}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass, field
 
+from ..i18n import msg
 from ..timing.harness import HarnessConfig, run_samples
 from .cpu import CPU
 
@@ -17,7 +18,7 @@ class ClockMeasurement:
     hz: float
     ci95: tuple[float, float]
     samples: int
-    method: str
+    method: dict  # an i18n message
 
     def to_dict(self) -> dict:
         return {"hz": self.hz, "ci95": list(self.ci95), "samples": self.samples, "method": self.method}
@@ -37,7 +38,7 @@ def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, sampl
     t = run_samples(timed(lib.path, "rl_clock_chain"), config)
     s = t.summary
     return ClockMeasurement(hz=adds / s.median, ci95=(adds / s.ci95[1], adds / s.ci95[0]), samples=s.n,
-                            method=f"dependent chain of {adds} integer adds (1 cycle each), timed in C")
+                            method=msg("dependent chain of {adds} integer adds (1 cycle each), timed in C", adds=adds))
 
 
 def flops_per_cycle(cpu: CPU, precision: str, klass: str) -> float:
@@ -62,12 +63,12 @@ def flops_per_cycle(cpu: CPU, precision: str, klass: str) -> float:
 @dataclass
 class Theoretical:
     clock_hz: float
-    clock_source: str
+    clock_source: dict | str
     cores: int
     fp64_flops: float  # all cores, FMA at the widest full-rate vector width
     fp32_flops: float
     per_core: dict = field(default_factory=dict)  # {"fp32": {"scalar": ..., "simd": ..., "simd_fma": ...}, ...}
-    assumptions: list[str] = field(default_factory=list)
+    assumptions: list[dict] = field(default_factory=list)  # i18n messages
 
     def limit(self, precision: str, klass: str, threads: int) -> float:
         return self.per_core[precision][klass] * min(threads, self.cores)
@@ -83,16 +84,20 @@ def theoretical(cpu: CPU, clock_hz: float, clock_source: str) -> Theoretical:
     per_core = {p: {k: flops_per_cycle(cpu, p, k) * clock_hz for k in KLASSES} for p in ELEM_BITS}
     cores = cpu.physical_cores
     notes = [
-        f"{u.name}: {u.fma_pipes} FMA pipe(s) x {u.fma_bits}-bit per core ({u.source})",
-        f"peak = FMA pipes x lanes x 2 FLOP x clock x {cores} physical core(s); an FMA-only instruction mix",
-        f"clock {clock_hz / 1e9:.3f} GHz ({clock_source}); all cores assumed to hold it (turbo may drop under load)",
+        msg("{name}: {pipes} FMA pipe(s) x {bits}-bit per core ({source})", name=u.name, pipes=u.fma_pipes,
+            bits=u.fma_bits, source=u.source),
+        msg("peak = FMA pipes x lanes x 2 FLOP x clock x {cores} physical core(s); an FMA-only instruction mix",
+            cores=cores),
+        msg("clock {ghz:.3f} GHz ({source}); all cores assumed to hold it (turbo may drop under load)",
+            ghz=clock_hz / 1e9, source=clock_source),
     ]
     if u.add_pipes:
-        notes.append(f"{u.add_pipes} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak")
+        notes.append(msg("{n} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak", n=u.add_pipes))
     if cpu.isa.vector_bits > u.fma_bits:
-        notes.append(f"the ISA has {cpu.isa.vector_bits}-bit registers, executed on {u.fma_bits}-bit pipes")
+        notes.append(msg("the ISA has {reg}-bit registers, executed on {pipe}-bit pipes", reg=cpu.isa.vector_bits,
+                         pipe=u.fma_bits))
     if u.assumed:
-        notes.append("this CPU is not in rooflab's table: the peak is a guess from its ISA")
+        notes.append(msg("this CPU is not in rooflab's table: the peak is a guess from its ISA"))
     return Theoretical(clock_hz=clock_hz, clock_source=clock_source, cores=cores,
                        fp64_flops=per_core["fp64"]["simd_fma"] * cores, fp32_flops=per_core["fp32"]["simd_fma"] * cores,
                        per_core=per_core, assumptions=notes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..i18n import tr
 from .format import si
 
 MARKS = "123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -27,7 +28,7 @@ def ascii_roofline(compute: list[tuple[str, float]], memory: list[tuple[str, flo
     Lines are capped by the highest compute roof, as a roofline is. Returns the lines of the plot with a legend.
     """
     if not compute or not memory:
-        return ["(no roofline: a compute and a memory ceiling are needed)"]
+        return [tr("(no roofline: a compute and a memory ceiling are needed)")]
     top = max(v for _, v in compute)
     ridges = [top / bw for _, bw in memory]
     xs = [p.intensity for p in points if p.intensity > 0]
@@ -93,6 +94,6 @@ def ascii_roofline(compute: list[tuple[str, float]], memory: list[tuple[str, flo
             ticks[c:c + len(s)] = list(s)
         x *= 10
     lines.append(" " * 11 + "".join(ticks))
-    lines.append(" " * 11 + "arithmetic intensity (FLOP/byte) ->  vertical: FLOP/s")
+    lines.append(" " * 11 + tr("arithmetic intensity (FLOP/byte) ->  vertical: FLOP/s"))
     lines += legend
     return lines

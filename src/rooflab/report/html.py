@@ -8,6 +8,7 @@ import html
 import json
 import math
 
+from ..i18n import get_lang, text, tr
 from .format import binary_bytes, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
@@ -48,7 +49,7 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
     else:
         comp, mem, pts = _roof_data(doc)
     if not comp or not mem:
-        return "<p>(no roofline in this run)</p>"
+        return f"<p>{_e(tr('(no roofline in this run)'))}</p>"
     top = max(c["value"] for c in comp)
     xs = [top / m["value"] for m in mem] + [p["intensity"] for p in pts if p["intensity"] > 0]
     x0, x1 = 2 ** math.floor(math.log2(min(xs) / 4)), 2 ** math.ceil(math.log2(max(xs) * 4))
@@ -73,7 +74,8 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
         out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{Y(d):.1f}" y2="{Y(d):.1f}" class="grid"/>'
                    f'<text x="{PAD_L - 6}" y="{Y(d) + 4:.1f}" class="tick" text-anchor="end">{_e(si(d, ""))}</text>')
         d *= 10
-    out.append(f'<text x="{(W + PAD_L) / 2}" y="{H - 8}" class="axis">arithmetic intensity (FLOP/byte)</text>')
+    out.append(f'<text x="{(W + PAD_L) / 2}" y="{H - 8}" class="axis">{_e(tr("arithmetic intensity (FLOP/byte)"))}'
+               '</text>')
     out.append(f'<text x="16" y="{H / 2}" class="axis" transform="rotate(-90 16 {H / 2})">FLOP/s</text>')
     for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
         xr = min(top / m["value"], x1)
@@ -88,9 +90,12 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
                    f'y="{Y(c["value"]) - 4:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
                    f'{_e(si(c["value"], "FLOP/s"))}</text></g>')
     for p in pts:
-        tip = (f'{p["label"]}: {si(p["flops"], "FLOP/s")}, {si(p["bytes"], "B/s")}, {p["intensity"]:.3g} FLOP/B, '
-               f'{pct(p["of_roof"])} of roof' + (f', CI {si(p["ci"][0], "")}–{si(p["ci"][1], "FLOP/s")}'
-                                                 if p.get("ci") else "") + (" — above its roof" if p["flagged"] else ""))
+        tip = tr("{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof", label=p["label"],
+                 flops=si(p["flops"], "FLOP/s"), bytes=si(p["bytes"], "B/s"), i=p["intensity"], frac=pct(p["of_roof"]))
+        if p.get("ci"):
+            tip += tr(", CI {lo}–{hi}", lo=si(p["ci"][0], ""), hi=si(p["ci"][1], "FLOP/s"))
+        if p["flagged"]:
+            tip += tr(" — above its roof")
         shape = "flagged" if p["flagged"] else ""
         out.append(f'<circle class="point {shape}" cx="{X(p["intensity"]):.1f}" cy="{Y(p["flops"]):.1f}" r="5" '
                    f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
@@ -101,7 +106,7 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
-    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
+    head = "".join(f"<th>{_e(column_label(c))}</th>" for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -154,9 +159,41 @@ def _fmt(col: str, v) -> str:
     return "" if v is None else str(v)
 
 
+def column_label(col: str) -> str:
+    """A table column of ``tables_of`` (raw key, as in the CSV) as the page shows it, in the current language."""
+    labels = {
+        "kernel": tr("kernel"), "precision": tr("precision"), "threads": tr("threads"), "flops_per_s": "FLOP/s",
+        "of_theoretical": tr("of theor."), "status": tr("status"), "level": tr("level"), "bytes_per_s": tr("bytes/s"),
+        "working_set_bytes": tr("working set"), "intensity": "FLOP/B", "predicted_flops_per_s": tr("roofline"),
+        "of_predicted": tr("of roofline"), "size": tr("size"), "of_roof": tr("of roof"), "error": tr("error"),
+        "name": tr("name"), "label": tr("label"), "chains": tr("chains"), "order": tr("order"), "wall_s": tr("wall"),
+        "rel_error": tr("rel. error"), "ratio_to_blas": tr("vs BLAS"), "speedup": tr("speed-up"),
+        "verdict": tr("verdict"), "ceiling": tr("ceiling"),
+    }
+    return labels.get(col, col)
+
+
+def table_title(name: str) -> str:
+    titles = {"compute_ceilings": tr("Compute ceilings"), "bandwidth_ceilings": tr("Bandwidth ceilings"),
+              "batch_sweep": tr("Batch sweep")}
+    return titles.get(name, name.replace("_", " "))
+
+
+def _cell(col: str, v) -> str:
+    if col == "status" and isinstance(v, str):
+        from .measure import status_word
+
+        return status_word(v)
+    if col == "verdict" and isinstance(v, str):
+        from .labs import verdict_word
+
+        return verdict_word(v)
+    return _fmt(col, v)
+
+
 def _tables(doc: dict) -> str:
-    return "".join(f"<h3>{_e(name.replace('_', ' '))}</h3>" + _table(cols, [[_fmt(c, v) for c, v in zip(cols, r)]
-                                                                          for r in rows])
+    return "".join(f"<h3>{_e(table_title(name))}</h3>" + _table(cols, [[_cell(c, v) for c, v in zip(cols, r)]
+                                                                      for r in rows])
                    for name, (cols, rows) in tables_of(doc).items())
 
 
@@ -228,8 +265,8 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
             v[(f"{b['level']} {b['kernel']}", b["threads"])] = b.get("bytes_per_s")
         vals.append(v)
         keys += [k for k in v if k not in keys]
-    cols = ["ceiling", "threads"] + [f"run {r['run_id']}" for r in withc] + \
-        [f"run {r['run_id']} / run {withc[0]['run_id']}" for r in withc[1:]]
+    cols = ["ceiling", "threads"] + [tr("run {id}", id=r["run_id"]) for r in withc] + \
+        [tr("run {a} / run {b}", a=r["run_id"], b=withc[0]["run_id"]) for r in withc[1:]]
     rows = []
     for k in keys:
         base = vals[0].get(k)
@@ -242,15 +279,18 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
 def section_html(run: dict, uid: str) -> str:
     """One run as an HTML section: roofline, tables, observations, warnings and the record."""
     doc = run.get("result") or {}
-    title = f"run {run['run_id']} · {run['kind']} · {run['created']} · {run['status']}"
-    obs = "".join(f"<li>{_e(o)}</li>" for o in doc.get("observations", []))
-    warns = "".join(f"<li class='warn'>{_e(w['message'])} — {_e(w['remedy'])}</li>" for w in doc.get("warnings", []))
+    from .text import warning_text
+
+    title = f"{tr('run {id}', id=run['run_id'])} · {run['kind']} · {run['created']} · {run['status']}"
+    obs = "".join(f"<li>{_e(text(o))}</li>" for o in doc.get("observations", []))
+    warns = "".join(f"<li class='warn'>{_e(warning_text(w))}</li>" for w in doc.get("warnings", []))
     header = run.get("header", {})
     record = {"machine": header.get("machine"), "environment": header.get("environment"),
               "command": header.get("command")}
     return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc)}"
-            f"<h3>Observations</h3><ul>{obs}</ul>" + (f"<h3>Warnings</h3><ul>{warns}</ul>" if warns else "") +
-            f"<details><summary>Machine and environment record</summary><pre>"
+            f"<h3>{_e(tr('Observations'))}</h3><ul>{obs}</ul>" +
+            (f"<h3>{_e(tr('Warnings'))}</h3><ul>{warns}</ul>" if warns else "") +
+            f"<details><summary>{_e(tr('Machine and environment record'))}</summary><pre>"
             f"{_e(json.dumps(record, indent=2, default=str))}</pre></details></section>")
 
 
@@ -268,10 +308,11 @@ def render_html(runs: list[dict]) -> str:
             cols, rows = cmp
             table = _table(cols, [[_fmt("flops_per_s" if isinstance(v, float) and v > 1e6 else "x", v)
                                    for v in r] for r in rows])
-        parts.append(f"<section><h2>Overlay of {len(overlay)} runs</h2>{roofline_svg(overlay, 'overlay')}{table}"
-                     "</section>")
+        parts.append(f"<section><h2>{_e(tr('Overlay of {n} runs', n=len(overlay)))}</h2>"
+                     f"{roofline_svg(overlay, 'overlay')}{table}</section>")
     for i, run in enumerate(runs):
         parts.append(section_html(run, f"roof{i}"))
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>rooflab report</title>"
-            f"<style>{CSS}</style></head><body><h1>rooflab report</h1>{''.join(parts)}<script>{JS}</script>"
+    title = _e(tr("rooflab report"))
+    return (f"<!DOCTYPE html><html lang='{get_lang()}'><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{CSS}</style></head><body><h1>{title}</h1>{''.join(parts)}<script>{JS}</script>"
             "</body></html>")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from .ascii import MARKS, Point, ascii_roofline
+from ..i18n import text, tr
 from .format import binary_bytes, pct, seconds, si
 from .text import render_machine, render_mpi, render_observations, render_warnings, renderer, table
 
@@ -13,9 +14,18 @@ def _ci(c, unit):
     return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
 
 
+def status_word(st: str) -> str:
+    return {"ok": tr("ok"), "refused": tr("refused"), "above-limit": tr("above limit"), "failed": tr("failed"),
+            "wrong": tr("wrong")}.get(st, st)
+
+
 def _status(x: dict) -> str:
     st = x.get("status", "ok")
-    return "ok" if st == "ok" else f"[red]{st}[/]: {x.get('reason') or ''}"
+    return tr("ok") if st == "ok" else f"[red]{status_word(st)}[/]: {text(x.get('reason') or '')}"
+
+
+def bound_word(b: str) -> str:
+    return {"memory": tr("memory"), "compute": tr("compute")}.get(b, b)
 
 
 def roof_points(doc: dict) -> list[Point]:
@@ -27,25 +37,28 @@ def roof_points(doc: dict) -> list[Point]:
 def render_measure(doc: dict, console: Console) -> None:
     m = doc["machine"]
     info = doc.get("sweep_info") or {}
-    mode = "quick (a first look: fewer samples, smaller sizes)" if doc.get("quick") else "full"
-    console.print(f"[bold]rooflab measure[/] · {mode} · all threads = {doc['threads_all']} · "
-                  f"run {doc.get('run_id', '—')}")
+    mode = tr("quick (a first look: fewer samples, smaller sizes)") if doc.get("quick") else tr("full")
+    console.print(f"[bold]rooflab measure[/] · {mode} · " + tr("all threads = {n}", n=doc["threads_all"]) + " · "
+                  + tr("run {id}", id=doc.get("run_id", "—")))
     render_machine(m, console)
     rows = []
     for c in doc["ceilings"]["compute"]:
         rows.append([c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"), _ci(c.get("ci95"), "FLOP/s"),
                      c.get("samples", "—"), pct(c.get("of_theoretical"), 1),
-                     f"{c['audit']['fma']} FMA/{c['audit']['fp_mul']}M/{c['audit']['fp_add']}A, "
-                     f"{c['audit']['spills']} spill" if c.get("audit") else "—", _status(c)])
-    console.print(table("Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)",
-                        ["kernel", "threads", "FLOP/s", "95% CI", "n", "of theor.", "loop audit", "status"], rows))
+                     tr("{fma} FMA/{mul}M/{add}A, {spills} spill", fma=c["audit"]["fma"], mul=c["audit"]["fp_mul"],
+                        add=c["audit"]["fp_add"], spills=c["audit"]["spills"]) if c.get("audit") else "—",
+                     _status(c)])
+    console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)"),
+                        [tr("kernel"), tr("threads"), "FLOP/s", tr("95% CI"), "n", tr("of theor."), tr("loop audit"),
+                         tr("status")], rows))
     rows = []
     for b in doc["ceilings"]["bandwidth"]:
         rows.append([b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
                      _ci(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
                      _status(b)])
-    console.print(table("Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)",
-                        ["level", "kernel", "threads", "bytes/s", "95% CI", "n", "working set", "status"], rows))
+    console.print(table(tr("Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)"),
+                        [tr("level"), tr("kernel"), tr("threads"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
+                         tr("status")], rows))
     caches = m.get("caches") or {}
     rows = []
     for sw in doc.get("bandwidth_sweeps", []):
@@ -55,11 +68,12 @@ def render_measure(doc: dict, console: Console) -> None:
                          f"{binary_bytes(p['end_bytes'])}", binary_bytes(exp) if exp else
                          (binary_bytes(caches.get(p["level"])) if p["level"] in caches else "—"),
                          si(p["median"], "B/s"), p["points"]])
-    console.print(table("Plateaus found in the working-set sweeps (vs capacity the threads see)",
-                        ["kernel", "threads", "level", "working sets", "cache capacity", "median", "points"], rows))
+    console.print(table(tr("Plateaus found in the working-set sweeps (vs capacity the threads see)"),
+                        [tr("kernel"), tr("threads"), tr("level"), tr("working sets"), tr("cache capacity"), tr("median"),
+                         tr("points")], rows))
     for sw in doc.get("bandwidth_sweeps", []):
         if sw.get("refused"):
-            console.print(f"[red]{sw['kernel']} loop audit[/]: {sw['refused']}")
+            console.print(f"[red]{tr('{kernel} loop audit', kernel=sw['kernel'])}[/]: {text(sw['refused'])}")
     pts = doc.get("sweep") or []
     if pts:
         rows = []
@@ -67,14 +81,14 @@ def render_measure(doc: dict, console: Console) -> None:
             rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
                          si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
                          pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
-                         "[red]above roof[/]" if p["above_roof"] else p["bound"]])
+                         f"[red]{tr('above roof')}[/]" if p["above_roof"] else bound_word(p["bound"])])
         d = info.get("D")
-        console.print(table(f"Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {info.get('threads')} thread(s)"
-                            + (" — quick mode: smaller D than the full 8192" if doc.get("quick") else ""),
-                            ["pt", "B", "FLOP/B", "time", "achieved", "roofline", "of roofline", "of peak",
-                             "eff. bytes/s", "bound"], rows))
+        console.print(table(tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=d, t=info.get("threads"))
+                            + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""),
+                            [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
+                             tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
     elif info.get("skipped"):
-        console.print(f"batch sweep skipped: {info['skipped']}")
+        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])))
     r = doc.get("roofs") or {}
     comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
     mem = [(x["name"], x["value"]) for x in r.get("memory", [])]
@@ -82,11 +96,11 @@ def render_measure(doc: dict, console: Console) -> None:
     console.print("")
     width = max(40, min(100, console.width - 12))
     for line in ascii_roofline(comp, mem, pp, width=width,
-                               title=f"Roofline of this machine ({doc['threads_all']} threads)"):
+                               title=tr("Roofline of this machine ({n} threads)", n=doc["threads_all"])):
         console.print(line, markup=False, highlight=False)
     if pp:
-        console.print("  points: " + ", ".join(f"{p.label}: B={q['B']}" + (" (above roof)" if p.flagged else "")
-                                               for p, q in zip(pp, pts)), markup=False)
+        console.print(tr("  points: ") + ", ".join(f"{p.label}: B={q['B']}" + (tr(" (above roof)") if p.flagged else "")
+                                                   for p, q in zip(pp, pts)), markup=False)
     render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)

@@ -5,8 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import RooflabError
+from ..i18n import get_lang, tr, using
 
 FORMATS = (".png", ".svg", ".pdf")
+# fonts with Chinese glyphs, in order of preference; a Chinese plot needs one (matplotlib's default has none)
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+             "Microsoft YaHei", "SimHei", "PingFang SC", "Hiragino Sans GB", "Heiti SC", "AR PL UMing CN")
+
+
+def cjk_font() -> str | None:
+    """The first installed font from CJK_FONTS, or None."""
+    from matplotlib import font_manager
+
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    return next((f for f in CJK_FONTS if f in have), None)
 
 
 def check_plot_path(path: str | Path) -> Path:
@@ -32,6 +44,17 @@ def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # Chinese labels where a font can draw them; otherwise the plot stays in English (boxes help nobody)
+    lang = get_lang()
+    font = cjk_font() if lang == "zh" else None
+    if lang == "zh" and font is None:
+        lang = "en"
+    with using(lang), plt.rc_context({"font.sans-serif": [font, "DejaVu Sans"]} if font else {}):
+        return _draw(plt, doc, path, title)
+
+
+def _draw(plt, doc, path: Path, title: str | None) -> Path:
+
     if isinstance(doc, list):
         tagged = doc
         doc = {"roofs": {"compute": [], "memory": []}, "sweep": [], "points": [], "machine": tagged[0][1].get(
@@ -40,12 +63,12 @@ def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
             r = d.get("roofs") or {}
             doc["roofs"]["compute"] += [{**c, "name": f"{tag}: {c['name']}"} for c in r.get("compute", [])]
             doc["roofs"]["memory"] += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
-        title = title or "Rooflines of " + ", ".join(t for t, _ in tagged)
+        title = title or tr("Rooflines of {runs}", runs=", ".join(t for t, _ in tagged))
     roofs = doc.get("roofs") or {}
     comp = roofs.get("compute", [])
     mem = roofs.get("memory", [])
     if not comp or not mem:
-        raise RooflabError("this run has no compute and memory ceilings to draw")
+        raise RooflabError(tr("this run has no compute and memory ceilings to draw"))
     top = max(c["value"] for c in comp)
     pts = doc.get("sweep") or doc.get("points") or []
     xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
@@ -65,12 +88,13 @@ def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
         flagged = p.get("above_roof")
         ax.plot(p["intensity"], p["flops_per_s"], "x" if flagged else "o", color="crimson", ms=6)
         lab = f"B={p['B']}" if "B" in p else p.get("label", "")
-        ax.annotate(lab + (" (above roof)" if flagged else ""), (p["intensity"], p["flops_per_s"]),
+        ax.annotate(lab + (tr(" (above roof)") if flagged else ""), (p["intensity"], p["flops_per_s"]),
                     textcoords="offset points", xytext=(4, -10), fontsize=7)
-    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
+    ax.set_xlabel(tr("arithmetic intensity (FLOP/byte)"))
     ax.set_ylabel("FLOP/s")
     m = doc.get("machine", {})
-    ax.set_title(title or f"Roofline: {m.get('model_name', '')} ({doc.get('threads_all', '?')} threads)")
+    ax.set_title(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
+                             n=doc.get("threads_all", "?")))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()

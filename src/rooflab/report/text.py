@@ -7,6 +7,7 @@ from typing import Callable
 from rich.console import Console
 from rich.table import Table
 
+from ..i18n import sep, text, tr
 from .format import binary_bytes, pct, seconds, si
 
 Renderer = Callable[[dict, Console], None]
@@ -43,73 +44,91 @@ def render_warnings(warnings: list[dict], console: Console) -> None:
     by_code: dict[str, list[dict]] = {}
     for w in warnings:
         by_code.setdefault(w["code"], []).append(w)
+    label = tr("warning")
     for code, ws in by_code.items():
         if len(ws) == 1 or code not in ("high-spread", "unstable-clock"):
             for w in ws:
-                console.print(f"[yellow]warning[/]: {w['message']} — {w['remedy']}")
+                console.print(f"[yellow]{label}[/]: {warning_text(w)}", highlight=False)
             continue
         worst = max(ws, key=lambda w: w["seen"])
-        subjects = ", ".join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
-        what = (f"high spread (robust CV above {worst['threshold']:.0%})" if code == "high-spread" else
-                f"the clock beside the kernel dipped by more than {worst['threshold']:.0%}")
-        console.print(f"[yellow]warning[/]: {what} in {len(ws)} measurements: {subjects} — {worst['remedy']}")
+        subjects = sep(", ").join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
+        if code == "high-spread":
+            line = tr("high spread (robust CV above {th:.0%}) in {n} measurements: {subjects}",
+                      th=worst["threshold"], n=len(ws), subjects=subjects)
+        else:
+            line = tr("the clock beside the kernel dipped by more than {th:.0%} in {n} measurements: {subjects}",
+                      th=worst["threshold"], n=len(ws), subjects=subjects)
+        console.print(f"[yellow]{label}[/]: {line} — {text(worst.get('remedy_msg') or worst['remedy'])}",
+                      highlight=False)
 
 
-def render_observations(obs: list[str], console: Console) -> None:
+def warning_text(w: dict) -> str:
+    """A stored warning in the current language (``msg``/``remedy_msg``; runs stored before them have English)."""
+    return f"{text(w.get('msg') or w['message'])} — {text(w.get('remedy_msg') or w['remedy'])}"
+
+
+def render_observations(obs: list, console: Console) -> None:
     if obs:
-        console.print("[bold]Observations[/]")
+        console.print(f"[bold]{tr('Observations')}[/]")
         for o in obs:
-            console.print(f"  • {o}")
+            console.print(f"  • {text(o)}", highlight=False)
 
 
 def render_machine(m: dict, console: Console) -> None:
     isa, u = m["isa"], m["uarch"]
     rows = [
-        ["CPU", m["model_name"]],
-        ["micro-architecture", f"{u['name']}{' (assumed)' if u.get('assumed') else ''}"],
-        ["cores", f"{m['physical_cores']} physical, {m['logical_cpus']} logical, {m['sockets']} socket(s)"],
-        ["ISA", f"{isa['name']} ({', '.join(isa['features'])}); {isa['vector_registers']} x {isa['vector_bits']}-bit "
-                "vector registers"],
-        ["FMA", f"{u['fma_pipes']} pipe(s) x {u['fma_bits']}-bit" + (f", {u['add_pipes']} FP add pipe(s)"
-                                                                      if u.get("add_pipes") else "")],
-        ["caches", ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}" if c['instances'] > 1
-                                                                         else "") for c in m.get("cache_details", [])) or "unknown"],
-        ["NUMA nodes", str(len(m.get("numa_nodes") or {}) or 1)],
-        ["memory", binary_bytes(m.get("memory_bytes"))],
+        [tr("CPU"), m["model_name"]],
+        [tr("micro-architecture"), tr("{name} (assumed)", name=u["name"]) if u.get("assumed") else u["name"]],
+        [tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m["physical_cores"], l=m["logical_cpus"],
+                         s=m["sockets"])],
+        [tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa["name"],
+                       features=", ".join(isa["features"]), n=isa["vector_registers"], bits=isa["vector_bits"])],
+        [tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u["fma_pipes"], bits=u["fma_bits"],
+                       add=u["add_pipes"]) if u.get("add_pipes") else
+         tr("{pipes} pipe(s) x {bits}-bit", pipes=u["fma_pipes"], bits=u["fma_bits"])],
+        [tr("caches"), ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}" if c['instances'] > 1
+                                                                             else "")
+                                 for c in m.get("cache_details", [])) or tr("unknown")],
+        [tr("NUMA nodes"), str(len(m.get("numa_nodes") or {}) or 1)],
+        [tr("memory"), binary_bytes(m.get("memory_bytes"))],
     ]
     clk = m.get("clock")
     if clk:
-        rows.append(["clock (measured)", f"{clk['hz'] / 1e9:.3f} GHz (95% CI {clk['ci95'][0] / 1e9:.3f}–"
-                                         f"{clk['ci95'][1] / 1e9:.3f}; {clk['method']})"])
+        rows.append([tr("clock (measured)"), tr("{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})", ghz=clk["hz"] / 1e9,
+                                                lo=clk["ci95"][0] / 1e9, hi=clk["ci95"][1] / 1e9,
+                                                method=text(clk["method"]))])
     else:
-        rows.append(["clock", f"{m['clock_hz'] / 1e9:.3f} GHz (not measured)" if m.get("clock_hz") else "unknown"])
+        rows.append([tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m["clock_hz"] / 1e9) if m.get("clock_hz")
+                     else tr("unknown")])
     th = m.get("theoretical")
     if th:
-        rows.append(["peak fp64 (all cores)", si(th["fp64_flops"], "FLOP/s")])
-        rows.append(["peak fp32 (all cores)", si(th["fp32_flops"], "FLOP/s")])
-    console.print(kv_table("Machine", rows))
+        rows.append([tr("peak fp64 (all cores)"), si(th["fp64_flops"], "FLOP/s")])
+        rows.append([tr("peak fp32 (all cores)"), si(th["fp32_flops"], "FLOP/s")])
+    console.print(kv_table(tr("Machine"), rows))
     if th:
         for a in th["assumptions"]:
-            console.print(f"  [dim]{a}[/]")
+            console.print(f"  [dim]{text(a)}[/]", highlight=False)
 
 
 def render_environment(env: dict, console: Console) -> None:
-    rows = [["OS", env.get("os")], ["Python", env.get("python")], ["NumPy", env.get("numpy")]]
+    rows = [[tr("OS"), env.get("os")], ["Python", env.get("python")], ["NumPy", env.get("numpy")]]
     for b in env.get("blas") or []:
-        rows.append([f"{b.get('user_api')}", f"{b.get('internal_api')} {b.get('version')} "
-                     f"({b.get('architecture') or '?'}), {b.get('num_threads')} thread(s)"])
+        rows.append([f"{b.get('user_api')}", tr("{api} {version} ({arch}), {n} thread(s)", api=b.get("internal_api"),
+                                                version=b.get("version"), arch=b.get("architecture") or "?",
+                                                n=b.get("num_threads"))])
     if env.get("thread_env"):
-        rows.append(["thread settings", ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())])
+        rows.append([tr("thread settings"), ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())])
     aff = env.get("affinity")
     if aff is not None:
-        rows.append(["CPU affinity", ",".join(map(str, aff))])
-    rows.append(["governor", env.get("governor") or "not readable"])
-    rows.append(["ASLR", env.get("aslr") or "not readable"])
+        rows.append([tr("CPU affinity"), ",".join(map(str, aff))])
+    rows.append([tr("governor"), env.get("governor") or tr("not readable")])
+    rows.append([tr("ASLR"), env.get("aslr") or tr("not readable")])
     la = env.get("loadavg")
-    rows.append(["load average", " ".join(f"{x:.2f}" for x in la) if la else "—"])
+    rows.append([tr("load average"), " ".join(f"{x:.2f}" for x in la) if la else "—"])
     g = env.get("git")
-    rows.append(["git", f"{g['revision'][:12]}{' (dirty)' if g['dirty'] else ''}" if g else "not a git work tree"])
-    console.print(kv_table("Environment", rows))
+    rows.append(["git", (f"{g['revision'][:12]}" + (tr(" (dirty)") if g["dirty"] else "")) if g else
+                 tr("not a git work tree")])
+    console.print(kv_table(tr("Environment"), rows))
 
 
 @renderer("info")
@@ -118,25 +137,28 @@ def render_info(doc: dict, console: Console) -> None:
     render_environment(doc["environment"], console)
     caps = doc["capabilities"]
     cc = caps.get("compiler")
+    perf = caps["perf"]
     rows = [
-        ["C compiler", f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else caps.get("compiler_error", "none")],
-        ["OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else "not available"],
-        ["perf counters", "hardware + software" if caps["perf"]["hardware"] else
-         (caps["perf"].get("reason") or "not available")],
-        ["valgrind (cachegrind)", caps["valgrind"]["path"] or "not installed"],
-        ["numactl", caps["numactl"]["path"] or "not installed"],
-        ["objdump (assembly audit)", "yes" if caps["objdump"]["available"] else "not installed"],
+        [tr("C compiler"), f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else
+         caps.get("compiler_error", tr("none"))],
+        ["OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else tr("not available")],
+        [tr("perf counters"), tr("hardware + software") if perf["hardware"] else
+         (text(perf["reason"]) if perf.get("reason") else tr("not available"))],
+        [tr("valgrind (cachegrind)"), caps["valgrind"]["path"] or tr("not installed")],
+        ["numactl", caps["numactl"]["path"] or tr("not installed")],
+        [tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")],
     ]
-    console.print(kv_table("Capabilities", rows))
+    console.print(kv_table(tr("Capabilities"), rows))
 
 
 def render_history(doc: dict, console: Console) -> None:
     rows = [[r["run_id"], r["created"], r["kind"], r["status"], r["hostname"] or "", r["records"], r["label"] or ""]
             for r in doc["runs"]]
-    console.print(table(f"Runs in {doc['store']}", ["id", "created (UTC)", "kind", "status", "host", "records",
-                                                     "label"], rows, justify_numbers=False))
+    console.print(table(tr("Runs in {store}", store=doc["store"]),
+                        [tr("id"), tr("created (UTC)"), tr("kind"), tr("status"), tr("host"), tr("records"),
+                         tr("label")], rows, justify_numbers=False))
     if not rows:
-        console.print("  (no runs yet: `rooflab measure` makes the first)")
+        console.print(tr("  (no runs yet: `rooflab measure` makes the first)"))
 
 
 def render_records(records: list[dict], console: Console) -> None:
@@ -147,22 +169,23 @@ def render_records(records: list[dict], console: Console) -> None:
             s = t["summary"]
             rows.append([r["name"], seconds(s["median"]), f"{seconds(s['ci95'][0])} – {seconds(s['ci95'][1])}",
                          s["n"], pct(s["cv"], 1), f"{r['rel_error']:.2g}" if r.get("rel_error") is not None else "—",
-                         "ok"])
+                         tr("ok")])
         else:
-            rows.append([r["name"], "—", "—", "—", "—", "—", r.get("error") or "no timing"])
-    console.print(table("Measurements", ["kernel", "median/rep", "95% CI", "n", "CV", "rel. error", "status"], rows))
+            rows.append([r["name"], "—", "—", "—", "—", "—", text(r.get("error") or tr("no timing"))])
+    console.print(table(tr("Measurements"), [tr("kernel"), tr("median/rep"), tr("95% CI"), "n", "CV", tr("rel. error"),
+                                             tr("status")], rows))
 
 
 def render_run(doc: dict, console: Console) -> None:
     """A stored run: the kind's own renderer when the run completed, else what it had finished."""
     result = doc.get("result")
-    console.print(f"[bold]run {doc['run_id']}[/] · {doc['kind']} · {doc['created']} · {doc['status']}")
+    console.print(f"[bold]{tr('run {id}', id=doc['run_id'])}[/] · {doc['kind']} · {doc['created']} · {doc['status']}")
     if result is not None and doc["kind"] in RENDERERS:
         RENDERERS[doc["kind"]](result, console)
         return
     if doc["status"] != "complete":
-        console.print(f"[yellow]this run did not complete ({doc['status']}); showing the "
-                      f"{len(doc['records'])} measurement(s) it finished[/]")
+        console.print("[yellow]" + tr("this run did not complete ({status}); showing the {n} measurement(s) it finished",
+                                      status=doc["status"], n=len(doc["records"])) + "[/]")
     render_machine(doc["header"]["machine"], console)
     render_records(doc["records"], console)
     if result:
@@ -176,8 +199,8 @@ def render_mpi(doc: dict, console: Console) -> None:
         return
     rows = [[r["rank"], r["host"], ",".join(map(str, r["cpus"] or [])) or "?", r["status"], r.get("error") or ""]
             for r in mpi["ranks"]]
-    console.print(table(f"MPI job: {mpi['size']} ranks on {len(mpi['hosts'])} host(s)",
-                        ["rank", "host", "cpus", "status", "error"], rows, justify_numbers=False))
+    console.print(table(tr("MPI job: {n} ranks on {h} host(s)", n=mpi["size"], h=len(mpi["hosts"])),
+                        [tr("rank"), tr("host"), tr("cpus"), tr("status"), tr("error")], rows, justify_numbers=False))
     aggs = mpi.get("aggregates") or {}
     parts = aggs.items() if isinstance(aggs, dict) else [("bench", aggs)]
     for part, items in parts:
@@ -187,16 +210,21 @@ def render_mpi(doc: dict, console: Console) -> None:
             what = a.get("name") or a.get("label") or f"{a.get('level')} {a.get('kernel')}"
             rows.append([what, a.get("threads", ""), si(a["job"], unit),
                          "; ".join(f"{h} {si(v, unit)}" for h, v in a["nodes"].items()),
-                         f"{a['spread']:.0%} (rank {a['slowest']['rank']})" if a.get("spread") else "—"])
+                         tr("{spread:.0%} (rank {rank})", spread=a["spread"], rank=a["slowest"]["rank"])
+                         if a.get("spread") else "—"])
         if rows:
-            console.print(table(f"Job aggregates ({part}): all ranks' work over the slowest rank's time",
-                                ["ceiling", "threads", "job", "per node", "slowest / fastest"], rows))
+            title = {"compute": tr("Job aggregates (compute): all ranks' work over the slowest rank's time"),
+                     "bandwidth": tr("Job aggregates (bandwidth): all ranks' work over the slowest rank's time")}.get(
+                part, tr("Job aggregates (bench): all ranks' work over the slowest rank's time"))
+            console.print(table(title, [tr("ceiling"), tr("threads"), tr("job"), tr("per node"),
+                                        tr("slowest / fastest")], rows))
     jr = mpi.get("job_roofline")
     if jr and jr.get("available"):
         rows = [[p["label"], f"{p['intensity']:.3g}", si(p["job_flops_per_s"], "FLOP/s"),
                  si(p["job_roof_flops_per_s"], "FLOP/s"), pct(p["of_job_roof"])] for p in jr["points"]]
-        console.print(table(f"On the job's roofline ({si(jr['roofs']['flops_per_s'], 'FLOP/s')}, "
-                            f"{si(jr['roofs']['bytes_per_s'], 'B/s')} over {jr['roofs']['ranks']} ranks)",
-                            ["kernel and size", "FLOP/B", "job", "job roof", "of roof"], rows))
+        console.print(table(tr("On the job's roofline ({flops}, {bw} over {n} ranks)",
+                               flops=si(jr["roofs"]["flops_per_s"], "FLOP/s"), bw=si(jr["roofs"]["bytes_per_s"], "B/s"),
+                               n=jr["roofs"]["ranks"]),
+                            [tr("kernel and size"), "FLOP/B", tr("job"), tr("job roof"), tr("of roof")], rows))
     elif jr:
-        console.print(f"[dim]{jr['note']}[/]")
+        console.print(f"[dim]{text(jr['note'])}[/]")

@@ -1,35 +1,54 @@
 """Noise and sanity checks. Pure: they take numbers and return warnings; each warning names what was seen, the
-threshold, and what to do about it."""
+threshold, and what to do about it (as ``i18n`` messages, rendered in the reader's language)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ..i18n import join, msg, text
 
 
 @dataclass(frozen=True)
 class Warning_:
     code: str
-    message: str
+    msg: dict
     seen: float
     threshold: float
-    remedy: str
+    remedy_msg: dict
     subject: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return text(self.msg, "en")
+
+    @property
+    def remedy(self) -> str:
+        return text(self.remedy_msg, "en")
 
     def to_dict(self) -> dict:
+        """English ``message`` and ``remedy`` for tools reading the JSON; ``msg`` and ``remedy_msg`` to render them
+        in another language."""
         return {"code": self.code, "subject": self.subject, "message": self.message, "seen": self.seen,
-                "threshold": self.threshold, "remedy": self.remedy}
+                "threshold": self.threshold, "remedy": self.remedy, "msg": self.msg, "remedy_msg": self.remedy_msg,
+                **self.extra}
 
     def __str__(self) -> str:
         return f"{self.message} — {self.remedy}"
+
+
+def _who(subject: str):
+    return msg("{subject}: ", subject=subject) if subject else ""
 
 
 def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
     """Robust coefficient of variation (1.4826 MAD / median) of the samples of one measurement."""
     if cv <= threshold:
         return None
-    who = f"{subject}: " if subject else ""
-    return Warning_("high-spread", f"{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {threshold:.0%})",
-                    cv, threshold, "close other programs, pin the run (taskset -c N), or take more samples", subject)
+    return Warning_("high-spread", msg("{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {th:.0%})",
+                                       who=_who(subject), cv=cv, n=n, th=threshold),
+                    cv, threshold, msg("close other programs, pin the run (taskset -c N), or take more samples"),
+                    subject)
 
 
 def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 0.0, loadavg1: float | None = None,
@@ -45,47 +64,52 @@ def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 
         return None
     parts = []
     if other_cores >= threshold / 2:
-        parts.append(f"other processes used {other_cores:.2f} core(s)")
+        parts.append(msg("other processes used {cores:.2f} core(s)", cores=other_cores))
     if steal_cores >= threshold / 2:
-        parts.append(f"the hypervisor took {steal_cores:.2f} core(s) (steal time)")
+        parts.append(msg("the hypervisor took {cores:.2f} core(s) (steal time)", cores=steal_cores))
     if not parts:
-        parts.append(f"others used {seen:.2f} core(s)")
+        parts.append(msg("others used {cores:.2f} core(s)", cores=seen))
     if loadavg1 is not None:
-        parts.append(f"load average {loadavg1:.2f} with {own_threads} thread(s) of ours")
+        parts.append(msg("load average {la:.2f} with {t} thread(s) of ours", la=loadavg1, t=own_threads))
     low = ncpu / max(ncpu - seen, 0.5) if ncpu else 2.0
     return Warning_("competing-load",
-                    f"competing load on this {ncpu}-CPU machine: " + "; ".join(parts) +
-                    f" on average during the run (threshold {threshold:.2f} core); figures may be low by up to "
-                    f"{low:.1f}x", seen, threshold,
-                    "rerun when the machine is quiet (check `top`), or stop the other work", "machine")
+                    msg("competing load on this {ncpu}-CPU machine: {parts} on average during the run (threshold "
+                        "{th:.2f} core); figures may be low by up to {low:.1f}x", ncpu=ncpu, parts=join(parts),
+                        th=threshold, low=low), seen, threshold,
+                    msg("rerun when the machine is quiet (check `top`), or stop the other work"), "machine")
 
 
 def check_timer_resolution(resolution_s: float, sample_s: float, *, max_fraction: float = 1e-3,
                            subject: str = "") -> Warning_ | None:
     if sample_s <= 0 or resolution_s / sample_s <= max_fraction:
         return None
-    who = f"{subject}: " if subject else ""
     frac = resolution_s / sample_s
-    return Warning_("coarse-timer", f"{who}the timer resolution ({resolution_s * 1e9:.0f} ns) is {frac:.2%} of one "
-                    f"sample ({sample_s * 1e3:.3f} ms; threshold {max_fraction:.1%})", frac, max_fraction,
-                    "raise the minimum sample time (--min-sample) so each sample lasts longer", subject)
+    return Warning_("coarse-timer", msg("{who}the timer resolution ({ns:.0f} ns) is {frac:.2%} of one sample "
+                                        "({ms:.3f} ms; threshold {th:.1%})", who=_who(subject), ns=resolution_s * 1e9,
+                                        frac=frac, ms=sample_s * 1e3, th=max_fraction), frac, max_fraction,
+                    msg("raise the minimum sample time (--min-sample) so each sample lasts longer"), subject)
 
 
-def check_physical_limit(value: float, limit: float, *, what: str, unit: str = "FLOP/s", tolerance: float = 1.02,
+def check_physical_limit(value: float, limit: float, *, what, unit: str = "FLOP/s", tolerance: float = 1.02,
                          subject: str = "") -> Warning_ | None:
     """A measured rate above the hardware's theoretical limit is a bug or noise, never a discovery.
 
-    With ``unit=""`` the value is already a fraction of the limit (e.g. measured per round at its own clock).
+    ``what`` names the limit (an ``i18n.msg``, or a plain name). With ``unit=""`` the value is already a fraction
+    of the limit (e.g. measured per round at its own clock).
     """
     if limit <= 0 or value <= limit * tolerance:
         return None
     frac = value / limit
-    seen = f"{frac:.1%} of" if not unit else f"{value:.4g} {unit}, {frac:.1%} of"
-    lim = "" if not unit else f" ({limit:.4g} {unit})"
-    return Warning_("above-limit", f"{subject or what}: measured {seen} the {what}{lim}; threshold {tolerance:.0%}",
-                    frac, tolerance,
-                    "the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
-                    "clock; this figure is not used as a roof", subject)
+    if unit:
+        m = msg("{subject}: measured {value:.4g} {unit}, {frac:.1%} of the {what} ({limit:.4g} {unit}); threshold "
+                "{tol:.0%}", subject=subject or what, value=value, unit=unit, frac=frac, what=what, limit=limit,
+                tol=tolerance)
+    else:
+        m = msg("{subject}: measured {frac:.1%} of the {what}; threshold {tol:.0%}", subject=subject or what,
+                frac=frac, what=what, tol=tolerance)
+    return Warning_("above-limit", m, frac, tolerance,
+                    msg("the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
+                        "clock; this figure is not used as a roof"), subject)
 
 
 def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
@@ -97,10 +121,12 @@ def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, sub
     drop = 1.0 - lo / hi
     if drop <= threshold:
         return None
-    return Warning_("unstable-clock", f"{subject}: the core clock measured beside it ranged {lo / 1e9:.2f}–"
-                    f"{hi / 1e9:.2f} GHz ({drop:.0%} dips; threshold {threshold:.0%}): the core was not fully ours",
-                    drop, threshold, "the host is shared or throttling: rerun at a quieter time, or on a dedicated "
-                    "machine; rooflab pairs each round with its own clock to limit the damage", subject)
+    return Warning_("unstable-clock", msg("{subject}: the core clock measured beside it ranged {lo:.2f}–{hi:.2f} GHz "
+                                          "({drop:.0%} dips; threshold {th:.0%}): the core was not fully ours",
+                                          subject=subject, lo=lo / 1e9, hi=hi / 1e9, drop=drop, th=threshold),
+                    drop, threshold, msg("the host is shared or throttling: rerun at a quieter time, or on a dedicated "
+                                         "machine; rooflab pairs each round with its own clock to limit the damage"),
+                    subject)
 
 
 def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_efficiency: float = 0.75,
@@ -116,8 +142,9 @@ def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_effi
     eff = speedup / threads
     if eff >= min_efficiency:
         return None
-    return Warning_("shared-cores", f"{subject}: {threads} threads ran {speedup:.2f}x one thread ({eff:.0%} "
-                    f"efficiency; threshold {min_efficiency:.0%}) although the clock held: the CPUs share execution "
-                    "units (SMT siblings, or virtual CPUs on one host core)", eff, min_efficiency,
-                    "the all-threads compute ceiling is what these CPUs can do together right now; pin to distinct "
-                    "physical cores, or rerun (a VM's placement can change)", subject)
+    return Warning_("shared-cores", msg("{subject}: {t} threads ran {sp:.2f}x one thread ({eff:.0%} efficiency; "
+                                        "threshold {th:.0%}) although the clock held: the CPUs share execution units "
+                                        "(SMT siblings, or virtual CPUs on one host core)", subject=subject, t=threads,
+                                        sp=speedup, eff=eff, th=min_efficiency), eff, min_efficiency,
+                    msg("the all-threads compute ceiling is what these CPUs can do together right now; pin to distinct "
+                        "physical cores, or rerun (a VM's placement can change)"), subject)

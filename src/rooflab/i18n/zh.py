@@ -1,0 +1,860 @@
+"""Chinese templates, keyed by the English template. Placeholders and their formats must match the English ones
+exactly, and so must any number written in the text (the test suite checks both, and that no template used in the
+code is missing here)."""
+
+ZH: dict[str, str] = {
+    'report written to {path}':
+        '报告已写入 {path}',
+    '{n} table(s) written to {dir}':
+        '已将 {n} 个表格写入 {dir}',
+    'roofline written to {path}':
+        '屋顶线图已写入 {path}',
+    'Ceilings side by side (FLOP/s or bytes/s)':
+        '各次运行的上限并列（FLOP/s 或 bytes/s）',
+    'Your kernels on this machine':
+        '你的内核在这台机器上的位置',
+    "GFLOP/s vs independent FMA chains: latency, throughput and Little's law":
+        'GFLOP/s 与独立 FMA 链数的关系：延迟、吞吐量与利特尔定律',
+    'GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads':
+        'GEMM 从朴素循环到 BLAS 的速度：循环顺序、分块、寄存器分块、打包、SIMD、多线程',
+    'microkernel register tile MR x NR vs the vector register file, spills read from the assembly':
+        '微内核寄存器分块 MR x NR 与向量寄存器堆的关系，溢出情况从汇编读出',
+    'the six loop orders of the naive GEMM, grouped by what the inner loop streams':
+        '朴素 GEMM 的六种循环顺序，按最内层循环流经的数据分组',
+    'block-size sweep of the blocked GEMM against the cache-predicted size':
+        '分块 GEMM 的块大小扫描，与按缓存预测的块大小对比',
+    "one kernel under a flags matrix with the compiler's vectorization report; layout, compiler and threads":
+        '同一内核在一组编译选项下的表现，附编译器的向量化报告；数据布局、编译器与线程各自的贡献',
+    'scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all':
+        '计算受限与带宽受限内核从 1 个线程到全部线程的扩展性',
+    'coarse vs fine work split: busy time per thread and idle time at the barrier':
+        '粗粒度与细粒度任务划分：每个线程的忙碌时间与在屏障处的空闲时间',
+    'local vs remote memory latency and bandwidth (numactl); on one node, the topology and why there is nothing to compare':
+        '本地与远端内存的延迟和带宽（numactl）；只有一个节点时，给出拓扑并说明为何无可比较',
+    'measure run {id}':
+        'measure 运行 {id}',
+    '{strips} strips on {t} threads: one thread gets two':
+        '{strips} 个条带分给 {t} 个线程：有一个线程分到两个',
+    'row by row, round robin':
+        '逐行轮转分配',
+    'no loop found in the compiled kernel':
+        '编译后的内核中找不到循环',
+    '{n} stack access(es) in the loop: accumulators spilled':
+        '循环中有 {n} 次栈访问：累加器溢出到内存',
+    '{n} stack access(es) in the loop':
+        '循环中有 {n} 次栈访问',
+    'vector width {n} bits, expected {m}':
+        '向量宽度 {n} 位，应为 {m} 位',
+    'no loop found in the compiled microkernel':
+        '编译后的微内核中找不到循环',
+    '{n} stack access(es) in the microkernel loop: the tile does not fit the registers':
+        '微内核循环中有 {n} 次栈访问：该分块放不进寄存器',
+    '{n} FMA instruction(s) per loop iteration, the tile needs {acc} per k step':
+        '每次循环迭代有 {n} 条 FMA 指令，而该分块每个 k 步需要 {acc} 条',
+    'FMA at {n} bits, the tile is built from {m}-bit vectors':
+        'FMA 为 {n} 位，而该分块由 {m} 位向量构成',
+    '{n} FMA instruction(s) per iteration, the model counts {m}':
+        '每次迭代有 {n} 条 FMA 指令，模型按 {m} 条计',
+    'FMA at {n} bits, the model counts {m}':
+        'FMA 为 {n} 位，模型按 {m} 位计',
+    'the scalar kernel was vectorized ({n} bits)':
+        '标量内核被向量化了（{n} 位）',
+    '{n} FMA instruction(s) in a kernel meant to have none':
+        '本应没有 FMA 的内核中出现了 {n} 条 FMA 指令',
+    '{mul} mul + {add} add per iteration, the model counts {m} + {m}':
+        '每次迭代 {mul} 次乘法 + {add} 次加法，模型按 {m} + {m} 计',
+    'vector width {n} bits, the model counts {m}':
+        '向量宽度 {n} 位，模型按 {m} 位计',
+    '{loads} load(s) and {stores} store(s) per iteration; a read kernel only loads':
+        '每次迭代 {loads} 次加载、{stores} 次存储；读内核只应有加载',
+    '{adds} adds per {loads} loads: passes were merged (each loaded value is used {r:g} times), which would inflate the bandwidth':
+        '每 {loads} 次加载有 {adds} 次加法：多遍被合并成一遍（每个加载的值被使用 {r:g} 次），这会虚高带宽',
+    'vector width {n} bits':
+        '向量宽度 {n} 位',
+    '{n} FMA instruction(s) per loop iteration, the tile needs {acc} per k step ({u} unrolled x{x})':
+        '每次循环迭代有 {n} 条 FMA 指令，而该分块每个 k 步需要 {acc} 条（展开 x{x} 后为 {u} 条）',
+    '{loads} load(s) for {stores} store(s); a copy moves one for one':
+        '{loads} 次加载对应 {stores} 次存储；拷贝应一读一写',
+    '{loads} load(s) for {stores} store(s); a triad loads two for each store':
+        '{loads} 次加载对应 {stores} 次存储；triad 每次存储应加载两次',
+    '{n} multiply(-add)s per {stores} stores: passes merged or work dropped':
+        '每 {stores} 次存储有 {n} 次乘法（或乘加）：多遍被合并或有工作被省掉',
+    'measured now (no stored measure run of this machine)':
+        '现场测量（本机没有已保存的 measure 运行）',
+    'stored measure run {id}':
+        '已保存的 measure 运行 {id}',
+    'inner j: a row of B and a row of C, unit stride (vectorizable)':
+        '最内层 j：B 的一行和 C 的一行，单位步长（可向量化）',
+    'inner k: a row of A (unit stride) and a column of B (stride N), a reduction':
+        '最内层 k：A 的一行（单位步长）和 B 的一列（步长 N），是一个归约',
+    'inner i: a column of A and a column of C (strides K and N)':
+        '最内层 i：A 的一列和 C 的一列（步长 K 和 N）',
+    'no fp32 FMA or DRAM ceiling to predict from':
+        '没有 fp32 FMA 或 DRAM 上限可用于预测',
+    'the assembly could not be read: {error}':
+        '无法读取汇编：{error}',
+    '{prec} peak':
+        '{prec} 峰值',
+    'roofline prediction':
+        '屋顶线预测值',
+    'disabled':
+        '已关闭',
+    'needs fp32':
+        '需要 fp32',
+    'theoretical peak at the clock measured beside it':
+        '按旁边测得的时钟计算的理论峰值',
+    'asked for cachegrind':
+        '按要求使用 cachegrind',
+    'perf hardware counters are not available: {reason}':
+        'perf 硬件计数器不可用：{reason}',
+    'measured':
+        '实测',
+    'nominal MHz from /proc/cpuinfo (not measured)':
+        '/proc/cpuinfo 中的标称 MHz（未实测）',
+    'unknown':
+        '未知',
+    'perf is not installed':
+        '未安装 perf',
+    'hardware counters are not exposed here (a VM or perf_event_paranoid); software events only':
+        '此处不提供硬件计数器（虚拟机或 perf_event_paranoid 限制）；只有软件事件',
+    'perf stat failed: {why}':
+        'perf stat 失败：{why}',
+    '{name}: {pipes} FMA pipe(s) x {bits}-bit per core ({source})':
+        '{name}：每核 {pipes} 条 FMA 流水线 x {bits} 位（{source}）',
+    'peak = FMA pipes x lanes x 2 FLOP x clock x {cores} physical core(s); an FMA-only instruction mix':
+        '峰值 = FMA 流水线数 x 通道数 x 2 FLOP x 时钟 x {cores} 个物理核；假定指令全为 FMA',
+    'clock {ghz:.3f} GHz ({source}); all cores assumed to hold it (turbo may drop under load)':
+        '时钟 {ghz:.3f} GHz（{source}）；假定所有核都保持该频率（满载时睿频可能下降）',
+    'dependent chain of {adds} integer adds (1 cycle each), timed in C':
+        '{adds} 次整数加法组成的依赖链（每次 1 个周期），在 C 中计时',
+    '{n} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak':
+        '{n} 条独立的浮点加法流水线：FMA 与 ADD 混合时可超过纯 FMA 峰值',
+    'the ISA has {reg}-bit registers, executed on {pipe}-bit pipes':
+        'ISA 的寄存器为 {reg} 位，在 {pipe} 位的流水线上执行',
+    "this CPU is not in rooflab's table: the peak is a guess from its ISA":
+        '此 CPU 不在 rooflab 的表中：峰值是根据其 ISA 推测的',
+    '{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of the fastest rank (threshold {th:.0%})':
+        '{what} x{t}：{host} 上的 rank {rank} 只达到最快 rank 的 {frac:.0%}（阈值 {th:.0%}）',
+    'check where that rank ran (cpus in the rank table): mis-pinned or sharing cores with another rank':
+        '查看该 rank 在哪里运行（rank 表中的 cpus）：绑核错误，或与另一个 rank 共用核心',
+    "no stored `mpirun ... rooflab measure --mpi` run of this machine: the points are placed on each rank's own roofline":
+        '本机没有已保存的 `mpirun ... rooflab measure --mpi` 运行：各点画在每个 rank 自己的屋顶线上',
+    'rank {rank} on {host} failed: {error}':
+        '{host} 上的 rank {rank} 失败：{error}',
+    "its traceback is in the job record (mpi.ranks); the other ranks' results are kept":
+        '它的调用栈在作业记录中（mpi.ranks）；其他 rank 的结果已保留',
+    '(no roofline: a compute and a memory ceiling are needed)':
+        '（无法绘制屋顶线：需要一个计算上限和一个内存上限）',
+    'arithmetic intensity (FLOP/byte) ->  vertical: FLOP/s':
+        '算术强度（FLOP/byte）->  纵轴：FLOP/s',
+    '{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof':
+        '{label}：{flops}，{bytes}，{i:.3g} FLOP/B，达到屋顶的 {frac}',
+    'kernel':
+        '内核',
+    'precision':
+        '精度',
+    'threads':
+        '线程',
+    'of theor.':
+        '占理论值',
+    'status':
+        '状态',
+    'level':
+        '层级',
+    'bytes/s':
+        '字节/秒',
+    'working set':
+        '工作集',
+    'roofline':
+        '屋顶线',
+    'of roofline':
+        '占屋顶线',
+    'size':
+        '规模',
+    'of roof':
+        '占屋顶',
+    'error':
+        '错误',
+    'name':
+        '名称',
+    'label':
+        '标签',
+    'chains':
+        '链数',
+    'order':
+        '顺序',
+    'wall':
+        '墙钟时间',
+    'rel. error':
+        '相对误差',
+    'vs BLAS':
+        '相对 BLAS',
+    'speed-up':
+        '加速比',
+    'verdict':
+        '结论',
+    'ceiling':
+        '上限',
+    'Compute ceilings':
+        '计算上限',
+    'Bandwidth ceilings':
+        '带宽上限',
+    'Batch sweep':
+        '批量扫描',
+    'rooflab report':
+        'rooflab 报告',
+    ', CI {lo}–{hi}':
+        '，置信区间 {lo}–{hi}',
+    ' — above its roof':
+        ' — 高于其屋顶',
+    'run {a} / run {b}':
+        '运行 {a} / 运行 {b}',
+    'run {id}':
+        '运行 {id}',
+    '(no roofline in this run)':
+        '（此次运行没有屋顶线）',
+    'arithmetic intensity (FLOP/byte)':
+        '算术强度（FLOP/byte）',
+    'Machine and environment record':
+        '机器与环境记录',
+    'Observations':
+        '观察',
+    'Overlay of {n} runs':
+        '{n} 次运行叠加',
+    'Warnings':
+        '警告',
+    'FMA chains on one core (median; FMAs per cycle at the clock measured beside each)':
+        '单核上的 FMA 链（中位数；每周期 FMA 数按旁边测得的时钟计算）',
+    "latency {lat:.2f} cycles × throughput {thr:.2f} FMA/cycle = {need:.1f} chains needed (Little's law); measured saturation at {sat} chains":
+        '延迟 {lat:.2f} 周期 × 吞吐量 {thr:.2f} FMA/周期 = 需要 {need:.1f} 条链（利特尔定律）；实测在 {sat} 条链时饱和',
+    'GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)':
+        'GEMM 阶梯（中位数；与相同线程数的 BLAS 之比，成对轮次，95% 置信区间）',
+    'six loop orders, n = {n}':
+        '六种循环顺序，n = {n}',
+    'Loop orders, grouped by the innermost loop':
+        '循环顺序，按最内层循环分组',
+    'blocked GEMM, predicted BS = {bs}':
+        '分块 GEMM，预测块大小 BS = {bs}',
+    'n = {n}: A and B fit the last-level cache':
+        'n = {n}：A 和 B 能放进末级缓存',
+    'n = {n}: A and B exceed the last-level cache':
+        'n = {n}：A 和 B 超出末级缓存',
+    'Flags matrix':
+        '编译选项矩阵',
+    'register tiles, {n} x {bits}-bit registers':
+        '寄存器分块，{n} 个 {bits} 位寄存器',
+    'Microkernel tiles MR x NR (packed GEMM, one thread)':
+        '微内核分块 MR x NR（打包 GEMM，单线程）',
+    'B against A (speed-up = time of A / time of B)':
+        'B 对比 A（加速比 = A 的时间 / B 的时间）',
+    'Hot functions (perf record)':
+        '热点函数（perf record）',
+    'Hot source lines (perf record)':
+        '热点源代码行（perf record）',
+    'scaling to {n} threads':
+        '扩展到 {n} 个线程',
+    'GEMM n = {n} (compute-bound) and triad in DRAM (bandwidth-bound)':
+        'GEMM n = {n}（计算受限）与 DRAM 中的 triad（带宽受限）',
+    '{rows} rows on {t} threads':
+        '{rows} 行分给 {t} 个线程',
+    'Work split':
+        '任务划分',
+    '{n} NUMA node(s)':
+        '{n} 个 NUMA 节点',
+    'FMA/cycle':
+        'FMA/周期',
+    'of peak':
+        '占峰值',
+    'loop audit':
+        '循环审计',
+    'rung':
+        '阶梯',
+    'time':
+        '时间',
+    'check':
+        '检查',
+    '{bits}-bit':
+        '{bits} 位',
+    'scalar':
+        '标量',
+    'inner loop streams':
+        '最内层循环流经',
+    'inner loop code':
+        '最内层循环代码',
+    'flags':
+        '编译选项',
+    'inner loop':
+        '最内层循环',
+    "compiler's report":
+        '编译器报告',
+    'Layout and threads':
+        '数据布局与线程',
+    'tile':
+        '分块',
+    'accumulators':
+        '累加器',
+    'registers':
+        '寄存器',
+    'loads/FMA':
+        '加载/FMA',
+    'spills':
+        '溢出',
+    '{name} (median time and 95% CI per call)':
+        '{name}（每次调用时间的中位数与 95% 置信区间）',
+    'faster':
+        '更快',
+    'slower':
+        '更慢',
+    'no difference':
+        '无差异',
+    '95% CI':
+        '95% 置信区间',
+    'not counted':
+        '未计数',
+    'Counters (per call, kernel function only)':
+        '计数器（每次调用，仅内核函数）',
+    'Counters (whole driver run)':
+        '计数器（整个驱动程序运行）',
+    'event':
+        '事件',
+    'value':
+        '数值',
+    'eff.':
+        '效率',
+    'split':
+        '划分',
+    'busy per thread':
+        '每线程忙碌时间',
+    'idle at barrier':
+        '屏障处空闲',
+    'Local and remote memory':
+        '本地与远端内存',
+    '{fma} FMA, {spills} spill':
+        '{fma} 条 FMA，{spills} 次溢出',
+    ' · quick':
+        ' · 快速',
+    'predicted':
+        '预测值',
+    'variant':
+        '变体',
+    'bound':
+        '受限于',
+    'correct':
+        '正确性',
+    'threshold {th:.0%}':
+        '阈值 {th:.0%}',
+    '{name} at {size} · {calls} call(s) · method: {method}':
+        '{name}，规模 {size} · {calls} 次调用 · 方法：{method}',
+    'local':
+        '本地',
+    'remote':
+        '远端',
+    'CPU node':
+        'CPU 节点',
+    'memory node':
+        '内存节点',
+    'latency':
+        '延迟',
+    '{bits}-bit vectors · {n} vector registers':
+        '{bits} 位向量 · {n} 个向量寄存器',
+    'microkernel {mr}x{nr} at {bits} bits · peaks: {source}':
+        '微内核 {mr}x{nr}，{bits} 位 · 峰值来源：{source}',
+    'ok':
+        '正常',
+    'reference':
+        '参考',
+    'roofline from {source}':
+        '屋顶线来自 {source}',
+    'wrong':
+        '错误结果',
+    'where':
+        '位置',
+    '% of samples':
+        '样本占比 %',
+    '(no message)':
+        '（无消息）',
+    'ok ({err:.1e})':
+        '正常（{err:.1e}）',
+    'not checked':
+        '未检查',
+    '(spills)':
+        '（溢出）',
+    'quick (a first look: fewer samples, smaller sizes)':
+        '快速（初步查看：样本更少，规模更小）',
+    'full':
+        '完整',
+    'Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)':
+        '计算上限（中位数，95% 置信区间；占理论值的百分比按旁边测得的时钟计算）',
+    "Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)":
+        '带宽上限（在每个平台的中心重新测量；按 STREAM 方式计字节）',
+    'Plateaus found in the working-set sweeps (vs capacity the threads see)':
+        '在工作集扫描中找到的平台（与线程可见的缓存容量对比）',
+    'Roofline of this machine ({n} threads)':
+        '本机的屋顶线（{n} 个线程）',
+    'refused':
+        '已拒绝',
+    'above limit':
+        '超出极限',
+    'failed':
+        '失败',
+    'memory':
+        '内存',
+    'compute':
+        '计算',
+    'working sets':
+        '工作集范围',
+    'cache capacity':
+        '缓存容量',
+    'median':
+        '中位数',
+    'points':
+        '点数',
+    'batch sweep skipped: {why}':
+        '已跳过批量扫描：{why}',
+    '  points: ':
+        '  各点：',
+    'all threads = {n}':
+        '全部线程 = {n}',
+    '{fma} FMA/{mul}M/{add}A, {spills} spill':
+        '{fma} FMA/{mul}M/{add}A，{spills} 次溢出',
+    'Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)':
+        '批量扫描 X[B,{d}]·W[{d},{d}] fp32，{t} 个线程',
+    'pt':
+        '点',
+    'achieved':
+        '实测',
+    'eff. bytes/s':
+        '有效字节/秒',
+    '{kernel} loop audit':
+        '{kernel} 循环审计',
+    ' — quick mode: smaller D than the full 8192':
+        ' — 快速模式：D 小于完整模式的 8192',
+    'above roof':
+        '高于屋顶',
+    ' (above roof)':
+        '（高于屋顶）',
+    'Ridge point of this machine: {peak} / {bw} = {rp:.1f} FLOP/byte (fp32 FMA roof over the DRAM roof): below it a kernel waits for memory, above it for arithmetic.':
+        '本机的脊点：{peak} / {bw} = {rp:.1f} FLOP/byte（fp32 FMA 屋顶除以 DRAM 屋顶）：低于它，内核在等内存；高于它，内核在等运算。',
+    ", {frac} of one core's theoretical peak":
+        '，为单核理论峰值的 {frac}',
+    'The best clean variant ({chains} chains) issues {thr:.2f} {bits}-bit FMAs per cycle, {rate}{peak}.':
+        '最好的无溢出变体（{chains} 条链）每周期发射 {thr:.2f} 条 {bits} 位 FMA，{rate}{peak}。',
+    'baseline':
+        '基线',
+    'loop order':
+        '循环顺序',
+    'cache blocking':
+        '缓存分块',
+    'register reuse':
+        '寄存器复用',
+    'packing':
+        '打包',
+    'SIMD microkernel for this ISA':
+        '针对本 ISA 的 SIMD 微内核',
+    'Same arithmetic, {f:.0f}x apart: {best} is the fastest, {worst} the slowest at n = {n} — the order decides whether each cache line brought in is used whole or for one element.':
+        '运算相同，快慢相差 {f:.0f} 倍：n = {n} 时 {best} 最快，{worst} 最慢 —— 循环顺序决定了每条调入的缓存行是被整条用完，还是只用到一个元素。',
+    'Predicted block size from the caches: BS = {bs} ({rule}, L2 = {l2}).':
+        '根据缓存预测的块大小：BS = {bs}（{rule}，L2 = {l2}）。',
+    'Compiler contribution: {f:.1f}x from {worst} to {best} on the same source.':
+        '编译器的贡献：同一份源代码，从 {worst} 到 {best} 快了 {f:.1f} 倍。',
+    'Best tile: {name} at {rate}, {acc} accumulators + {other} other registers of {regs} ({bits}-bit), {lpf:.2f} loads per FMA.':
+        '最佳分块：{name}，{rate}，{acc} 个累加器 + {other} 个其他寄存器，共 {regs} 个（{bits} 位），每次 FMA {lpf:.2f} 次加载。',
+    'paired per-round ratios of interleaved rounds':
+        '交错轮次的逐轮成对比值',
+    'ratio of medians of two separate runs (unpaired, bootstrap CI)':
+        '两次独立运行的中位数之比（非成对，自助法置信区间）',
+    'Topology: {topo}.':
+        '拓扑：{topo}。',
+    "DRAM triad: {one} on one thread, {all} on {tall} ({r:.2f}x). One core cannot keep enough cache misses in flight to fill the memory system (Little's law: bandwidth = misses in flight x line size / latency).":
+        'DRAM triad：单线程 {one}，{tall} 个线程 {all}（{r:.2f} 倍）。单个核心无法维持足够多的在途缓存缺失来填满内存系统（利特尔定律：带宽 = 在途缺失数 x 缓存行大小 / 延迟）。',
+    'One thread reads {r:.0f}x faster from L1 ({l1}) than from DRAM ({dram}): blocking for cache is worth that much to a memory-bound kernel.':
+        '单线程从 L1 读（{l1}）比从 DRAM 读（{dram}）快 {r:.0f} 倍：对访存受限的内核，为缓存做分块就值这么多。',
+    "BLAS GEMV streams {bw} on {tall} thread(s), {frac} of the C triad's DRAM ceiling.":
+        'BLAS GEMV 在 {tall} 个线程上的流式带宽为 {bw}，是 C triad 的 DRAM 上限的 {frac}。',
+    'The first B reaching half of the peak is B = {b} (intensity {i:.0f} FLOP/byte).':
+        '第一个达到峰值一半的 B 是 B = {b}（强度 {i:.0f} FLOP/byte）。',
+    'Above their roof (a measurement problem, not a discovery; drawn as x): {points}.':
+        '高于其屋顶（这是测量问题，不是新发现；以 x 标出）：{points}。',
+    'No FMA variant could be measured.':
+        '没有任何 FMA 变体测量成功。',
+    'One chain: {rate}, one {bits}-bit FMA every {lat:.1f} cycles — the FMA latency; the units sit idle waiting for the previous result.':
+        '一条链：{rate}，每 {lat:.1f} 个周期一条 {bits} 位 FMA —— 这就是 FMA 延迟；运算单元空闲着等待上一个结果。',
+    'The micro-architecture table expects {exp:g} such FMAs per cycle; measured {thr:.2f}.':
+        '微架构表预期每周期 {exp:g} 条这样的 FMA；实测 {thr:.2f}。',
+    "Little's law: chains in flight = latency x throughput = {lat:.1f} x {thr:.2f} = {need:.1f}; the measured curve reaches 95% of its best at {sat} chains.":
+        '利特尔定律：在途链数 = 延迟 x 吞吐量 = {lat:.1f} x {thr:.2f} = {need:.1f}；实测曲线在 {sat} 条链时达到其最佳值的 95%。',
+    ', and the rate drops to {rate:.2f} FMAs per cycle at {chains} chains. That fall is the compiler running out of registers, not the FMA units.':
+        '，吞吐率在 {chains} 条链时降到每周期 {rate:.2f} 条 FMA。这一下降是编译器用完了寄存器，而不是 FMA 单元的问题。',
+    '; the loads and stores still fit beside the FMAs here, so the rate holds.':
+        '；这些加载和存储在这里仍能与 FMA 并行，所以吞吐率不变。',
+    'From {sp} chains on the accumulators no longer fit in the {regs} vector registers: the assembly shows stack loads and stores in the loop (spills){tail}':
+        '从 {sp} 条链起，累加器放不进 {regs} 个向量寄存器：汇编显示循环中有栈上的加载和存储（溢出）{tail}',
+    'No variant spilled up to {chains} chains.':
+        '直到 {chains} 条链都没有变体发生溢出。',
+    'On {t} thread(s) the best own rung, {name}, runs at {r:.2f}x BLAS (median of per-round ratios, 95% CI {lo:.2f}–{hi:.2f}){extra}.':
+        '在 {t} 个线程上，最好的自有阶梯 {name} 达到 BLAS 的 {r:.2f} 倍（逐轮比值的中位数，95% 置信区间 {lo:.2f}–{hi:.2f}）{extra}。',
+    'From {first} to {last}: {f:.0f}x, with the same arithmetic — only the order of memory accesses, reuse and instructions changed.':
+        '从 {first} 到 {last}：{f:.0f} 倍，运算完全相同 —— 改变的只是访存顺序、数据复用和指令。',
+    'No loop order could be measured.':
+        '没有任何循环顺序测量成功。',
+    ' — compiled to {widths} code':
+        ' —— 编译成 {widths} 代码',
+    '{names} ({group}): {rates}{code}.':
+        '{names}（{group}）：{rates}{code}。',
+    'No flag combination could be measured.':
+        '没有任何编译选项组合测量成功。',
+    '{bits}-bit vectors':
+        '{bits} 位向量',
+    'scalar code':
+        '标量代码',
+    '; the compiler says: {said}':
+        '；编译器报告：{said}',
+    '{label}: {rate} with {width} in the inner loop{said}.':
+        '{label}：{rate}，最内层循环使用{width}{said}。',
+    'Layout contribution: ikj runs {f:.1f}x ijk with the same flags — the inner loop must walk memory contiguously before any vector unit can help.':
+        '数据布局的贡献：相同编译选项下 ikj 比 ijk 快 {f:.1f} 倍 —— 最内层循环必须连续访问内存，向量单元才能发挥作用。',
+    'Threads contribution: {f:.2f}x on {t} threads.':
+        '线程的贡献：{t} 个线程上 {f:.2f} 倍。',
+    'No tile could be measured.':
+        '没有任何分块测量成功。',
+    'No tile in this sweep spilled ({regs} registers).':
+        '这次扫描中没有分块发生溢出（{regs} 个寄存器）。',
+    'Smallest tile {name}: {lpf:.2f} loads per FMA, {frac} of the best — too few accumulators to hide the FMA latency and too many loads per FMA.':
+        '最小的分块 {name}：每次 FMA {lpf:.2f} 次加载，为最佳值的 {frac} —— 累加器太少，掩盖不了 FMA 延迟，而且每次 FMA 的加载太多。',
+    '{where}: {verdict} — {b} runs {s:.3f}x the speed of {a} (95% CI {lo:.3f}–{hi:.3f}; {how}; differences under {th:.0%} are not called).':
+        '{where}：{verdict} —— {b} 的速度是 {a} 的 {s:.3f} 倍（95% 置信区间 {lo:.3f}–{hi:.3f}；{how}；小于 {th:.0%} 的差异不予判定）。',
+    'The two records differ: {d}.':
+        '两条记录不同：{d}。',
+    "{reason}; the counts below are simulated by cachegrind with this machine's cache geometry ({geometry}).":
+        '{reason}；以下计数由 cachegrind 按本机的缓存几何参数模拟（{geometry}）。',
+    '{name} at {size}: {ins:.4g} instructions, {d1:.4g} D1 misses and {ll:.4g} last-level misses per call.':
+        '{name}，规模 {size}：每次调用 {ins:.4g} 条指令，{d1:.4g} 次 D1 缺失，{ll:.4g} 次末级缓存缺失。',
+    'each core brings its own FMA units':
+        '每个核心都带来自己的 FMA 单元',
+    'far from linear: the threads shared execution units or were disturbed (see the warnings)':
+        '远非线性：线程共用了执行单元，或受到了干扰（见警告）',
+    'Compute-bound GEMM (n = {n}): {s:.2f}x on {t} threads, {eff} efficiency — {why}.':
+        '计算受限的 GEMM（n = {n}）：{t} 个线程上 {s:.2f} 倍，效率 {eff} —— {why}。',
+    'Bandwidth-bound triad ({ws}): {s:.2f}x on {t} threads, {eff} efficiency — the cores share one memory system.':
+        '带宽受限的 triad（{ws}）：{t} 个线程上 {s:.2f} 倍，效率 {eff} —— 各核心共享同一个内存系统。',
+    'Coarse takes {r:.2f}x the time of fine, where the strip count predicts {p:.2f}x: the job lasts as long as its slowest thread. With {strips} strips on {t} threads one thread works twice while the others idle; at 49 strips on 48 threads that is almost 2x.':
+        '粗粒度划分用时是细粒度的 {r:.2f} 倍，按条带数预测为 {p:.2f} 倍：作业的时长取决于最慢的线程。{strips} 个条带分给 {t} 个线程时，一个线程要干两份活，其他线程空等；49 个条带分给 48 个线程时，这几乎是 2 倍。',
+    'node {k}: CPUs {cpus}':
+        '节点 {k}：CPU {cpus}',
+    'This machine has one NUMA node ({topo}; {mem} of memory): every core reaches all of memory through the same controller at the same distance, so there is no local and remote memory to compare. On a machine with several nodes (two-socket servers, some large single-socket parts) this lab binds the threads to one node with numactl and places the memory on each node in turn.':
+        '本机只有一个 NUMA 节点（{topo}；内存 {mem}）：每个核心都经由同一个控制器、以相同的距离访问全部内存，因此没有本地与远端内存可比较。在有多个节点的机器上（双路服务器、一些大型单路处理器），本实验用 numactl 把线程绑定到一个节点，并依次把内存放在各个节点上。',
+    'Other work was running during this measurement ({cores:.2f} core(s) on average): the figures below may be low, and the observations with them. Rerun on a quiet machine.':
+        '测量期间有其他任务在运行（平均占用 {cores:.2f} 个核心）：下面的数字可能偏低，相关的观察也是如此。请在空闲的机器上重新运行。',
+    '{prec} SIMD FMA on one thread: {rate}, {frac} of the theoretical peak at the clock measured beside it ({ghz:.2f} GHz, {pipes} FMA pipes x {bits} bits).':
+        '{prec} SIMD FMA 单线程：{rate}，为按旁边测得的时钟计算的理论峰值的 {frac}（{ghz:.2f} GHz，{pipes} 条 FMA 流水线 x {bits} 位）。',
+    '; the {pbits}-bit pipes run {plane} per cycle each':
+        '；{pbits} 位流水线每条每周期处理 {plane} 个',
+    '{prec}: SIMD FMA is {r:.1f}x scalar FMA ({bits}-bit registers hold {lanes} lanes{pipes}).':
+        '{prec}：SIMD FMA 是标量 FMA 的 {r:.1f} 倍（{bits} 位寄存器容纳 {lanes} 个通道{pipes}）。',
+    'this core has separate FP add pipes, so multiplies and adds issued apart keep up with FMA':
+        '这个核心有独立的浮点加法流水线，所以分开发射的乘法和加法也能跟上 FMA',
+    'without FMA, a multiply and an add take two issue slots':
+        '没有 FMA 时，一次乘法和一次加法要占两个发射槽',
+    '{prec}: FMA gives {r:.2f}x the FLOP rate of separate multiply and add ({why}).':
+        '{prec}：FMA 的 FLOP 速率是分开的乘法加加法的 {r:.2f} 倍（{why}）。',
+    '{prec} BLAS GEMM on {tall} thread(s) reaches {frac} of the FMA-chain ceiling: the achievable roof for real code.':
+        '{prec} BLAS GEMM 在 {tall} 个线程上达到 FMA 链上限的 {frac}：这是实际代码可达到的屋顶。',
+    'Not used as a roof: {name} x{threads} — {reason}.':
+        '未用作屋顶：{name} x{threads} —— {reason}。',
+    'One-thread read plateaus found from the curve: {parts}.':
+        '从曲线中找到的单线程读平台：{parts}。',
+    "No separate plateau for {levels} in the one-thread read sweep: its bandwidth is not distinguishable from its neighbour's here.":
+        '单线程读扫描中 {levels} 没有单独的平台：在这里它的带宽与相邻层级区分不开。',
+    'Memory-bound region (B = {b0}..{b1}): {lo}–{hi} of the roofline prediction; B grew {bgrow:.0f}x and the time {tgrow:.1f}x — FLOP/s rise almost linearly with B because the time goes into reading W once.':
+        '访存受限区域（B = {b0}..{b1}）：为屋顶线预测值的 {lo}–{hi}；B 增长了 {bgrow:.0f} 倍，时间增长了 {tgrow:.1f} 倍 —— FLOP/s 几乎随 B 线性上升，因为时间主要花在把 W 读一遍上。',
+    'Memory-bound region (B = {b0}..{b1}): {lo}–{hi} of the roofline prediction; B grew {bgrow:.0f}x and the time {tgrow:.1f}x — the BLAS does not turn the extra rows into nearly free work here, so this region falls short of the linear rise the roofline predicts.':
+        '访存受限区域（B = {b0}..{b1}）：为屋顶线预测值的 {lo}–{hi}；B 增长了 {bgrow:.0f} 倍，时间增长了 {tgrow:.1f} 倍 —— 这里 BLAS 没有把多出来的行变成几乎免费的工作，所以这一区域达不到屋顶线预测的线性上升。',
+    'Compute-bound region (B >= {b}): {lo}–{hi} of the FMA peak; the curve is flat and the time grows in proportion to B.':
+        '计算受限区域（B >= {b}）：为 FMA 峰值的 {lo}–{hi}；曲线平坦，时间与 B 成正比增长。',
+    'Past the ridge (B >= {b}) the curve keeps climbing, from {lo} of the FMA peak (B = {blo}) to {hi} (B = {bhi}): the BLAS needs far more rows than the ridge point to amortize its packing and blocking; the roofline gives the bound, not the shape.':
+        '越过脊点后（B >= {b}）曲线仍在上升，从 FMA 峰值的 {lo}（B = {blo}）升到 {hi}（B = {bhi}）：BLAS 需要远多于脊点的行数才能摊销打包和分块的开销；屋顶线给出的是上界，而不是曲线的形状。',
+    'GEMV vs skinny GEMM: B = 1 streams {g}, but B = 2..16 only {w} at worst (B = {b}): NumPy sends B = 1 to GEMV and B >= 2 to a GEMM that does not use the bandwidth for very thin inputs. The roofline is an upper bound; how close a kernel gets depends on how it is written.':
+        'GEMV 与瘦长 GEMM 对比：B = 1 时流式带宽为 {g}，而 B = 2..16 最差只有 {w}（B = {b}）：NumPy 把 B = 1 交给 GEMV，把 B >= 2 交给一个在输入极瘦时用不满带宽的 GEMM。屋顶线只是上界；内核能离它多近，取决于它是怎么写的。',
+    'No GEMV vs skinny-GEMM gap here: B = 2..16 stream at least {w}, against {g} for GEMV at B = 1.':
+        '这里没有 GEMV 与瘦长 GEMM 的差距：B = 2..16 的流式带宽至少为 {w}，B = 1 时 GEMV 为 {g}。',
+    '; at n = {n} the three matrices ({ws}) already fit the {l3} L3, so blocking has little to save and its loop overhead shows':
+        '；n = {n} 时三个矩阵（{ws}）已经能放进 {l3} 的 L3，所以分块能省下的很少，反而显出了它的循环开销',
+    '{name} vs {prev}: {f:.2f}x ({what}){note}.':
+        '{name} 对比 {prev}：{f:.2f} 倍（{what}）{note}。',
+    '{name}: not timed — {error}.':
+        '{name}：未计时 —— {error}。',
+    "{name}: the microkernel's loop does not match its tile — {problem}.":
+        '{name}：微内核的循环与其分块不符 —— {problem}。',
+    ', {frac} of the fp32 FMA peak':
+        '，为 fp32 FMA 峰值的 {frac}',
+    '; BLAS itself reaches {frac}':
+        '；BLAS 自身达到 {frac}',
+    '; the predicted BS = {bs} reaches {frac} of it':
+        '；预测的 BS = {bs} 达到它的 {frac}',
+    '; unblocked ikj: {rate} ({f:.2f}x)':
+        '；不分块的 ikj：{rate}（{f:.2f} 倍）',
+    'n = {n} (A and B: {ab}, they fit the {llc} last-level cache): best BS = {bs} at {rate}{extra}.':
+        'n = {n}（A 和 B：{ab}，能放进 {llc} 的末级缓存）：最佳 BS = {bs}，{rate}{extra}。',
+    'n = {n} (A and B: {ab}, they do not fit the {llc} last-level cache): best BS = {bs} at {rate}{extra}.':
+        'n = {n}（A 和 B：{ab}，放不进 {llc} 的末级缓存）：最佳 BS = {bs}，{rate}{extra}。',
+    'n = {n}: BS = {bs} runs at {frac} of the best — tiny blocks spend their time in loop overhead and short vector loops.':
+        'n = {n}：BS = {bs} 只有最佳值的 {frac} —— 过小的块把时间花在循环开销和很短的向量循环上。',
+    'Spills appear from {need} registers needed ({name}): more accumulators than the {regs} registers can hold; the best tile stays below that.':
+        '从需要 {need} 个寄存器（{name}）开始出现溢出：累加器多于 {regs} 个寄存器能容纳的数量；最佳分块在此之下。',
+    'Spills appear from {need} registers needed ({name}): more accumulators than the {regs} registers can hold; here a spilling tile still measured best, so the spills sit off the critical path.':
+        '从需要 {need} 个寄存器（{name}）开始出现溢出：累加器多于 {regs} 个寄存器能容纳的数量；这里一个溢出的分块仍然测得最快，说明溢出不在关键路径上。',
+    "{name}: did not compile — see the compiler's message above.":
+        '{name}：编译失败 —— 见上面的编译器消息。',
+    '{name}: no [check] in the spec, so its results were not verified.':
+        '{name}：规格文件中没有 [check]，因此结果未经验证。',
+    " — above its roof, which is impossible: the FLOP or byte count in the spec and the roofline's traffic model disagree (the ceilings count bytes as STREAM does, without write-allocate traffic), or the measurement was disturbed":
+        ' —— 高于其屋顶，这是不可能的：规格中的 FLOP 或字节数与屋顶线的流量模型不一致（上限按 STREAM 方式计字节，不计写分配流量），或者测量受到了干扰',
+    '{label}: {rate} at {i:.3g} FLOP/byte, {frac} of its roof ({bound}-bound by {by}; working set {ws} in {level}){above}.':
+        '{label}：{rate}，强度 {i:.3g} FLOP/byte，为其屋顶的 {frac}（{bound}受限，受 {by} 限制；工作集 {ws} 位于 {level}）{above}。',
+    '{where}: not compared — {error}.':
+        '{where}：未比较 —— {error}。',
+    '; the model undercounts the traffic (strided or conflicting access, write-allocate).':
+        '；模型低估了流量（跨步或冲突访问、写分配）。',
+    "Traffic past L1 (D1 misses x line) is {t} per call, {r:.2f}x the spec's byte model ({model}){verdict}":
+        '越过 L1 的流量（D1 缺失 x 缓存行）为每次调用 {t}，是规格字节模型（{model}）的 {r:.2f} 倍{verdict}',
+    'Traffic past the last level (LL misses x line) is {t} per call, {r:.2f}x the byte model.':
+        '越过末级缓存的流量（LL 缺失 x 缓存行）为每次调用 {t}，是字节模型的 {r:.2f} 倍。',
+    '{r:.2f} instructions per FLOP of the model.':
+        '按模型每个 FLOP 执行 {r:.2f} 条指令。',
+    "Cache miss rate {rate}; misses x line = {t} per call against the model's {model}.":
+        '缓存缺失率 {rate}；缺失 x 缓存行 = 每次调用 {t}，模型为 {model}。',
+    'Branch miss rate {rate}.':
+        '分支预测失败率 {rate}。',
+    'Hotspot: {sym} ({p:.1f}% of samples).':
+        '热点：{sym}（样本的 {p:.1f}%）。',
+    'Hot line: {sym} ({p:.1f}% of samples).':
+        '热点行：{sym}（样本的 {p:.1f}%）。',
+    'Bandwidth saturates by {t} threads: adding threads there gained under 10% ({bw}).':
+        '带宽在 {t} 个线程时饱和：再加线程收益不到 10%（{bw}）。',
+    'Bandwidth had not saturated at {t} threads ({bw}).':
+        '带宽在 {t} 个线程时仍未饱和（{bw}）。',
+    'Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one: bandwidth, not arithmetic, is what the cores share.':
+        '线程给计算受限内核带来的加速比是访存受限内核的 {r:.2f} 倍：各核心共享的是带宽，而不是运算能力。',
+    'Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one.':
+        '线程给计算受限内核带来的加速比是访存受限内核的 {r:.2f} 倍。',
+    'Memory on node {mem} seen from node {cpu}: latency {lat:.0f} ns, triad {bw} — {lr:.2f}x the local latency ({llat:.0f} ns) and {bfrac} of the local bandwidth ({lbw}).':
+        '从节点 {cpu} 访问节点 {mem} 上的内存：延迟 {lat:.0f} ns，triad {bw} —— 是本地延迟（{llat:.0f} ns）的 {lr:.2f} 倍，本地带宽（{lbw}）的 {bfrac}。',
+    'Memory on node {mem} seen from node {cpu}: latency {lat:.0f} ns, triad {bw}.':
+        '从节点 {cpu} 访问节点 {mem} 上的内存：延迟 {lat:.0f} ns，triad {bw}。',
+    '{prec} FMA scales {sp:.2f}x from 1 to {tall} threads: compute shares nothing between cores, so close to {cores}x is expected.':
+        '{prec} FMA 从 1 个线程到 {tall} 个线程扩展了 {sp:.2f} 倍：计算在核心之间不共享任何资源，所以预期接近 {cores} 倍。',
+    "{prec} FMA scales only {sp:.2f}x from 1 to {tall} threads, while each thread's clock held: these CPUs share FMA units (SMT siblings, or virtual CPUs placed on one host core).":
+        '{prec} FMA 从 1 个线程到 {tall} 个线程只扩展了 {sp:.2f} 倍，而每个线程的时钟保持不变：这些 CPU 共用 FMA 单元（SMT 同核线程，或被宿主机放在同一个物理核上的虚拟 CPU）。',
+    '{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x)':
+        '{level} 约到 {edge} 为止（操作系统报告 {rep}；{ratio:.2g} 倍）',
+    '{level} until about {edge}':
+        '{level} 约到 {edge} 为止',
+    "; this rung's microkernel is built for the baseline ISA (128-bit), which the next rung lifts":
+        '；这一级的微内核是为基线 ISA 编译的（128 位），下一级会去掉这个限制',
+    "; this rung's microkernel is built for the baseline ISA (128-bit, no FMA), which the next rung lifts":
+        '；这一级的微内核是为基线 ISA 编译的（128 位，无 FMA），下一级会去掉这个限制',
+    '{label}: {kind} — {error}.':
+        '{label}：{kind} —— {error}。',
+    '{name}: closest to its roof at {best} ({bfrac}), farthest at {worst} ({wfrac}).':
+        '{name}：在 {best} 时最接近其屋顶（{bfrac}），在 {worst} 时最远（{wfrac}）。',
+    '; the model holds.':
+        '；模型成立。',
+    '; most accesses hit L1 (the data is reused or already cached).':
+        '；大多数访问命中 L1（数据被复用或已在缓存中）。',
+    'IPC {ipc:.2f} against a dispatch width of {w}.':
+        'IPC {ipc:.2f}，发射宽度为 {w}。',
+    'IPC {ipc:.2f}.':
+        'IPC {ipc:.2f}。',
+    'coarse ({what}): wall {wall}; busy per thread {busy}; {idle} of the thread time is spent waiting at the barrier.':
+        '粗粒度（{what}）：墙钟时间 {wall}；每线程忙碌时间 {busy}；线程时间的 {idle} 花在屏障处等待。',
+    'fine ({what}): wall {wall}; busy per thread {busy}; {idle} of the thread time is spent waiting at the barrier.':
+        '细粒度（{what}）：墙钟时间 {wall}；每线程忙碌时间 {busy}；线程时间的 {idle} 花在屏障处等待。',
+    '{b} is faster':
+        '{b} 更快',
+    '{b} is slower':
+        '{b} 更慢',
+    'no measurable difference':
+        '没有可测量的差异',
+    'B = {b} at {frac}':
+        'B = {b} 时为 {frac}',
+    '3·BS²·4 B <= L2 (three fp32 blocks stay in L2)':
+        '3·BS²·4 B <= L2（三个 fp32 块都留在 L2 中）',
+    '{b}-bit':
+        '{b} 位',
+    'Rooflines of {runs}':
+        '{runs} 的屋顶线',
+    'this run has no compute and memory ceilings to draw':
+        '此次运行没有可绘制的计算上限和内存上限',
+    'Roofline: {model} ({n} threads)':
+        '屋顶线：{model}（{n} 个线程）',
+    'warning':
+        '警告',
+    'high spread (robust CV above {th:.0%}) in {n} measurements: {subjects}':
+        '{n} 次测量离散度高（稳健变异系数超过 {th:.0%}）：{subjects}',
+    'the clock beside the kernel dipped by more than {th:.0%} in {n} measurements: {subjects}':
+        '{n} 次测量中内核旁测得的时钟下降超过 {th:.0%}：{subjects}',
+    'CPU':
+        'CPU',
+    'micro-architecture':
+        '微架构',
+    'cores':
+        '核心',
+    '{p} physical, {l} logical, {s} socket(s)':
+        '{p} 个物理核，{l} 个逻辑 CPU，{s} 个插槽',
+    'ISA':
+        'ISA',
+    '{name} ({features}); {n} x {bits}-bit vector registers':
+        '{name}（{features}）；{n} 个 {bits} 位向量寄存器',
+    'FMA':
+        'FMA',
+    'caches':
+        '缓存',
+    'NUMA nodes':
+        'NUMA 节点',
+    'Machine':
+        '机器',
+    'OS':
+        '操作系统',
+    'governor':
+        '调频策略',
+    'ASLR':
+        'ASLR',
+    'load average':
+        '平均负载',
+    'Environment':
+        '环境',
+    'C compiler':
+        'C 编译器',
+    'perf counters':
+        'perf 计数器',
+    'valgrind (cachegrind)':
+        'valgrind（cachegrind 缓存模拟）',
+    'objdump (assembly audit)':
+        'objdump（汇编审计）',
+    'Capabilities':
+        '功能',
+    'Runs in {store}':
+        '{store} 中的运行',
+    '  (no runs yet: `rooflab measure` makes the first)':
+        '  （还没有运行：先运行 `rooflab measure`）',
+    'Measurements':
+        '测量',
+    'MPI job: {n} ranks on {h} host(s)':
+        'MPI 作业：{n} 个 rank，分布在 {h} 台主机上',
+    '{name} (assumed)':
+        '{name}（推测）',
+    '{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)':
+        '{pipes} 条流水线 x {bits} 位，{add} 条浮点加法流水线',
+    '{pipes} pipe(s) x {bits}-bit':
+        '{pipes} 条流水线 x {bits} 位',
+    'clock (measured)':
+        '时钟（实测）',
+    '{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})':
+        '{ghz:.3f} GHz（95% 置信区间 {lo:.3f}–{hi:.3f}；{method}）',
+    'clock':
+        '时钟',
+    'peak fp64 (all cores)':
+        'fp64 峰值（全部核心）',
+    'peak fp32 (all cores)':
+        'fp32 峰值（全部核心）',
+    '{api} {version} ({arch}), {n} thread(s)':
+        '{api} {version}（{arch}），{n} 个线程',
+    'thread settings':
+        '线程设置',
+    'CPU affinity':
+        'CPU 亲和性',
+    'not readable':
+        '无法读取',
+    'not a git work tree':
+        '不是 git 工作树',
+    'not available':
+        '不可用',
+    'hardware + software':
+        '硬件 + 软件',
+    'not installed':
+        '未安装',
+    'yes':
+        '是',
+    'id':
+        '编号',
+    'created (UTC)':
+        '创建时间（UTC）',
+    'kind':
+        '类型',
+    'host':
+        '主机',
+    'records':
+        '记录数',
+    'median/rep':
+        '中位数/次',
+    'rank':
+        'rank 编号',
+    'cpus':
+        'CPU 列表',
+    "Job aggregates (bench): all ranks' work over the slowest rank's time":
+        '作业汇总（bench）：所有 rank 的工作量除以最慢 rank 的时间',
+    "On the job's roofline ({flops}, {bw} over {n} ranks)":
+        '作业的屋顶线（{flops}，{bw}，共 {n} 个 rank）',
+    '{ghz:.3f} GHz (not measured)':
+        '{ghz:.3f} GHz（未实测）',
+    'none':
+        '无',
+    'this run did not complete ({status}); showing the {n} measurement(s) it finished':
+        '此次运行未完成（{status}）；显示它已完成的 {n} 项测量',
+    'kernel and size':
+        '内核与规模',
+    'job':
+        '作业',
+    'job roof':
+        '作业屋顶',
+    ' (dirty)':
+        '（有未提交修改）',
+    '{spread:.0%} (rank {rank})':
+        '{spread:.0%}（第 {rank} 号 rank）',
+    "Job aggregates (compute): all ranks' work over the slowest rank's time":
+        '作业汇总（计算）：所有 rank 的工作量除以最慢 rank 的时间',
+    "Job aggregates (bandwidth): all ranks' work over the slowest rank's time":
+        '作业汇总（带宽）：所有 rank 的工作量除以最慢 rank 的时间',
+    'per node':
+        '每节点',
+    'slowest / fastest':
+        '最慢 / 最快',
+    'no timing':
+        '无计时',
+    '{subject}: ':
+        '{subject}：',
+    '{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {th:.0%})':
+        '{who}离散度高：{n} 个样本的稳健变异系数为 {cv:.1%}（阈值 {th:.0%}）',
+    'close other programs, pin the run (taskset -c N), or take more samples':
+        '关闭其他程序，绑定 CPU 运行（taskset -c N），或采集更多样本',
+    'competing load on this {ncpu}-CPU machine: {parts} on average during the run (threshold {th:.2f} core); figures may be low by up to {low:.1f}x':
+        '这台 {ncpu} 个 CPU 的机器上有竞争负载：运行期间平均{parts}（阈值 {th:.2f} 个核心）；数字可能偏低，最多达 {low:.1f} 倍',
+    'rerun when the machine is quiet (check `top`), or stop the other work':
+        '等机器空闲时重新运行（用 `top` 查看），或停止其他工作',
+    '{who}the timer resolution ({ns:.0f} ns) is {frac:.2%} of one sample ({ms:.3f} ms; threshold {th:.1%})':
+        '{who}计时器分辨率（{ns:.0f} ns）占单个样本（{ms:.3f} ms）的 {frac:.2%}（阈值 {th:.1%}）',
+    'raise the minimum sample time (--min-sample) so each sample lasts longer':
+        '提高最短样本时间（--min-sample），让每个样本持续更久',
+    '{subject}: measured {value:.4g} {unit}, {frac:.1%} of the {what} ({limit:.4g} {unit}); threshold {tol:.0%}':
+        '{subject}：测得 {value:.4g} {unit}，为{what}（{limit:.4g} {unit}）的 {frac:.1%}；阈值 {tol:.0%}',
+    '{subject}: measured {frac:.1%} of the {what}; threshold {tol:.0%}':
+        '{subject}：测得值为{what}的 {frac:.1%}；阈值 {tol:.0%}',
+    'the work model or the clock is wrong, or the compiler skipped work: check the audit and the clock; this figure is not used as a roof':
+        '工作量模型或时钟有误，或者编译器省掉了工作：请检查审计结果和时钟；此数值不用作屋顶',
+    '{subject}: the core clock measured beside it ranged {lo:.2f}–{hi:.2f} GHz ({drop:.0%} dips; threshold {th:.0%}): the core was not fully ours':
+        '{subject}：在其旁测得的核心时钟在 {lo:.2f}–{hi:.2f} GHz 之间（下降 {drop:.0%}；阈值 {th:.0%}）：这个核心并非完全由我们使用',
+    'the host is shared or throttling: rerun at a quieter time, or on a dedicated machine; rooflab pairs each round with its own clock to limit the damage':
+        '宿主机是共享的或在降频：请在更空闲的时候重新运行，或换一台独占的机器；rooflab 让每一轮都配有自己的时钟测量，以减小影响',
+    '{subject}: {t} threads ran {sp:.2f}x one thread ({eff:.0%} efficiency; threshold {th:.0%}) although the clock held: the CPUs share execution units (SMT siblings, or virtual CPUs on one host core)':
+        '{subject}：{t} 个线程只跑出单线程的 {sp:.2f} 倍（效率 {eff:.0%}；阈值 {th:.0%}），而时钟保持不变：这些 CPU 共用执行单元（SMT 同核线程，或位于同一宿主物理核上的虚拟 CPU）',
+    "the all-threads compute ceiling is what these CPUs can do together right now; pin to distinct physical cores, or rerun (a VM's placement can change)":
+        '全线程计算上限反映的是这些 CPU 此刻能共同做到的；请绑定到不同的物理核，或重新运行（虚拟机的放置可能改变）',
+    'other processes used {cores:.2f} core(s)':
+        '其他进程占用了 {cores:.2f} 个核心',
+    'the hypervisor took {cores:.2f} core(s) (steal time)':
+        '虚拟机管理程序占用了 {cores:.2f} 个核心（steal 时间）',
+    'others used {cores:.2f} core(s)':
+        '其他任务占用了 {cores:.2f} 个核心',
+    'load average {la:.2f} with {t} thread(s) of ours':
+        '平均负载 {la:.2f}，我们自己有 {t} 个线程',
+}

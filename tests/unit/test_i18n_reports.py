@@ -1,0 +1,73 @@
+"""Whole reports of real runs (recorded on a 2-core Zen 4 VM, long sample lists trimmed), drawn in English and in
+Chinese: the same numbers in both, and the Chinese one in Chinese throughout."""
+
+import io
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import CJK, english_prose
+from rich.console import Console
+
+from rooflab.i18n import using
+from rooflab.report import labs as _labs  # noqa: F401  (registers the renderers)
+from rooflab.report import measure as _measure  # noqa: F401
+from rooflab.report.html import render_html, run_from_doc
+from rooflab.report.text import RENDERERS, render_environment, render_machine
+
+RUNS = Path(__file__).parent.parent / "data" / "runs"
+KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile"}
+NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
+
+
+def kind_of(path: Path) -> str:
+    return KIND.get(path.stem) or "lab." + path.stem.removeprefix("lab_")
+
+
+DOCS = sorted(RUNS.glob("*.json"))
+
+
+def draw(kind: str, doc: dict, lang: str) -> str:
+    out = io.StringIO()
+    con = Console(file=out, width=4000, highlight=False, color_system=None)
+    with using(lang):
+        RENDERERS[kind](doc, con)
+        render_machine(doc["machine"], con)
+        render_environment(doc["environment"], con)
+    return out.getvalue()
+
+
+def test_every_kind_of_run_is_recorded():
+    assert {kind_of(p) for p in DOCS} == set(RENDERERS) - {"info"}
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.stem)
+def test_english_and_chinese_reports_carry_the_same_numbers(path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    en, zh = draw(kind_of(path), doc, "en"), draw(kind_of(path), doc, "zh")
+    assert en != zh and CJK.search(zh) and not CJK.search(en)
+    ne, nz = Counter(NUMBER.findall(en)), Counter(NUMBER.findall(zh))
+    assert ne == nz, f"only in English: {ne - nz}; only in Chinese: {nz - ne}"
+    assert len(doc["observations"]) > 0 and all(isinstance(o, dict) for o in doc["observations"])
+
+
+def _prose(kind: str, doc: dict, lang: str) -> list[str]:
+    return english_prose(draw(kind, doc, lang), doc)
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.stem)
+def test_chinese_reports_have_no_english_sentences(path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert _prose(kind_of(path), doc, "zh") == []
+    assert len(_prose(kind_of(path), doc, "en")) >= 3  # the check sees English prose where there is some
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_html_report_in_each_language(lang):
+    runs = [run_from_doc(kind_of(p), json.loads(p.read_text(encoding="utf-8"))) for p in DOCS]
+    with using(lang):
+        page = render_html(runs)
+    assert f"<html lang='{lang}'>" in page
+    assert bool(CJK.search(page.split("<details>")[0])) == (lang == "zh")
