@@ -679,6 +679,8 @@ ZH: dict[str, str] = {
         'B = {b} 时为 {frac}',
     '3·BS²·4 B <= L2 (three fp32 blocks stay in L2)':
         '3·BS²·4 B <= L2（三个 fp32 块都留在 L2 中）',
+    '{level} bandwidth':
+        '{level} 带宽',
     '{b}-bit':
         '{b} 位',
     'Rooflines of {runs}':

@@ -38,7 +38,7 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
         roof = attainable(inten, comp, bw)
         out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
                    bound=("memory" if inten * bw < comp else "compute"),
-                   bound_by=(f"{level} bandwidth" if inten * bw < comp else roofs["compute"][0]["name"]))
+                   bound_by=(msg("{level} bandwidth", level=level) if inten * bw < comp else roofs["compute"][0]["name"]))
     return out
 
 
