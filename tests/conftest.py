@@ -29,13 +29,32 @@ def pytest_collection_modifyitems(config, items):
     have_cc = _have_cc()
     have_vg = shutil.which("valgrind") is not None
     have_mpi = shutil.which("mpirun") is not None and _have_mpi4py()
+    gpu_reason = _no_gpu_reason() if any("gpu" in i.keywords for i in items) else None
     for item in items:
+        if "gpu" in item.keywords and gpu_reason:
+            item.add_marker(pytest.mark.skip(reason=gpu_reason))
         if "cc" in item.keywords and not have_cc:
             item.add_marker(skip_cc)
         if "valgrind" in item.keywords and not have_vg:
             item.add_marker(skip_vg)
         if "mpi" in item.keywords and not have_mpi:
             item.add_marker(skip_mpi)
+
+
+def _no_gpu_reason() -> str | None:
+    """Why the tests that need an NVIDIA GPU cannot run here, or None when they can."""
+    try:
+        import cupy
+    except ImportError:
+        return "needs CuPy (pip install 'rooflab[gpu]') and an NVIDIA GPU"
+    except Exception as exc:
+        return f"CuPy cannot load CUDA here: {exc}"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() == 0:
+            return "no CUDA device is visible"
+    except Exception as exc:
+        return f"no usable CUDA driver or device: {exc}"
+    return None
 
 
 def _have_mpi4py() -> bool:

@@ -57,6 +57,20 @@ def measure(*, quick: bool = False, threads: int | None = None, precisions: tupl
 
 
 @_as_result
+def measure_gpu(*, quick: bool = False, batch_sweep: bool = True, index: int = 0, store=None, progress=None,
+                backend=None) -> dict:
+    """Measure an NVIDIA GPU's roofline (the `rooflab measure --device cuda` document, ``rooflab.measure.gpu/1``).
+    Needs CuPy (``pip install 'rooflab[gpu]'``); says so, and why, when there is no usable GPU."""
+    from .gpu.backend import select_backend
+    from .gpu.measure import GpuOptions, run
+    from .session import Session
+
+    backend = backend or select_backend("cuda", index)
+    with _store(store) as st, Session("measure.gpu", store=st, progress=progress) as s:
+        return run(GpuOptions(quick=quick, batch_sweep=batch_sweep, index=index), s, backend)
+
+
+@_as_result
 def lab(name: str, *, store=None, progress=None, **options) -> dict:
     """Run one lab (``rooflab lab NAME``) and return its document; ``options`` are the lab's (quick, n, ...).
 

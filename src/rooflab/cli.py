@@ -132,6 +132,7 @@ def history(as_json, store_path, kind, machine, since, until, limit):
 def show(as_json, store_path, plot_path, csv_dir, runs):
     """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
     from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from .report import gpu as _gpu_renderer  # noqa: F401
     from .report import measure as _measure_renderer  # noqa: F401
     from .report.text import render_run
 
@@ -179,8 +180,12 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
                                                     "--mpi): ranks measure together, rank 0 aggregates and stores.")
 @html_option
 @csv_option
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,
+              help="What to measure: this machine's CPUs, or its NVIDIA GPU (needs CuPy: pip install 'rooflab[gpu]').")
+@click.option("--gpu", "gpu_index", type=click.IntRange(0), default=0, show_default=True,
+              help="Which CUDA device, with --device cuda.")
 def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path,
-            csv_dir):
+            csv_dir, device, gpu_index):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
@@ -191,6 +196,13 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
         from .report.plot import check_plot_path
 
         check_plot_path(plot_path)
+    if device == "cuda":
+        if use_mpi or threads or precision != "both":
+            raise RooflabError("--device cuda measures the whole GPU in every precision it has: --threads, "
+                               "--precision and --mpi apply to the CPU")
+        _measure_gpu(quick, not no_batch_sweep, gpu_index, as_json, store_path, no_store, plot_path, html_path,
+                     csv_dir)
+        return
     if use_mpi:
         from .mpijobs import measure_job
 
@@ -210,6 +222,27 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
         plot_roofline(doc, plot_path)
         click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
     _write_html("measure", doc, html_path, as_json, csv_dir)
+
+
+def _measure_gpu(quick, batch_sweep, index, as_json, store_path, no_store, plot_path, html_path, csv_dir) -> None:
+    from .gpu.backend import select_backend
+    from .gpu.measure import GpuOptions, run
+    from .report.gpu import render_gpu
+
+    backend = select_backend("cuda", index)  # no CuPy, driver or device: said before a run is opened in the store
+    _refuse_under_launcher("measure")
+    doc = _in_session("measure.gpu", lambda s: run(GpuOptions(quick=quick, batch_sweep=batch_sweep, index=index), s,
+                                                   backend), as_json, store_path, no_store)
+    if as_json:
+        _emit_json(doc)
+    else:
+        render_gpu(doc, _console())
+    if plot_path:
+        from .report.plot import plot_roofline
+
+        plot_roofline(doc, plot_path)
+        click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
+    _write_html("measure.gpu", doc, html_path, as_json, csv_dir)
 
 
 @cli.group(invoke_without_command=True)

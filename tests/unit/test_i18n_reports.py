@@ -1,5 +1,6 @@
-"""Whole reports of real runs (recorded on a 2-core Zen 4 VM, long sample lists trimmed), drawn in English and in
-Chinese: the same numbers in both, and the Chinese one in Chinese throughout."""
+"""Whole reports of real runs (recorded on a 2-core Zen 4 VM, long sample lists trimmed; the GPU run on the simulated
+H200 of the GPU tests), drawn in English and in Chinese: the same numbers in both, and the Chinese one in Chinese
+throughout."""
 
 import io
 import json
@@ -12,13 +13,15 @@ from conftest import CJK, english_prose
 from rich.console import Console
 
 from rooflab.i18n import using
-from rooflab.report import labs as _labs  # noqa: F401  (registers the renderers)
+from rooflab.report import gpu as _gpu  # noqa: F401  (registers the renderers)
+from rooflab.report import labs as _labs  # noqa: F401
 from rooflab.report import measure as _measure  # noqa: F401
 from rooflab.report.html import render_html, run_from_doc
 from rooflab.report.text import RENDERERS, render_environment, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
-KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile"}
+KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",
+        "measure_gpu_simulated": "measure.gpu"}
 NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
 

@@ -859,4 +859,102 @@ ZH: dict[str, str] = {
         '其他任务占用了 {cores:.2f} 个核心',
     'load average {la:.2f} with {t} thread(s) of ours':
         '平均负载 {la:.2f}，我们自己有 {t} 个线程',
+    'no bf16 (or fp16) GEMM or HBM ceiling to predict from':
+        '没有 bf16（或 fp16）GEMM 上限或 HBM 上限可用于预测',
+    'the GPU was not idle when the run began: {n} other process(es) on it, utilization {util}':
+        '运行开始时 GPU 并不空闲：上面有 {n} 个其他进程，利用率 {util}',
+    'run when nothing else uses the GPU (check nvidia-smi); a shared GPU measures low':
+        '请在没有其他程序使用 GPU 时运行（用 nvidia-smi 查看）；共享的 GPU 测得的数值偏低',
+    'the GPU slowed itself during the measurements: {reasons}':
+        '测量期间 GPU 自行降速：{reasons}',
+    'the ceilings are what this GPU sustains under its current power and cooling; check power limits and temperatures (nvidia-smi -q -d PERFORMANCE)':
+        '这些上限是该 GPU 在当前供电和散热条件下能持续达到的；请检查功耗限制和温度（nvidia-smi -q -d PERFORMANCE）',
+    "compute capability {cc} is not in rooflab's table: the compute ceilings cannot be checked against a theoretical peak":
+        '计算能力 {cc} 不在 rooflab 的表中：计算上限无法与理论峰值核对',
+    "the measured ceilings stand on their own; add the device's per-SM rates to rooflab.gpu.specs.PER_SM":
+        '实测上限本身仍然有效；可以把该设备每个 SM 的吞吐率加入 rooflab.gpu.specs.PER_SM',
+    'relative error {err:.2g} against a higher-precision reference':
+        '与更高精度参考结果相比的相对误差为 {err:.2g}',
+    'HBM bandwidth from the memory clock and bus width':
+        '由显存时钟和总线宽度算出的 HBM 带宽',
+    'GPU':
+        'GPU',
+    'compute capability':
+        '计算能力',
+    'architecture':
+        '架构',
+    'memory bus':
+        '显存总线',
+    '{bits} bits at {ghz} (memory clock)':
+        '{bits} 位，{ghz}（显存时钟）',
+    'SM clock':
+        'SM 时钟',
+    '{now} measured during the run; maximum {max}':
+        '运行期间实测 {now}；最高 {max}',
+    'driver / runtime':
+        '驱动 / 运行时',
+    'Compute ceilings (median, 95% CI; % of theoretical at the SM clock during each)':
+        '计算上限（中位数，95% 置信区间；占理论值的百分比按各自运行期间的 SM 时钟计算）',
+    'Bandwidth ceilings (STREAM byte counts; HBM against 2 x memory clock x bus width)':
+        '带宽上限（按 STREAM 方式计字节；HBM 与 2 x 显存时钟 x 总线宽度对比）',
+    'reference: cudaMemcpy device to device {bw} over {ws}; HBM copy / memcpy = {r}':
+        '参考：设备到设备的 cudaMemcpy 在 {ws} 上为 {bw}；HBM 拷贝 / memcpy = {r}',
+    'Plateaus found in the working-set sweeps':
+        '在工作集扫描中找到的平台',
+    'Roofline of this GPU':
+        '这块 GPU 的屋顶线',
+    "not in rooflab's table":
+        '不在 rooflab 的表中',
+    'Theoretical peaks at the measured SM clock ({ghz})':
+        '按实测 SM 时钟（{ghz}）计算的理论峰值',
+    'Batch sweep X[B,{d}]·W[{d},{d}] {dtype} on the GPU':
+        'GPU 上的批量扫描 X[B,{d}]·W[{d},{d}] {dtype}',
+    'peak':
+        '峰值',
+    '; from the datasheet-style theoretical peaks it would be {t:.0f}':
+        '；若按数据手册式的理论峰值计算则为 {t:.0f}',
+    'Ridge point of this GPU: {peak} / {bw} = {rp:.0f} FLOP/byte (the measured {prec} GEMM ceiling over the HBM ceiling){th}.':
+        '这块 GPU 的脊点：{peak} / {bw} = {rp:.0f} FLOP/byte（实测 {prec} GEMM 上限除以 HBM 上限）{th}。',
+    'The SM clock rose from {a:.2f} to {b:.2f} GHz while the GPU warmed up ({s:.1f} s): a roofline measured before the boost would be that much too low.':
+        'GPU 预热期间 SM 时钟从 {a:.2f} GHz 升到 {b:.2f} GHz（{s:.1f} 秒）：在升频之前测得的屋顶线会相应偏低。',
+    ', {frac} of the theoretical {th} (2 x memory clock x bus width)':
+        '，为理论值 {th}（2 x 显存时钟 x 总线宽度）的 {frac}',
+    "; cudaMemcpy device to device reaches {bw}, so rooflab's copy runs at {frac} of it":
+        '；设备到设备的 cudaMemcpy 达到 {bw}，rooflab 的拷贝为它的 {frac}',
+    'HBM copy: {bw}{th}{d2d}.':
+        'HBM 拷贝：{bw}{th}{d2d}。',
+    'Reading from L2 ({l2}) is {r:.1f}x reading from HBM ({hbm}): a kernel that reuses data while it is in L2 gets that much more bandwidth.':
+        '从 L2 读（{l2}）是从 HBM 读（{hbm}）的 {r:.1f} 倍：趁数据还在 L2 中就复用它的内核，能多得这么多带宽。',
+    'X[B,{d}]·W[{d},{d}] crosses the ridge at B = {b} (intensity {i:.0f} FLOP/byte): below it the time is the time to read W from HBM, above it the tensor cores are the limit.':
+        'X[B,{d}]·W[{d},{d}] 在 B = {b} 时越过脊点（强度 {i:.0f} FLOP/byte）：在此之下，耗时就是从 HBM 读取 W 的时间；在此之上，张量核心成为瓶颈。',
+    'Up to B = {b} X·W stays below the ridge (intensity {i:.0f} FLOP/byte): memory-bound throughout.':
+        '直到 B = {b}，X·W 都在脊点之下（强度 {i:.0f} FLOP/byte）：全程访存受限。',
+    'Memory-bound region (B = {b0}..{b1}): FLOP/s grew {fg:.1f}x while B grew {bg:.0f}x, at {lo}–{hi} of the roofline prediction.':
+        '访存受限区域（B = {b0}..{b1}）：B 增长 {bg:.0f} 倍时 FLOP/s 增长了 {fg:.1f} 倍，为屋顶线预测值的 {lo}–{hi}。',
+    'The first B reaching half of the GEMM ceiling is B = {b}.':
+        '第一个达到 GEMM 上限一半的 B 是 B = {b}。',
+    '{prec} FMA on the CUDA cores: {rate}, {frac} of the theoretical peak at the SM clock the kernel measured itself ({ghz:.2f} GHz x {sms} SMs).':
+        'CUDA 核心上的 {prec} FMA：{rate}，为按内核自身测得的 SM 时钟计算的理论峰值的 {frac}（{ghz:.2f} GHz x {sms} 个 SM）。',
+    'The read sweep holds an L2 plateau until about {edge} (the device reports {l2}; {r:.2g}x).':
+        '读扫描中的 L2 平台约到 {edge} 为止（设备报告 {l2}；{r:.2g} 倍）。',
+    'Not used as a roof: {name} — {reason}.':
+        '未用作屋顶：{name} —— {reason}。',
+    ', {frac} of its theoretical peak at {ghz:.2f} GHz':
+        '，为 {ghz:.2f} GHz 时理论峰值的 {frac}',
+    '{prec} tensor-core GEMM: {rate}, {r:.1f}x the fp32 CUDA-core ceiling{frac}.':
+        '{prec} 张量核心 GEMM：{rate}，是 fp32 CUDA 核心上限的 {r:.1f} 倍{frac}。',
+    'No separate L2 plateau in the read sweep: here the L2 is not measurably faster than HBM for a streaming read.':
+        '读扫描中没有单独的 L2 平台：在这里，对流式读取来说 L2 并不比 HBM 明显更快。',
+    'Roofline: {model}':
+        '屋顶线：{model}',
+    'rooflab has no GEMM for {prec}':
+        'rooflab 没有 {prec} 的 GEMM',
+    'fp8 GEMM goes through cuBLASLt, which rooflab reaches through PyTorch (torch._scaled_mm); PyTorch is not installed':
+        'fp8 GEMM 需要 cuBLASLt，rooflab 通过 PyTorch（torch._scaled_mm）调用它；但未安装 PyTorch',
+    'this PyTorch ({version}) has no float8 matmul':
+        '这个 PyTorch（{version}）没有 float8 矩阵乘法',
+    'the simulated device has no {prec} GEMM':
+        '模拟设备没有 {prec} GEMM',
+    'unsupported':
+        '不支持',
 }

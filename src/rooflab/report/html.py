@@ -118,11 +118,11 @@ def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     ce = doc.get("ceilings") or {}
     if ce.get("compute"):
         out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status"],
-                                   [[c["name"], c.get("precision"), c["threads"], c.get("flops_per_s"),
+                                   [[c["name"], c.get("precision"), c.get("threads"), c.get("flops_per_s"),
                                      c.get("of_theoretical"), c.get("status")] for c in ce["compute"]])
     if ce.get("bandwidth"):
         out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status"],
-                                     [[b["level"], b["kernel"], b["threads"], b.get("bytes_per_s"),
+                                     [[b["level"], b["kernel"], b.get("threads"), b.get("bytes_per_s"),
                                        b.get("working_set_bytes"), b.get("status")] for b in ce["bandwidth"]])
     if doc.get("sweep"):
         out["batch_sweep"] = (["B", "intensity", "flops_per_s", "predicted_flops_per_s", "of_predicted",
@@ -260,9 +260,9 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
     for r in withc:
         v = {}
         for c in r["result"]["ceilings"]["compute"]:
-            v[(c["name"], c["threads"])] = c.get("flops_per_s")
+            v[(c["name"], c.get("threads", "—"))] = c.get("flops_per_s")
         for b in r["result"]["ceilings"]["bandwidth"]:
-            v[(f"{b['level']} {b['kernel']}", b["threads"])] = b.get("bytes_per_s")
+            v[(f"{b['level']} {b['kernel']}", b.get("threads", "—"))] = b.get("bytes_per_s")
         vals.append(v)
         keys += [k for k in v if k not in keys]
     cols = ["ceiling", "threads"] + [tr("run {id}", id=r["run_id"]) for r in withc] + \
@@ -300,7 +300,7 @@ def render_html(runs: list[dict]) -> str:
     parts = []
     # machines or dates side by side: the measure runs (a bench run's roofs are a measure's, at one thread count)
     overlay = [(f"run {r['run_id']}", r["result"]) for r in runs
-               if r.get("kind") == "measure" and (r.get("result") or {}).get("roofs")]
+               if r.get("kind") in ("measure", "measure.gpu") and (r.get("result") or {}).get("roofs")]
     if len(overlay) >= 2:
         cmp = ceiling_comparison(runs)
         table = ""

@@ -16,7 +16,7 @@ def _ci(c, unit):
 
 def status_word(st: str) -> str:
     return {"ok": tr("ok"), "refused": tr("refused"), "above-limit": tr("above limit"), "failed": tr("failed"),
-            "wrong": tr("wrong")}.get(st, st)
+            "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
 
 
 def _status(x: dict) -> str:

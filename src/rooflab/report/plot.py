@@ -93,6 +93,8 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     ax.set_xlabel(tr("arithmetic intensity (FLOP/byte)"))
     ax.set_ylabel("FLOP/s")
     m = doc.get("machine", {})
+    if title is None and doc.get("gpu"):
+        title = tr("Roofline: {model}", model=doc["gpu"]["name"])
     ax.set_title(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
                              n=doc.get("threads_all", "?")))
     ax.grid(True, which="both", alpha=0.3)

@@ -17,6 +17,7 @@ from ..errors import RooflabError
 CURRENT = {
     "info": 1,
     "measure": 1,
+    "measure.gpu": 1,  # measure --device cuda
     "lab.fma": 1, "lab.ladder": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1, "lab.vectorize": 1,
     "lab.threads": 1, "lab.imbalance": 1, "lab.numa": 1,
     "bench": 1, "compare": 1, "profile": 1,

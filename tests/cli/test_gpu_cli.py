@@ -1,0 +1,45 @@
+"""`rooflab measure --device cuda` from the command line: the refusals, and a whole run on a simulated device
+(stored, drawn again, plotted, in the HTML report)."""
+
+import json
+import sys
+
+import pytest
+
+from rooflab.cli import main
+
+
+def test_no_cupy_is_said_with_the_fix(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    assert main(["measure", "--device", "cuda", "--store", str(tmp_path / "s.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert "needs CuPy" in err and "rooflab[gpu]" in err
+    # nothing was opened in the store for a run that could not start
+    assert main(["history", "--json", "--store", str(tmp_path / "s.sqlite")]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"] == []
+
+
+def test_cpu_only_options_are_refused_with_cuda(capsys):
+    assert main(["measure", "--device", "cuda", "--threads", "2", "--no-store"]) == 2
+    assert "apply to the CPU" in capsys.readouterr().err
+
+
+def test_simulated_gpu_through_the_cli(monkeypatch, capsys, tmp_path):
+    import rooflab.gpu.backend as backend
+    from tests_gpu_helpers import sim
+
+    monkeypatch.setattr(backend, "select_backend", lambda device, index=0: sim())
+    store, svg, page = tmp_path / "s.sqlite", tmp_path / "gpu.svg", tmp_path / "gpu.html"
+    code = main(["measure", "--device", "cuda", "--quick", "--json", "--store", str(store), "--plot", str(svg),
+                 "--html", str(page)])
+    out = capsys.readouterr().out
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["schema"] == "rooflab.measure.gpu/1" and doc["run_id"] >= 1
+    assert svg.read_text().startswith("<?xml") and "NVIDIA H200" in svg.read_text()
+    html = page.read_text()
+    assert "bf16 tensor GEMM" in html and html.count('class="ceiling ') == len(doc["roofs"]["compute"]) + len(
+        doc["roofs"]["memory"])
+    assert main(["show", "latest", "--store", str(store), "--lang", "zh"]) == 0
+    shown = capsys.readouterr().out
+    assert "这块 GPU 的屋顶线" in shown and "HBM" in shown
