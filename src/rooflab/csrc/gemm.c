@@ -116,6 +116,51 @@ __attribute__((noinline)) void rl_micro_packed(long kc, const float *restrict Ap
         }
 }
 
+/* Narrow microkernels for the last column panel of C when it is at most NV - 1 vectors wide (e.g. 16 columns of a
+ * 64-wide tile at N = 2000): the full tile would compute zeros for the rest and cost up to NV times the work. Each
+ * writes its MR x W*VL result into a tile buffer of row stride RL_NR. */
+#define RL_MICRO_NARROW(W)                                                                                       \
+    static void micro_w##W(long kc, const float *restrict Ap, const float *restrict Bp, float *restrict T) {      \
+        vf c[RL_MR][W];                                                                                          \
+        for (int i = 0; i < RL_MR; i++)                                                                          \
+            for (int j = 0; j < W; j++) c[i][j] = (vf){0};                                                       \
+        for (long k = 0; k < kc; k++) {                                                                          \
+            vf b[W];                                                                                             \
+            for (int j = 0; j < W; j++) b[j] = *(const vf *)(Bp + k * RL_NR + j * VL);                           \
+            for (int i = 0; i < RL_MR; i++) {                                                                    \
+                vf a = Ap[k * RL_MR + i] - (vf){0};                                                              \
+                for (int j = 0; j < W; j++) c[i][j] += a * b[j];                                                 \
+            }                                                                                                    \
+        }                                                                                                        \
+        for (int i = 0; i < RL_MR; i++)                                                                          \
+            for (int j = 0; j < W; j++) *(vf *)(T + i * RL_NR + j * VL) = c[i][j];                               \
+    }
+#if NV > 1
+RL_MICRO_NARROW(1)
+#endif
+#if NV > 2
+RL_MICRO_NARROW(2)
+#endif
+#if NV > 3
+RL_MICRO_NARROW(3)
+#endif
+
+/* An edge tile into T (row stride RL_NR): the narrowest kernel that covers nr columns. */
+static void micro_edge(long kc, const float *Ap, const float *Bp, float *T, long nr) {
+    long w = (nr + VL - 1) / VL;
+#if NV > 1
+    if (w == 1) { micro_w1(kc, Ap, Bp, T); return; }
+#endif
+#if NV > 2
+    if (w == 2) { micro_w2(kc, Ap, Bp, T); return; }
+#endif
+#if NV > 3
+    if (w == 3) { micro_w3(kc, Ap, Bp, T); return; }
+#endif
+    (void)w;
+    rl_micro_packed(kc, Ap, Bp, T, RL_NR, 0);
+}
+
 /* rung 4: the same register tile straight from A and B (no packing): B rows are strided by N. */
 __attribute__((noinline)) static void micro_unpacked(long K, const float *restrict A, long lda, const float *restrict B,
                                                      long ldb, float *restrict C, long ldc) {
@@ -229,7 +274,7 @@ static void gemm_thread(int tid, int nt, void *p) {
                         if (mr == RL_MR && nr == RL_NR) {
                             rl_micro_packed(kc, Api, Bp, Cij, g->N, pc > 0);
                         } else { /* edge tile: compute into a full tile, copy the valid part */
-                            rl_micro_packed(kc, Api, Bp, tile, RL_NR, 0);
+                            micro_edge(kc, Api, Bp, tile, nr);
                             for (long r = 0; r < mr; r++)
                                 for (long c = 0; c < nr; c++)
                                     Cij[r * g->N + c] = (pc > 0 ? Cij[r * g->N + c] : 0.0f) + tile[r * RL_NR + c];
