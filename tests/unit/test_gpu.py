@@ -238,3 +238,18 @@ def test_an_unknown_gpu_is_measured_but_not_checked():
                                                                  "unsupported"]
     assert all(c.get("of_theoretical") is None for c in doc["ceilings"]["compute"])
     assert any(w["code"] == "gpu-unknown" for w in doc["warnings"])
+
+
+def test_a_process_list_alone_does_not_call_the_gpu_shared():
+    from rooflab.gpu.measure import state_warnings
+
+    idle = {"utilization": 0.0, "processes": [{"pid": 99999}]}  # a container's view: host PIDs, ours among them
+    assert state_warnings(idle, set(), own_pid=1) == []
+    unknown = {"processes": [{"pid": 99999}]}
+    assert [w.code for w in state_warnings(unknown, set(), own_pid=1)] == ["gpu-shared"]
+
+
+def test_warm_up_runs_until_the_clock_settles():
+    doc = measure(sim(noise=0.002))
+    w = doc["warmup"]
+    assert w["settled"] and w["launches"] >= 5 and w["iters"] >= 1 << 12

@@ -135,18 +135,28 @@ def _ci_rate(work: float, secs: list[float]) -> tuple[float, list[float], float,
 
 
 def _warmup(session: Session, backend, plan: GpuPlan) -> dict:
-    """Run the fp32 FMA kernel until the SM clock it measures stops rising (or the time is up)."""
+    """Run the fp32 FMA kernel (launches of about 10 ms) until the SM clock it measures has settled: the last five
+    launches within 3% of each other after at least half of ``plan.warmup_s``, or ``plan.warmup_s`` at most (a boost
+    moves the clock by 10-40%)."""
     session.progress("GPU: warming up until the clock settles")
-    t = backend.fma("fp32", 1 << 12)
+    iters = 1 << 12
+    t = backend.fma("fp32", iters)
+    while t.run(1) < 0.01 and iters < 1 << 24:
+        iters *= 2
+        t = backend.fma("fp32", iters)
     clocks, start = [], time.monotonic()
-    while time.monotonic() - start < plan.warmup_s or len(clocks) < 3:
+    while True:
         s = t.run(1)
-        clocks.append(t.cycles() / s if t.cycles else None)
-        if len(clocks) > 50:
+        if t.cycles:
+            clocks.append(t.cycles() / s)
+        spent = time.monotonic() - start
+        last = clocks[-5:]
+        settled = len(last) == 5 and max(last) <= 1.03 * min(last)
+        if spent >= plan.warmup_s or (settled and spent >= plan.warmup_s / 2) or len(clocks) >= 1000:
             break
-    ok = [c for c in clocks if c]
-    return {"seconds": time.monotonic() - start, "launches": len(clocks), "first_clock_hz": ok[0] if ok else None,
-            "last_clock_hz": ok[-1] if ok else None}
+    return {"seconds": time.monotonic() - start, "launches": len(clocks), "iters": iters,
+            "first_clock_hz": clocks[0] if clocks else None, "last_clock_hz": clocks[-1] if clocks else None,
+            "settled": len(clocks) >= 5 and max(clocks[-5:]) <= 1.03 * min(clocks[-5:])}
 
 
 def _fma_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInfo) -> tuple[list[dict], list[float]]:
@@ -379,15 +389,19 @@ def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[l
 
 
 def state_warnings(before: dict, slowed: set[str], own_pid: int) -> list[Warning_]:
+    """A GPU busy before the run began (utilization; other processes only where utilization is unknown: in a
+    container NVML reports host PIDs, so a process list alone cannot tell ours from others), and any power or
+    thermal slowdown seen during the run."""
     out = []
     others = [p for p in before.get("processes", []) if p.get("pid") != own_pid]
     util = before.get("utilization")
-    if others or (util is not None and util > 0.05):
+    if (util is not None and util > 0.05) or (util is None and others):
         out.append(Warning_("gpu-shared", msg("the GPU was not idle when the run began: {n} other process(es) on it, "
                                               "utilization {util}", n=len(others),
                                               util="—" if util is None else f"{util:.0%}"),
-                            float(len(others)), 0.0, msg("run when nothing else uses the GPU (check nvidia-smi); "
-                                                         "a shared GPU measures low"), "GPU"))
+                            util if util is not None else float(len(others)), 0.05,
+                            msg("run when nothing else uses the GPU (check nvidia-smi); a shared GPU measures low"),
+                            "GPU"))
     if slowed:
         out.append(Warning_("gpu-throttled", msg("the GPU slowed itself during the measurements: {reasons}",
                                                  reasons=", ".join(sorted(slowed))),
