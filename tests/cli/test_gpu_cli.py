@@ -4,8 +4,6 @@
 import json
 import sys
 
-import pytest
-
 from rooflab.cli import main
 
 

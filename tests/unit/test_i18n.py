@@ -106,6 +106,10 @@ def test_messages_render_in_both_languages_from_the_same_arguments():
 def test_a_stored_plain_string_passes_through_and_unknown_templates_fall_back_to_english():
     assert text("an observation stored as text", "zh") == "an observation stored as text"
     assert text({"id": "not a known template {x}", "args": {"x": 3}}, "zh") == "not a known template 3"
+    # arguments that no longer fit the template (another version stored them): the stored English text
+    stale = {"id": "Observations", "args": {}, "text": "Observations"}
+    assert text({**stale, "id": "IPC {ipc:.2f}.", "args": {"ipc": None}, "text": "IPC 1.00."}, "zh") == "IPC 1.00."
+    assert text(stale, "zh") == ZH["Observations"]
 
 
 def test_language_from_locale_and_from_the_switch():

@@ -82,7 +82,11 @@ def _render(x: Any, lang: str) -> Any:
         return sep.join(str(_render(i, lang)) for i in x["join"])
     if isinstance(x, dict) and "id" in x:
         args = {k: _render(v, lang) if _is_msg(v) else v for k, v in (x.get("args") or {}).items()}
-        return template(x["id"], lang).format(**args)
+        try:
+            return template(x["id"], lang).format(**args)
+        except (KeyError, IndexError, ValueError, TypeError):
+            # a message stored by another version whose arguments no longer fit: its stored English, never a crash
+            return x.get("text") or x["id"]
     return x
 
 

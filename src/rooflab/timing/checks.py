@@ -3,7 +3,7 @@ threshold, and what to do about it (as ``i18n`` messages, rendered in the reader
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..i18n import join, msg, text
 
@@ -16,7 +16,6 @@ class Warning_:
     threshold: float
     remedy_msg: dict
     subject: str = ""
-    extra: dict = field(default_factory=dict)
 
     @property
     def message(self) -> str:
@@ -30,8 +29,7 @@ class Warning_:
         """English ``message`` and ``remedy`` for tools reading the JSON; ``msg`` and ``remedy_msg`` to render them
         in another language."""
         return {"code": self.code, "subject": self.subject, "message": self.message, "seen": self.seen,
-                "threshold": self.threshold, "remedy": self.remedy, "msg": self.msg, "remedy_msg": self.remedy_msg,
-                **self.extra}
+                "threshold": self.threshold, "remedy": self.remedy, "msg": self.msg, "remedy_msg": self.remedy_msg}
 
     def __str__(self) -> str:
         return f"{self.message} — {self.remedy}"
