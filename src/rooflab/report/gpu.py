@@ -7,17 +7,8 @@ from rich.console import Console
 from ..i18n import text, tr
 from .ascii import MARKS, Point, ascii_roofline
 from .format import binary_bytes, pct, seconds, si
-from .measure import bound_word, status_word
+from .measure import bound_word, ci_range, status_cell
 from .text import kv_table, render_observations, render_warnings, renderer, table
-
-
-def _ci(c, unit):
-    return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
-
-
-def _status(x: dict) -> str:
-    st = x.get("status", "ok")
-    return tr("ok") if st == "ok" else f"[red]{status_word(st)}[/]: {text(x.get('reason') or '')}"
 
 
 def _ghz(hz) -> str:
@@ -49,16 +40,17 @@ def render_gpu(doc: dict, console: Console) -> None:
             console.print(f"  [dim]{th['source']}[/]", highlight=False)
     rows = []
     for c in doc["ceilings"]["compute"]:
-        rows.append([c["name"], si(c.get("flops_per_s"), "FLOP/s"), _ci(c.get("ci95"), "FLOP/s"), c.get("samples", "—"),
-                     _ghz(c.get("clock_hz_during")), pct(c.get("of_theoretical"), 1), _status(c)])
+        rows.append([c["name"], si(c.get("flops_per_s"), "FLOP/s"), ci_range(c.get("ci95"), "FLOP/s"),
+                     c.get("samples", "—"), _ghz(c.get("clock_hz_during")), pct(c.get("of_theoretical"), 1),
+                     status_cell(c)])
     console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the SM clock during each)"),
                         [tr("kernel"), "FLOP/s", tr("95% CI"), "n", tr("SM clock"), tr("of theor."), tr("status")],
                         rows))
     rows = []
     for b in doc["ceilings"]["bandwidth"]:
-        rows.append([b["level"], b["kernel"], si(b.get("bytes_per_s"), "B/s"), _ci(b.get("ci95"), "B/s"),
+        rows.append([b["level"], b["kernel"], si(b.get("bytes_per_s"), "B/s"), ci_range(b.get("ci95"), "B/s"),
                      b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")), pct(b.get("of_theoretical"), 1),
-                     _status(b)])
+                     status_cell(b)])
     console.print(table(tr("Bandwidth ceilings (STREAM byte counts; HBM against 2 x memory clock x bus width)"),
                         [tr("level"), tr("kernel"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
                          tr("of theor."), tr("status")], rows))

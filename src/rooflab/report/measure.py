@@ -10,7 +10,7 @@ from .format import binary_bytes, pct, seconds, si
 from .text import render_machine, render_mpi, render_observations, render_warnings, renderer, table
 
 
-def _ci(c, unit):
+def ci_range(c, unit):
     return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
 
 
@@ -19,7 +19,7 @@ def status_word(st: str) -> str:
             "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
 
 
-def _status(x: dict) -> str:
+def status_cell(x: dict) -> str:
     st = x.get("status", "ok")
     return tr("ok") if st == "ok" else f"[red]{status_word(st)}[/]: {text(x.get('reason') or '')}"
 
@@ -43,19 +43,20 @@ def render_measure(doc: dict, console: Console) -> None:
     render_machine(m, console)
     rows = []
     for c in doc["ceilings"]["compute"]:
-        rows.append([c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"), _ci(c.get("ci95"), "FLOP/s"),
+        rows.append([c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"),
+                     ci_range(c.get("ci95"), "FLOP/s"),
                      c.get("samples", "—"), pct(c.get("of_theoretical"), 1),
                      tr("{fma} FMA/{mul}M/{add}A, {spills} spill", fma=c["audit"]["fma"], mul=c["audit"]["fp_mul"],
                         add=c["audit"]["fp_add"], spills=c["audit"]["spills"]) if c.get("audit") else "—",
-                     _status(c)])
+                     status_cell(c)])
     console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)"),
                         [tr("kernel"), tr("threads"), "FLOP/s", tr("95% CI"), "n", tr("of theor."), tr("loop audit"),
                          tr("status")], rows))
     rows = []
     for b in doc["ceilings"]["bandwidth"]:
         rows.append([b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
-                     _ci(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
-                     _status(b)])
+                     ci_range(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
+                     status_cell(b)])
     console.print(table(tr("Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)"),
                         [tr("level"), tr("kernel"), tr("threads"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
                          tr("status")], rows))
