@@ -212,16 +212,21 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
     else:
         _refuse_under_launcher("measure")
         doc = _in_session("measure", lambda s: run(opts, s), as_json, store_path, no_store)
+    _show_measure("measure", doc, render_measure, as_json, plot_path, html_path, csv_dir)
+
+
+def _show_measure(kind: str, doc: dict, render, as_json: bool, plot_path, html_path, csv_dir) -> None:
+    """A finished roofline (CPU or GPU): the JSON or the report, then the plot, HTML page and CSV asked for."""
     if as_json:
         _emit_json(doc)
     else:
-        render_measure(doc, _console())
+        render(doc, _console())
     if plot_path:
         from .report.plot import plot_roofline
 
         plot_roofline(doc, plot_path)
         click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
-    _write_html("measure", doc, html_path, as_json, csv_dir)
+    _write_html(kind, doc, html_path, as_json, csv_dir)
 
 
 def _measure_gpu(quick, batch_sweep, index, as_json, store_path, no_store, plot_path, html_path, csv_dir) -> None:
@@ -233,16 +238,7 @@ def _measure_gpu(quick, batch_sweep, index, as_json, store_path, no_store, plot_
     _refuse_under_launcher("measure")
     doc = _in_session("measure.gpu", lambda s: run(GpuOptions(quick=quick, batch_sweep=batch_sweep, index=index), s,
                                                    backend), as_json, store_path, no_store)
-    if as_json:
-        _emit_json(doc)
-    else:
-        render_gpu(doc, _console())
-    if plot_path:
-        from .report.plot import plot_roofline
-
-        plot_roofline(doc, plot_path)
-        click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
-    _write_html("measure.gpu", doc, html_path, as_json, csv_dir)
+    _show_measure("measure.gpu", doc, render_gpu, as_json, plot_path, html_path, csv_dir)
 
 
 @cli.group(invoke_without_command=True)

@@ -23,7 +23,7 @@ from ..model.roofline import attainable, bound
 from ..results.schema import schema_id
 from ..session import Session
 from ..timing.checks import Warning_, check_clock_stability, check_physical_limit
-from ..timing.stats import summarize
+from ..timing.stats import median, summarize
 from . import specs
 from .backend import SLOWING, Timed, Unsupported, select_backend
 
@@ -181,7 +181,7 @@ def _fma_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInf
         err = t.check()
         rate, ci, cv, n = _ci_rate(t.work, secs)
         fpc = specs.flops_per_clock(dev.cc, prec)
-        clock = sorted(clocks)[len(clocks) // 2] if clocks else None
+        clock = median(clocks) if clocks else None
         fracs = [t.work / sec / (fpc * dev.sms * c) for sec, c in zip(secs, clocks)] if fpc and clocks else []
         frac = summarize(fracs).median if fracs else None
         entry.update(flops_per_s=rate, ci95=ci, samples=n, cv=cv, rel_error=err, iters=iters,
@@ -232,7 +232,7 @@ def _tensor_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.Device
         rate, ci, cv, ns = _ci_rate(t.work, secs)
         clocks = st.clocks()
         slowed |= st.reasons()
-        clock = sorted(clocks)[len(clocks) // 2] if clocks else fallback_clock
+        clock = median(clocks) if clocks else fallback_clock
         peak = specs.peak_flops(dev, prec, clock) if clock else None
         entry.update(flops_per_s=rate, ci95=ci, samples=ns, cv=cv, rel_error=err, reps=reps, note=t.note or None,
                      clock_hz_during=clock, clock_source=("nvml" if clocks else "clock64 of the FMA kernel")
@@ -427,7 +427,7 @@ def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend
     with StateSampler(backend, period=0.5) as during:
         compute, clocks = _fma_ceilings(session, backend, plan, dev)
     slowed |= during.reasons()
-    clock = sorted(clocks)[len(clocks) // 2] if clocks else (warm.get("last_clock_hz") or dev.max_sm_clock_hz)
+    clock = median(clocks) if clocks else (warm.get("last_clock_hz") or dev.max_sm_clock_hz)
     compute += _tensor_ceilings(session, backend, plan, dev, clock, slowed)
     sweeps, bandwidth = _bandwidth(session, backend, plan, dev)
     doc = {"schema": schema_id("measure.gpu"), "device": "cuda", "backend": backend.name, "quick": opts.quick,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 
 from ..i18n import text, tr
-from .ascii import MARKS, Point, ascii_roofline
-from .format import binary_bytes, pct, seconds, si
-from .measure import bound_word, ci_range, status_cell
+from .ascii import ascii_roofline
+from .format import binary_bytes, pct, si
+from .measure import ci_range, render_sweep, roof_points, status_cell
 from .text import kv_table, render_observations, render_warnings, renderer, table
 
 
@@ -70,22 +70,14 @@ def render_gpu(doc: dict, console: Console) -> None:
     pts = doc.get("sweep") or []
     info = doc.get("sweep_info") or {}
     if pts:
-        rows = []
-        for i, p in enumerate(pts):
-            rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
-                         si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
-                         pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
-                         f"[red]{tr('above roof')}[/]" if p["above_roof"] else bound_word(p["bound"])])
-        console.print(table(tr("Batch sweep X[B,{d}]·W[{d},{d}] {dtype} on the GPU", d=info["D"], dtype=info["dtype"]),
-                            [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
-                             tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
+        render_sweep(pts, tr("Batch sweep X[B,{d}]·W[{d},{d}] {dtype} on the GPU", d=info["D"], dtype=info["dtype"]),
+                     console)
     elif info.get("skipped"):
         console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])))
     r = doc.get("roofs") or {}
-    pp = [Point(MARKS[i % len(MARKS)], p["intensity"], p["flops_per_s"], p["above_roof"]) for i, p in enumerate(pts)]
     console.print("")
     for line in ascii_roofline([(c["name"], c["value"]) for c in r.get("compute", [])],
-                               [(m["name"], m["value"]) for m in r.get("memory", [])], pp,
+                               [(m["name"], m["value"]) for m in r.get("memory", [])], roof_points(doc),
                                width=max(40, min(100, console.width - 12)), title=tr("Roofline of this GPU")):
         console.print(line, markup=False, highlight=False)
     render_observations(doc.get("observations", []), console)

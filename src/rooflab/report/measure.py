@@ -33,6 +33,18 @@ def roof_points(doc: dict) -> list[Point]:
             for i, p in enumerate(doc.get("sweep") or [])]
 
 
+def render_sweep(pts: list[dict], title: str, console: Console) -> None:
+    """The batch sweep's table (CPU or GPU): each point marked as on the ASCII roofline."""
+    rows = []
+    for i, p in enumerate(pts):
+        rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
+                     si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
+                     pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
+                     f"[red]{tr('above roof')}[/]" if p["above_roof"] else bound_word(p["bound"])])
+    console.print(table(title, [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
+                                tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
+
+
 @renderer("measure")
 def render_measure(doc: dict, console: Console) -> None:
     m = doc["machine"]
@@ -77,17 +89,9 @@ def render_measure(doc: dict, console: Console) -> None:
             console.print(f"[red]{tr('{kernel} loop audit', kernel=sw['kernel'])}[/]: {text(sw['refused'])}")
     pts = doc.get("sweep") or []
     if pts:
-        rows = []
-        for i, p in enumerate(pts):
-            rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
-                         si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
-                         pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
-                         f"[red]{tr('above roof')}[/]" if p["above_roof"] else bound_word(p["bound"])])
         d = info.get("D")
-        console.print(table(tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=d, t=info.get("threads"))
-                            + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""),
-                            [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
-                             tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
+        render_sweep(pts, tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=d, t=info.get("threads"))
+                     + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""), console)
     elif info.get("skipped"):
         console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])))
     r = doc.get("roofs") or {}

@@ -127,13 +127,28 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
     return obs
 
 
-def _sweep_obs(doc: dict) -> list[dict]:
+def _sweep_roofs(doc: dict) -> tuple[list[dict], dict, float, float] | None:
+    """The batch sweep's points, its info, and the compute and memory roofs it was predicted from (None without)."""
     pts = doc.get("sweep") or []
     info = doc.get("sweep_info") or {}
     if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
+        return None
+    return pts, info, info["compute_roof"]["flops_per_s"], info["memory_roof"]["bytes_per_s"]
+
+
+def _above_roof(pts: list[dict]) -> list[dict]:
+    bad = [p for p in pts if p["above_roof"]]
+    if not bad:
         return []
-    peak = info["compute_roof"]["flops_per_s"]
-    bw = info["memory_roof"]["bytes_per_s"]
+    return [msg("Above their roof (a measurement problem, not a discovery; drawn as x): {points}.",
+                points=join([msg("B = {b} at {frac}", b=p["B"], frac=pct(p["of_predicted"])) for p in bad], ", "))]
+
+
+def _sweep_obs(doc: dict) -> list[dict]:
+    roofs = _sweep_roofs(doc)
+    if roofs is None:
+        return []
+    pts, info, peak, bw = roofs
     rp = peak / bw
     obs = [msg("Ridge point of this machine: {peak} / {bw} = {rp:.1f} FLOP/byte (fp32 FMA roof over the DRAM roof): "
                "below it a kernel waits for memory, above it for arithmetic.", peak=si(peak, "FLOP/s"),
@@ -181,12 +196,7 @@ def _sweep_obs(doc: dict) -> list[dict]:
         else:
             obs.append(msg("No GEMV vs skinny-GEMM gap here: B = 2..16 stream at least {w}, against {g} for GEMV at "
                            "B = 1.", w=si(worst["bytes_per_s"], "B/s"), g=si(g["bytes_per_s"], "B/s")))
-    bad = [p for p in pts if p["above_roof"]]
-    if bad:
-        obs.append(msg("Above their roof (a measurement problem, not a discovery; drawn as x): {points}.",
-                       points=join([msg("B = {b} at {frac}", b=p["B"], frac=pct(p["of_predicted"])) for p in bad],
-                                   ", ")))
-    return obs
+    return obs + _above_roof(pts)
 
 
 def measure_observations(doc: dict) -> list[dict]:
@@ -677,12 +687,10 @@ def gpu_observations(doc: dict) -> list[dict]:
 
 
 def _gpu_sweep_obs(doc: dict) -> list[dict]:
-    pts = doc.get("sweep") or []
-    info = doc.get("sweep_info") or {}
-    if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
+    roofs = _sweep_roofs(doc)
+    if roofs is None:
         return []
-    peak = info["compute_roof"]["flops_per_s"]
-    bw = info["memory_roof"]["bytes_per_s"]
+    pts, info, peak, bw = roofs
     rp = peak / bw
     out = []
     tr_ = info.get("theoretical_ridge")
@@ -708,9 +716,4 @@ def _gpu_sweep_obs(doc: dict) -> list[dict]:
     half = next((p for p in pts if p["flops_per_s"] >= 0.5 * peak and not p["above_roof"]), None)
     if half:
         out.append(msg("The first B reaching half of the GEMM ceiling is B = {b}.", b=half["B"]))
-    bad = [p for p in pts if p["above_roof"]]
-    if bad:
-        out.append(msg("Above their roof (a measurement problem, not a discovery; drawn as x): {points}.",
-                       points=join([msg("B = {b} at {frac}", b=p["B"], frac=pct(p["of_predicted"])) for p in bad],
-                                   ", ")))
-    return out
+    return out + _above_roof(pts)
