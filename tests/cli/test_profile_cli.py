@@ -20,15 +20,7 @@ case "$1" in
     shift
     while [ "$#" -gt 0 ] && [ "${1#-}" != "$1" ]; do [ "$1" = "-e" ] && shift; shift; done
     "$@" >/dev/null
-    cat >&2 <<'REC'
-1234567,,cycles,1000000,100.00,,
-2469134,,instructions,1000000,100.00,2.00,insn per cycle
-10000,,cache-references,1000000,100.00,,
-2500,,cache-misses,1000000,100.00,25.00,of all cache refs
-200000,,branches,1000000,100.00,,
-1000,,branch-misses,1000000,100.00,0.50,of all branches
-0.52,msec,task-clock,520000,100.00,0.950,CPUs utilized
-REC
+    cat >&2 "@RECORDING@"
     ;;
   record) while [ "$#" -gt 0 ]; do [ "$1" = "-o" ] && touch "$2"; shift; done ;;
   report)
@@ -59,7 +51,7 @@ def test_cachegrind_fallback_runs_for_real(capsys, tmp_path):
 def test_perf_path_with_recorded_counters(capsys, tmp_path, monkeypatch):
     perf = tmp_path / "bin" / "perf"
     perf.parent.mkdir()
-    perf.write_text(FAKE_PERF)
+    perf.write_text(FAKE_PERF.replace("@RECORDING@", str(DATA / "perf_stat_hw.csv")))
     perf.chmod(perf.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{perf.parent}{os.pathsep}{os.environ['PATH']}")
     code = main(["profile", SPEC, "--kernel", "scale", "--json", "--store", str(tmp_path / "s.sqlite")])

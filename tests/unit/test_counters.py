@@ -1,17 +1,12 @@
+from pathlib import Path
+
 from rooflab.counters.cachegrind import geometry, parse_out_file
 from rooflab.counters.perf import parse_perf_report, parse_perf_stat
 from rooflab.labs.profile import cachegrind_summary
 from rooflab.machine.env import parse_perf_probe
 
 # perf stat -x, on a machine with counters, and in a VM without them (recorded outputs)
-PERF_HW = """1234567,,cycles,1000000,100.00,,
-2469134,,instructions,1000000,100.00,2.00,insn per cycle
-10000,,cache-references,1000000,100.00,,
-2500,,cache-misses,1000000,100.00,25.00,of all cache refs
-200000,,branches,1000000,100.00,,
-1000,,branch-misses,1000000,100.00,0.50,of all branches
-0.52,msec,task-clock,520000,100.00,0.950,CPUs utilized
-"""
+PERF_HW = (Path(__file__).resolve().parents[1] / "data" / "perf_stat_hw.csv").read_text()
 PERF_VM = """<not supported>,,instructions,0,100.00,,
 <not supported>,,cycles,0,100.00,,
 0.33,msec,task-clock,330000,100.00,0.412,CPUs utilized
