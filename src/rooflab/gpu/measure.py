@@ -10,6 +10,7 @@ device-to-device memcpy as the bandwidth reference; the batch sweep X[B,D]·W[D,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import threading
@@ -254,7 +255,7 @@ def _bandwidth(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInfo) 
     sweeps, ceilings = [], []
     hbm_th = specs.hbm_bandwidth(dev)
     l2 = dev.l2_bytes or None
-    quick_plan = GpuPlan(**{**plan.__dict__, "samples": 3})
+    quick_plan = dataclasses.replace(plan, samples=3)
     for kind in KINDS:
         pts = []
         for ws in plan.sweep:
@@ -432,7 +433,7 @@ def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend
     sweeps, bandwidth = _bandwidth(session, backend, plan, dev)
     doc = {"schema": schema_id("measure.gpu"), "device": "cuda", "backend": backend.name, "quick": opts.quick,
            "gpu": dev.to_dict(), "plan": {**plan.__dict__}, "warmup": warm,
-           "theoretical": specs.theoretical(dev, clock) if clock else specs.theoretical(dev, 0.0),
+           "theoretical": specs.theoretical(dev, clock or 0.0),
            "ceilings": {"compute": compute, "bandwidth": bandwidth}, "bandwidth_sweeps": sweeps}
     doc["reference"] = _reference(session, backend, plan, bandwidth)
     doc["roofs"] = roofs(doc)
