@@ -6,7 +6,7 @@
 3. Detected cache levels: plateau boundaries within a factor 2 of the sizes the OS reports.
 4. Run-to-run spread of each ceiling over --runs runs of `rooflab measure`: coefficient of variation <= 3%.
 
-    python bench/measure_targets.py [--runs 5] [--quick]
+    python bench/measure_targets.py [--runs 5] [--rounds 11] [--quick]
 
 Never run it beside another benchmark: on a small machine both results would be wrong.
 """
@@ -65,6 +65,7 @@ def stream_vs_rooflab(threads: int, n: int, rounds: int = 5) -> list[tuple[float
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=11, help="alternated rounds of rooflab's and the reference triad")
     ap.add_argument("--quick", action="store_true", help="measure with --quick (the targets are for the default)")
     args = ap.parse_args()
     docs = [run_measure(args.quick) for _ in range(args.runs)]
@@ -83,10 +84,12 @@ def main() -> int:
     dram = next(b for b in d0["ceilings"]["bandwidth"] if b["level"] == "DRAM" and b["kernel"] == "triad"
                 and b["threads"] == tall)
     n = int(dram["working_set_bytes"] // 24)
-    pairs = stream_vs_rooflab(tall, n)
+    pairs = stream_vs_rooflab(tall, n, args.rounds)
     ratios = [a / b for a, b in pairs]
+    from rooflab.timing.stats import order_statistic_median_ci
+    lo, hi = order_statistic_median_ci(ratios)
     print(f"2. DRAM triad x{tall} (n = {n}): rooflab / STREAM-style reference per round: "
-          + ", ".join(f"{r:.3f}" for r in ratios) + f"; median {np.median(ratios):.3f}")
+          + ", ".join(f"{r:.3f}" for r in ratios) + f"; median {np.median(ratios):.3f} (95% CI {lo:.3f}–{hi:.3f})")
     ok &= abs(np.median(ratios) - 1.0) <= 0.05
     # 3. plateau boundaries vs the OS cache sizes
     caches = d0["machine"]["caches"]

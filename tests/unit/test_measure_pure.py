@@ -34,12 +34,16 @@ def test_elements_for_respects_array_count():
 
 
 def test_round_clocks_take_the_faster_neighbour_and_fraction_is_exact():
-    # clock samples (seconds for 1000 adds): 1 GHz, then a hit sample at 0.5 GHz, then 1 GHz again
-    clock_s = [1e-6, 2e-6, 1e-6]
-    assert tasks.round_clocks(clock_s, 1000) == [1e9, 1e9]
+    # running-clock samples: 1 GHz, then a sample that still read low (0.5 GHz), then 1 GHz again
+    clock_hz = [1e9, 0.5e9, 1e9]
+    assert tasks.round_clocks(clock_hz) == [1e9, 1e9]
     # 32 FLOP per rep in 1e-8 s = 3.2 GFLOP/s; at 1 GHz and 4 FLOP/cycle the peak is 4 GFLOP/s
-    med, ci = tasks.per_round_fraction(32, [1e-8, 1e-8], clock_s, 1000, 4)
+    med, ci = tasks.per_round_fraction(32, [1e-8, 1e-8], clock_hz, 4)
     assert med == pytest.approx(0.8) and ci == (pytest.approx(0.8), pytest.approx(0.8))
+    # a real frequency change, seen on both sides of a round, moves that round's clock
+    assert tasks.round_clocks([1e9, 2e9, 2e9]) == [2e9, 2e9]
+    med, _ = tasks.per_round_fraction(32, [1e-8, 1e-8], [1e9, 2e9, 2e9], 4)
+    assert med == pytest.approx(0.4)
 
 
 def test_peak_reference_closed_form_matches_iteration():

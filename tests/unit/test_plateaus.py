@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rooflab.model.plateaus import find_plateaus, name_plateaus, segment
+from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes, segment
 
 KiB, MiB = 1024, 1024 * 1024
 CACHES = {"L1": 32 * KiB, "L2": 1 * MiB, "L3": 32 * MiB}
@@ -81,3 +81,49 @@ def test_boundary_is_where_the_curve_crosses_halfway():
     assert len(ps) == 2
     # geometric mean of 100 and 10 is ~31.6, crossed between 8 and 16
     assert 8 < ps[0].boundary_bytes < 16
+
+
+def shallow_l2(size):
+    """A shallow L2 -> L3 step as a read sweep shows on Zen 4: 117 GB/s, falling log-linearly from 640 KiB to
+    98 GB/s at 1.25 MiB; it passes the geometric mean of the two (107 GB/s) at about 900 KiB."""
+    a, b = np.log(640 * KiB), np.log(1.25 * MiB)
+    f = np.clip((np.log(size) - a) / (b - a), 0.0, 1.0)
+    return float(np.exp(np.log(117e9) + f * (np.log(98e9) - np.log(117e9))))
+
+
+def test_refinement_places_a_shallow_edge_that_one_noisy_point_moved():
+    true_edge = np.exp(np.log(640 * KiB) + np.log(np.sqrt(117 * 98) / 117) / np.log(98 / 117)
+                       * (np.log(1.25 * MiB) - np.log(640 * KiB)))
+    sizes = [KiB * 2 ** (i / 2) for i in range(12, 26)]  # 64 KiB .. 8 MiB, two points per octave
+    vals = [shallow_l2(x) for x in sizes]
+    vals[sizes.index(512 * KiB)] *= 0.88  # one sample hit by noise, just before the edge
+    ps = find_plateaus(sizes, vals)
+    assert len(ps) == 2
+    coarse = ps[0].boundary_bytes
+    assert not 0.9 * true_edge < coarse < 1.1 * true_edge  # the noisy point moved it
+    extra = refinement_sizes(ps, 2 ** (1 / 6), max_per_edge=16)
+    # the extra points run from one coarse step below the first plateau's end to one above the next one's start
+    assert extra[0] == pytest.approx(ps[0].end_bytes / np.sqrt(2))
+    assert extra[-1] <= ps[1].start_bytes * np.sqrt(2) * (1 + 1e-9)
+    assert all(b / a == pytest.approx(2 ** (1 / 6)) for a, b in zip(extra, extra[1:]))
+    # never more than max_per_edge points for one edge (a wider step instead), none on top of a measured size
+    wide = refinement_sizes(ps, 2 ** (1 / 64), max_per_edge=5)
+    assert len(wide) == 5 and wide[-1] == pytest.approx(ps[1].start_bytes * np.sqrt(2))
+    assert not set(refinement_sizes(ps, 2 ** (1 / 6), existing=sizes)) & set(sizes)
+    kept = refinement_sizes(ps, 2 ** (1 / 6), existing=sizes)
+    assert len(kept) < len(extra) and all(min(abs(np.log(k / x)) for x in sizes) >= np.log(2) / 24 for k in kept)
+    refine_boundaries(ps, sizes + extra, vals + [shallow_l2(x) for x in extra])
+    assert 0.9 * true_edge < ps[0].boundary_bytes < 1.1 * true_edge
+
+
+def test_a_lone_outlier_inside_a_plateau_does_not_make_a_crossing():
+    sizes = [2.0 ** i for i in range(12)]
+    vals = [100.0] * 6 + [10.0] * 6
+    ps = find_plateaus(sizes, vals)
+    assert 32 < ps[0].boundary_bytes < 64
+    # refined with points where one, deep inside the first plateau, fell below the halfway level (31.6)
+    extra = [2.0 ** (i + 0.5) for i in range(11)]
+    more = [100.0] * 5 + [10.0] * 6
+    more[1] = 20.0
+    refine_boundaries(ps, sizes + extra, vals + more)
+    assert 32 < ps[0].boundary_bytes < 2 ** 5.5

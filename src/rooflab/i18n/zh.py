@@ -125,8 +125,8 @@ ZH: dict[str, str] = {
         '峰值 = FMA 流水线数 x 通道数 x 2 FLOP x 时钟 x {cores} 个物理核；假定指令全为 FMA',
     'clock {ghz:.3f} GHz ({source}); all cores assumed to hold it (turbo may drop under load)':
         '时钟 {ghz:.3f} GHz（{source}）；假定所有核都保持该频率（满载时睿频可能下降）',
-    'dependent chain of {adds} integer adds (1 cycle each), timed in C':
-        '{adds} 次整数加法组成的依赖链（每次 1 个周期），在 C 中计时',
+    'dependent chain of {adds} integer adds (1 cycle each), timed in C in short chunks (median chunk)':
+        '{adds} 次整数加法组成的依赖链（每次 1 个周期），在 C 中分成短段计时（取各段中位数）',
     '{n} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak':
         '{n} 条独立的浮点加法流水线：FMA 与 ADD 混合时可超过纯 FMA 峰值',
     'the ISA has {reg}-bit registers, executed on {pipe}-bit pipes':

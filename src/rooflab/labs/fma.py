@@ -61,7 +61,7 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
             session.record(f"fma x{n}", p)
             continue
         tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
-        clocks = tasks.round_clocks(tc.samples, res["adds_per_rep"])
+        clocks = tasks.round_clocks(res["clock_hz_running"])
         fma_per_cycle = [n / (t * hz) for t, hz in zip(tp.samples, clocks)]  # vector FMA instructions per cycle
         s = tp.summary
         p.update(flops_per_s=v.flops_per_rep / s.median, ci95=[v.flops_per_rep / s.ci95[1],
@@ -69,7 +69,8 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
                  samples=s.n, cv=s.cv, fma_per_cycle=float(np.median(fma_per_cycle)),
                  clock_hz=float(np.median(clocks)), rel_error=res["rel_error"],
                  of_peak=(float(np.median(fma_per_cycle)) * v.lanes * 2 / fpc_core) if fpc_core else None,
-                 seconds=tp.samples, clock_seconds=tc.samples)
+                 seconds=tp.samples, clock_seconds=tc.samples,
+                 clock_hz_running=res["clock_hz_running"])
         session.check_timing(f"fma x{n}", tp)
         points.append(p)
         session.record(f"fma x{n}", p)

@@ -18,7 +18,7 @@ from ..build.asm import audit_function
 from ..errors import RooflabError
 from ..i18n import msg
 from ..machine.env import usable_cpus
-from ..model.plateaus import find_plateaus, name_plateaus
+from ..model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes
 from ..model.roofline import attainable, bound, matmul_counts
 from ..results.schema import schema_id
 from ..session import Session
@@ -64,6 +64,9 @@ class Plan:
     points_per_octave: int
     batch_d: int
     batches: tuple[int, ...]
+    attempts: int  # measurements of one compute ceiling at most, while the machine is not quiet (disturbance())
+    bw_attempts: int  # the same for a bandwidth ceiling (each attempt of a DRAM-sized set costs more)
+    edge_step: float | None  # spacing (a factor) of extra sweep points around each plateau edge; None: none
 
 
 def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
@@ -79,15 +82,17 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
                     ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
                     batch=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.5),
                     gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_min=8 << 10, ws_max=ws_max,
-                    points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+                    points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+                    attempts=2, bw_attempts=2, edge_step=None)
     ws_max = min(max(8 * llc, 256 << 20), mem // 6)
     return Plan(peak=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
-                gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=2.0),
+                gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=1.2),
                 sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3),
                 ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
                 batch=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=3, budget_s=1.5),
                 gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
-                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)))
+                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=3,
+                bw_attempts=2, edge_step=2 ** (1 / 4))
 
 
 def working_sets(plan: Plan) -> list[int]:
@@ -111,6 +116,48 @@ def cache_capacities(machine: dict, threads: int) -> dict[str, float]:
         inst = min(c.get("instances", 1), math.ceil(threads / shared))
         out[f"L{c['level']}"] = float(c["size"] * max(1, inst))
     return out
+
+
+# A ceiling is measured again (up to Plan.attempts times) when its samples show that the machine was not quiet: a
+# spread above the ceiling limit, a clock that dipped beside it, a fraction of the peak above the physical limit, or
+# all threads running far slower than one thread times their number. The attempt kept is the least disturbed one,
+# not the fastest, and every attempt is recorded.
+CLOCK_DIP_LIMIT = 0.05
+SCALING_MIN_EFFICIENCY = 0.75
+
+
+def disturbance(cv: float, *, clock_dip: float = 0.0, fraction: float | None = None,
+                efficiency: float | None = None) -> float:
+    """How far an attempt is from a quiet measurement: <= 1 is quiet; the largest of the ratios to each limit."""
+    parts = [cv / CEILING_CV_LIMIT, clock_dip / CLOCK_DIP_LIMIT]
+    if fraction is not None and fraction > 1.02:
+        parts.append(10.0 * fraction)
+    if efficiency is not None and efficiency > 0:
+        parts.append(SCALING_MIN_EFFICIENCY / efficiency)
+    return float(max(parts))
+
+
+def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: str, threads: int,
+                  rate_1: float | None) -> dict:
+    tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
+    wall_hz = [res["adds_per_rep"] / t for t in tc.samples]
+    dip = 1.0 - min(wall_hz) / max(wall_hz) if wall_hz and max(wall_hz) > 0 else 0.0
+    frac = frac_ci = fpc = None
+    if th:
+        fpc = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
+        frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], fpc)
+    eff = None
+    if rate_1 and th and threads > 1:
+        eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
+    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "fpc": fpc, "clock_dip": dip,
+            "efficiency": eff, "rate": flops / tp.summary.median,
+            "disturbance": disturbance(tp.summary.cv, clock_dip=dip, fraction=frac, efficiency=eff)}
+
+
+def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
+    return [{"rate": a["rate"], "cv": a["tp"].summary.cv, "clock_dip": a.get("clock_dip"),
+             "of_theoretical": a.get("frac"), "efficiency": a.get("efficiency"),
+             "disturbance": a["disturbance"], "kept": a is kept} for a in attempts]
 
 
 def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
@@ -144,32 +191,36 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                          "isa": "scalar" if klass == "scalar" else isa["name"],
                          "vector_bits": v.vbytes * 8, "chains": v.chains, "threads": threads, "audit": audit,
                          "library": lib.to_dict()}
+                one = best_compute(out, prec, klass, 1) if threads > 1 else None
+                attempts = []
                 try:
-                    res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
-                                       dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
-                                       threads=threads, config=plan.peak)
+                    for _ in range(plan.attempts):
+                        res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
+                                           dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
+                                           threads=threads, config=plan.peak)
+                        attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
+                                                      one["flops_per_s"] if one else None))
+                        if attempts[-1]["disturbance"] <= 1.0:
+                            break
                 except RooflabError as exc:
                     entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
                     out.append(entry)
                     session.record(f"peak {name} x{threads}", entry)
                     continue
-                tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
-                flops = v.flops_per_rep * threads
-                rate, ci, _ = _rate(flops, tp)
-                clocks = tasks.round_clocks(tc.samples, res["adds_per_rep"])
+                kept = min(attempts, key=lambda a: a["disturbance"])
+                res, tp, tc = kept["res"], kept["tp"], kept["tc"]
+                rate, ci, _ = _rate(v.flops_per_rep * threads, tp)
                 entry.update(flops_per_s=rate, ci95=ci, samples=tp.summary.n, cv=tp.summary.cv,
                              rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
-                             clock_hz_during=float(np.median(clocks)), status="ok", reason=None)
+                             clock_hz_running=res["clock_hz_running"],
+                             clock_hz_during=float(np.median(tasks.round_clocks(res["clock_hz_running"]))),
+                             status="ok", reason=None, attempts=_attempt_log(attempts, kept))
                 session.warn(check_clock_stability([res["adds_per_rep"] / t for t in tc.samples],
                                                    subject=f"{name} x{threads}"))
                 if th:
-                    teff = min(threads, th["cores"])
-                    fpc = th["per_core"][prec][klass] / th["clock_hz"] * teff
-                    frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, tc.samples, res["adds_per_rep"],
-                                                             fpc)
-                    entry.update(of_theoretical=frac, of_theoretical_ci95=list(frac_ci),
-                                 theoretical_flops_per_s=fpc * entry["clock_hz_during"])
-                    w = check_physical_limit(frac, 1.0, unit="", subject=f"{name} x{threads}",
+                    entry.update(of_theoretical=kept["frac"], of_theoretical_ci95=list(kept["frac_ci"]),
+                                 theoretical_flops_per_s=kept["fpc"] * entry["clock_hz_during"])
+                    w = check_physical_limit(kept["frac"], 1.0, unit="", subject=f"{name} x{threads}",
                                              what=msg("theoretical peak at the clock measured beside it"))
                     if w:
                         entry.update(status="above-limit", reason=w.msg)
@@ -248,18 +299,32 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
             except RooflabError as exc:
                 sweeps.append({"kernel": kind, "threads": threads, "error": str(exc), "points": [], "plateaus": []})
                 continue
-            points = []
-            for p in pts:
-                t = Timing.from_dict(p["timing"])
-                rate, ci, _ = _rate(bpe * p["n"], t)
-                points.append({"working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * p["n"], "n": p["n"],
-                               "bytes_per_s": rate, "ci95": ci, "cv": t.summary.cv, "samples": t.summary.n})
+            points = _sweep_points(pts, kind)
             plats = find_plateaus([p["working_set_bytes"] for p in points], [p["bytes_per_s"] for p in points])
+            # the edges between plateaus, measured again on a finer grid: one noisy sample of the coarse sweep
+            # next to an edge would otherwise move it by a whole step
+            extra = sorted({elements_for(kind, ws) for ws in refinement_sizes(
+                plats, plan.edge_step, existing=[p["working_set_bytes"] for p in points])} - set(sizes)
+                           ) if plan.edge_step else []
+            edge_error = None
+            if extra:
+                session.progress(f"bandwidth sweep: {kind} x{threads}, plateau edges")
+                try:
+                    more = _sweep_points(session.call(f"sweep edges {kind} x{threads}", tasks.stream_task,
+                                                      str(lib.path), kind, extra, threads, plan.sweep, timeout_s=600),
+                                         kind)
+                except RooflabError as exc:
+                    more, edge_error = [], str(exc)
+                for p in more:
+                    p["edge"] = True
+                points = sorted(points + more, key=lambda p: p["working_set_bytes"])
+                refine_boundaries(plats, [p["working_set_bytes"] for p in points],
+                                  [p["bytes_per_s"] for p in points])
             name_plateaus(plats, cache_capacities(machine, threads))
             sweep = {"kernel": kind, "threads": threads, "library": lib.to_dict(), "points": points,
                      "plateaus": [p.to_dict() for p in plats],
                      "traffic_model": TRAFFIC_MODEL[kind], "audit": audits[kind], "refused": refusal,
-                     "rel_error": pts[0]["rel_error"] if pts else None}
+                     "rel_error": pts[0]["rel_error"] if pts else None, "edge_points_error": edge_error}
             sweeps.append(sweep)
             session.record(f"sweep {kind} x{threads}", sweep)
             # ceilings: measure again, precisely, at the centre of each named plateau (DRAM: the largest set)
@@ -272,27 +337,49 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
             if not targets:
                 continue
             session.progress(f"bandwidth ceilings: {kind} x{threads}")
+            tries: dict[int, list[dict]] = {n: [] for _, n in targets}
+            failure = None
+            todo = [n for _, n in targets]
             try:
-                res = session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
-                                   [n for _, n in targets], threads, plan.ceiling, timeout_s=600)
+                for _ in range(plan.bw_attempts):
+                    for r in session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
+                                          todo, threads, plan.ceiling, timeout_s=600):
+                        t = Timing.from_dict(r["timing"])
+                        tries[r["n"]].append({"r": r, "tp": t, "rate": bpe * r["n"] / t.summary.median,
+                                              "disturbance": disturbance(t.summary.cv)})
+                    todo = [n for n in todo if tries[n][-1]["disturbance"] > 1.0]
+                    if not todo:
+                        break
             except RooflabError as exc:
-                for level, n in targets:
-                    ceilings.append({"level": level, "kernel": kind, "threads": threads, "status": "failed",
-                                     "reason": str(exc), "bytes_per_s": None, "ci95": None})
-                continue
-            by_n = {r["n"]: r for r in res}
+                failure = str(exc)
             for level, n in targets:
-                r = by_n[n]
-                t = Timing.from_dict(r["timing"])
+                if not tries[n]:
+                    ceilings.append({"level": level, "kernel": kind, "threads": threads, "status": "failed",
+                                     "reason": failure, "bytes_per_s": None, "ci95": None})
+                    continue
+                kept = min(tries[n], key=lambda a: a["disturbance"])
+                r, t = kept["r"], kept["tp"]
                 rate, ci, _ = _rate(bpe * n, t)
                 entry = {"level": level, "kernel": kind, "threads": threads, "bytes_per_s": rate, "ci95": ci,
                          "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind]
                          * n, "traffic_model": TRAFFIC_MODEL[kind], "rel_error": r["rel_error"],
-                         "seconds": t.samples, "status": "refused" if refusal else "ok", "reason": refusal}
+                         "seconds": t.samples, "status": "refused" if refusal else "ok", "reason": refusal,
+                         "attempts": _attempt_log(tries[n], kept)}
                 session.check_timing(f"{level} {kind} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
                 ceilings.append(entry)
                 session.record(f"ceiling {level} {kind} x{threads}", entry)
     return sweeps, ceilings
+
+
+def _sweep_points(pts: list[dict], kind: str) -> list[dict]:
+    bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
+    out = []
+    for p in pts:
+        t = Timing.from_dict(p["timing"])
+        rate, ci, _ = _rate(bpe * p["n"], t)
+        out.append({"working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * p["n"], "n": p["n"],
+                    "bytes_per_s": rate, "ci95": ci, "cv": t.summary.cv, "samples": t.summary.n})
+    return out
 
 
 def _numpy_bandwidth(session: Session, plan: Plan, tall: int) -> list[dict]:

@@ -51,16 +51,20 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
               config: HarnessConfig) -> dict:
     """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
 
-    Pairing each peak sample with a clock sample taken next to it lets the fraction of the theoretical peak be
-    computed per round, cancelling frequency changes and steal time that hit both.
+    Pairing each peak sample with clock samples taken on either side of it lets the fraction of the theoretical peak
+    be computed per round, at the clock the cores ran at just then. Each clock sample gives both its wall time (which
+    dips when a core is taken away) and the clock each thread ran at while it ran (median of short chunks, which
+    does not).
     """
     dt = np.dtype(dtype)
     peak = _checked("peak kernel", _fn(lib, "rl_peak", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
                                                          ctypes.c_void_p]))
-    clock = _checked("clock kernel", _fn(clock_lib, "rl_clock_chain_mt", [ctypes.c_long, ctypes.c_int]))
+    clock = _checked("clock kernel", _fn(clock_lib, "rl_clock_chain_chunked", [ctypes.c_long, ctypes.c_int,
+                                                                               ctypes.c_void_p]))
     adds = ctypes.CDLL(clock_lib).rl_clock_adds_per_rep()
     seed = np.array([1.0 + 0.01 * i for i in range(chains)] + [0.999, 0.001], dtype=dt)
     out = np.zeros(max(threads, 1), dt)
+    hz = np.zeros(max(threads, 1))
     # correctness first: the checksum after a known number of steps
     check_reps = 1000
     peak(check_reps, threads, out.ctypes.data, seed.ctypes.data)
@@ -75,7 +79,7 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
         return peak(reps, threads, out.ctypes.data, seed.ctypes.data)
 
     def c(reps):
-        return clock(reps, threads)
+        return clock(reps, threads, hz.ctypes.data)
 
     rp = calibrate(p, config.min_sample_s)
     rc = calibrate(c, config.min_sample_s / 2)
@@ -83,34 +87,44 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     for _ in range(config.warmup):
         p(rp)
         c(rc)
+
+    def clock_sample() -> tuple[float, float]:
+        t = c(rc)
+        return t, float(np.mean(hz[:threads]))
+
     # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side
-    tp, tc = [], [c(rc)]
+    tc, running = [], []
+    t, h = clock_sample()
+    tc.append(t)
+    running.append(h)
+    tp = []
     for _ in range(config.samples):
         tp.append(p(rp))
-        tc.append(c(rc))
+        t, h = clock_sample()
+        tc.append(t)
+        running.append(h)
     return {"peak": Timing(reps=rp, samples=[(t - op) / rp for t in tp], raw=[t / rp for t in tp],
                            overhead_per_rep=op / rp).to_dict(),
             "clock": Timing(reps=rc, samples=[(t - oc) / rc for t in tc], raw=[t / rc for t in tc],
                             overhead_per_rep=oc / rc).to_dict(),
-            "adds_per_rep": adds, "rel_error": rel}
+            "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
 
 
-def round_clocks(clock_s: list[float], adds_per_rep: int) -> list[float]:
+def round_clocks(clock_hz: list[float]) -> list[float]:
     """The clock (Hz) of each round: the faster of the two clock samples around its peak sample.
 
-    Interference (another tenant, an interrupt) only ever makes a sample slower; taking the faster neighbour keeps
-    a clock sample that was hit from inflating that round's fraction of the peak, while a real frequency change,
-    seen on both sides, still counts.
+    ``clock_hz`` is the clock the cores ran at while they ran, one sample more than there are rounds. A frequency
+    change seen on both sides of a round counts; a clock sample that still reads low (most of its chunks were hit)
+    does not pull its round's clock down and so cannot inflate the round's fraction of the peak.
     """
-    hz = [adds_per_rep / t for t in clock_s]
-    return [max(a, b) for a, b in zip(hz, hz[1:])]
+    return [max(a, b) for a, b in zip(clock_hz, clock_hz[1:])]
 
 
-def per_round_fraction(flops_per_rep: float, peak_s: list[float], clock_s: list[float], adds_per_rep: int,
+def per_round_fraction(flops_per_rep: float, peak_s: list[float], clock_hz: list[float],
                        flops_per_cycle: float) -> tuple[float, tuple[float, float]]:
     """Median and order-statistic CI of achieved / theoretical, each round at its own measured clock
-    (``clock_s`` has one more sample than ``peak_s``: they alternate, clock first and last)."""
-    fr = [(flops_per_rep / tp) / (flops_per_cycle * hz) for tp, hz in zip(peak_s, round_clocks(clock_s, adds_per_rep))]
+    (``clock_hz`` has one more sample than ``peak_s``: they alternate, clock first and last)."""
+    fr = [(flops_per_rep / tp) / (flops_per_cycle * hz) for tp, hz in zip(peak_s, round_clocks(clock_hz))]
     return float(np.median(fr)), order_statistic_median_ci(fr)
 
 

@@ -6,7 +6,7 @@ import ctypes
 from dataclasses import dataclass, field
 
 from ..i18n import msg
-from ..timing.harness import HarnessConfig, run_samples
+from ..timing.harness import HarnessConfig
 from .cpu import CPU
 
 ELEM_BITS = {"fp64": 64, "fp32": 32}
@@ -26,19 +26,39 @@ class ClockMeasurement:
 
 def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, samples=9, warmup=3, budget_s=3.0)
                   ) -> ClockMeasurement | None:
-    """Core clock from a dependent integer-add chain timed in C; None where no chain exists for the ISA."""
+    """Core clock from a dependent integer-add chain timed in C; None where no chain exists for the ISA.
+
+    Each sample is the median of short timed chunks of the chain, so a sample in which the core was taken away for
+    a while still reads the clock the core ran at (see ``rl_clock_chain_chunked``)."""
+    import numpy as np
+
     from ..build.compiler import build_kernel
-    from ..build.ffi import function, timed
+    from ..build.ffi import function
+    from ..timing.harness import calibrate
+    from ..timing.stats import order_statistic_median_ci
 
     lib = build_kernel("clock")
     adds = function(lib.path, "rl_clock_adds_per_rep", ctypes.c_long, [])()
-    probe = function(lib.path, "rl_clock_chain", ctypes.c_double, [ctypes.c_long])
-    if probe(1) < 0:
+    chunked = function(lib.path, "rl_clock_chain_chunked", ctypes.c_double,
+                       [ctypes.c_long, ctypes.c_int, ctypes.c_void_p])
+    hz = np.zeros(1)
+    if chunked(1, 1, hz.ctypes.data) < 0:
         return None
-    t = run_samples(timed(lib.path, "rl_clock_chain"), config)
-    s = t.summary
-    return ClockMeasurement(hz=adds / s.median, ci95=(adds / s.ci95[1], adds / s.ci95[0]), samples=s.n,
-                            method=msg("dependent chain of {adds} integer adds (1 cycle each), timed in C", adds=adds))
+
+    def sample(reps: int) -> float:
+        return chunked(reps, 1, hz.ctypes.data)
+
+    reps = calibrate(sample, config.min_sample_s, max_reps=config.max_reps)
+    for _ in range(max(0, config.warmup - 1)):
+        sample(reps)
+    got = []
+    for _ in range(max(1, config.samples)):
+        sample(reps)
+        got.append(float(hz[0]))
+    lo, hi = order_statistic_median_ci(got)
+    return ClockMeasurement(hz=float(np.median(got)), ci95=(lo, hi), samples=len(got),
+                            method=msg("dependent chain of {adds} integer adds (1 cycle each), timed in C in short "
+                                       "chunks (median chunk)", adds=adds))
 
 
 def flops_per_cycle(cpu: CPU, precision: str, klass: str) -> float:

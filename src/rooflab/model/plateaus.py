@@ -130,24 +130,74 @@ def find_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], *, max_se
     out = []
     for a, b in keep:
         out.append(Plateau(first=a, last=b - 1, sizes=[float(v) for v in xs[a:b]], values=[float(v) for v in bw[a:b]]))
-    for p, q in zip(out, out[1:]):
-        p.boundary_bytes = _crossing(xs, bw, p, q)
+    refine_boundaries(out, xs, bw)
+    return out
+
+
+def refinement_sizes(plateaus: list[Plateau], step: float, *, max_per_edge: int = 8,
+                     existing: Sequence[float] = ()) -> list[float]:
+    """Extra working sets around each edge between two plateaus, from one coarse step (a factor sqrt(2)) below the
+    end of the first plateau to one above the start of the next, where the coarse sweep has a single noisy sample
+    to place the edge with. ``step`` apart (a factor), or wider where that would take more than ``max_per_edge``
+    points; sizes within half a step of one in ``existing`` are left out."""
+    out: set[float] = set()
+    have = np.log(np.asarray(sorted(existing), float)) if len(existing) else np.zeros(0)
+    for p, q in zip(plateaus, plateaus[1:]):
+        lo, hi = p.end_bytes / math.sqrt(2.0), q.start_bytes * math.sqrt(2.0)
+        st = max(step, (hi / lo) ** (1.0 / max(1, max_per_edge - 1)))
+        k = int(math.floor(math.log(hi / lo) / math.log(st) + 1e-9))
+        for i in range(k + 1):
+            x = lo * st ** i
+            if have.size and np.min(np.abs(have - math.log(x))) < 0.5 * math.log(st):
+                continue
+            out.add(x)
+    return sorted(out)
+
+
+def refine_boundaries(plateaus: list[Plateau], sizes: Sequence[float], bandwidths: Sequence[float]) -> None:
+    """Place each plateau's edge on a sweep that may hold more points than the one the plateaus were cut from
+    (the coarse sweep plus :func:`refinement_sizes`)."""
+    order = np.argsort(sizes)
+    xs = np.asarray(sizes, float)[order]
+    smooth = _median3(np.asarray(bandwidths, float)[order])
+    for p, q in zip(plateaus, plateaus[1:]):
+        p.boundary_bytes = _crossing(xs, smooth, p, q)
+
+
+def _median3(v: np.ndarray) -> np.ndarray:
+    """Running median of three (ends kept): one sample hit by noise next to an edge would otherwise move the edge
+    by a whole sweep step, while a real, monotone drop passes through unchanged."""
+    out = np.array(v, float)
+    if len(out) >= 3:
+        out[1:-1] = np.median(np.stack([v[:-2], v[1:-1], v[2:]]), axis=0)
     return out
 
 
 def _crossing(xs: np.ndarray, bw: np.ndarray, p: Plateau, q: Plateau) -> float:
-    """The working set where the curve passes the geometric mean of two neighbouring plateaus (log-log
-    interpolation between the sweep points around it)."""
+    """The working set where the (smoothed) curve passes the geometric mean of two neighbouring plateaus (log-log
+    interpolation between the sweep points around it).
+
+    The crossing is looked for across both plateaus, not only between them: a noisy point can be counted into the
+    wrong plateau, and the curve then crosses one step further. Where noise makes it cross more than once, the
+    crossing nearest the split between the plateaus is taken."""
     mid = math.sqrt(p.median * q.median)
     falling = q.median < p.median
-    for i in range(p.last, q.first):
+    split = math.log(math.sqrt(p.end_bytes * q.start_bytes))
+    lo = int(np.searchsorted(xs, p.start_bytes, side="left"))
+    hi = int(np.searchsorted(xs, q.end_bytes, side="right")) - 1
+    found = []
+    for i in range(lo, hi):
         y0, y1 = bw[i], bw[i + 1]
         if (falling and y0 >= mid >= y1) or (not falling and y0 <= mid <= y1):
             if y0 == y1:
-                return float(math.sqrt(xs[i] * xs[i + 1]))
-            f = (math.log(mid) - math.log(y0)) / (math.log(y1) - math.log(y0))
-            return float(math.exp(math.log(xs[i]) + f * (math.log(xs[i + 1]) - math.log(xs[i]))))
-    return float(math.sqrt(xs[p.last] * xs[q.first]))
+                x = math.log(math.sqrt(xs[i] * xs[i + 1]))
+            else:
+                f = (math.log(mid) - math.log(y0)) / (math.log(y1) - math.log(y0))
+                x = math.log(xs[i]) + f * (math.log(xs[i + 1]) - math.log(xs[i]))
+            found.append(x)
+    if not found:
+        return float(math.exp(split))
+    return float(math.exp(min(found, key=lambda x: abs(x - split))))
 
 
 def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_factor: float = 4.0) -> list[Plateau]:

@@ -1,0 +1,131 @@
+"""A ceiling measured while the machine was not quiet is measured again; the least disturbed attempt is kept."""
+
+import pytest
+
+from rooflab.errors import RooflabError
+from rooflab.labs import measure
+from rooflab.labs.kernels import PeakVariant, default_chains, vector_bytes
+from rooflab.labs.measure import MeasureOptions, disturbance, make_plan
+from rooflab.machine import describe_cpu
+from rooflab.timing.harness import Timing
+
+HZ = 2.0e9  # the clock of the synthetic machine
+FPC = {"scalar": 4.0, "simd": 32.0, "simd_fma": 32.0}  # fp32 FLOP per cycle per core
+
+
+def timing(samples):
+    return Timing(reps=1, samples=list(samples), raw=list(samples)).to_dict()
+
+
+def peak_result(flops_per_rep, fpc, *, fraction, clock_dip=0.0, cv_hit=False, n=7, adds=1024):
+    """What tasks.peak_task returns, for a kernel running at ``fraction`` of one core's peak (fpc FLOP per cycle)
+    at HZ."""
+    t = flops_per_rep / (fraction * fpc * HZ)
+    peak = [t * (1.0 + 0.04 * i if cv_hit else 1.0) for i in range(n)]  # spread: a robust CV near 10%
+    wall = [adds / HZ] * (n + 1)
+    if clock_dip:
+        wall[3] = adds / (HZ * (1.0 - clock_dip))
+    return {"peak": timing(peak), "clock": timing(wall), "clock_hz_running": [HZ] * (n + 1),
+            "adds_per_rep": adds, "rel_error": 0.0}
+
+
+class FakeSession:
+    """Scripted peak_task results, per kernel name: one per attempt."""
+
+    def __init__(self, script):
+        self.script = {k: list(v) for k, v in script.items()}
+        self.calls, self.warnings = [], []
+
+    def progress(self, _m):
+        pass
+
+    def call(self, name, fn, *args, **kwargs):
+        self.calls.append(name)
+        if name.startswith("peak "):
+            return self.script[name[len("peak "):]].pop(0)
+        raise RooflabError("not scripted")
+
+    def warn(self, w):
+        if w:
+            self.warnings.append(w)
+
+    def record(self, *_a):
+        pass
+
+    def check_timing(self, subject, t, spread_threshold=0.05):
+        pass
+
+
+@pytest.fixture(scope="module")
+def machine():
+    cpu = describe_cpu()
+    isa = cpu.isa.to_dict()
+    per_core = {"fp32": {k: v * HZ for k, v in FPC.items()}, "fp64": {k: v * HZ / 2 for k, v in FPC.items()}}
+    return {"isa": isa, "physical_cores": 2,
+            "theoretical": {"clock_hz": HZ, "cores": 2, "per_core": per_core}}
+
+
+def run_script(machine, behaviour):
+    """behaviour(klass, threads) -> list of attempt kwargs; returns the compute entries."""
+    vb = vector_bytes(machine["isa"])
+    script = {}
+    for klass, label in measure.KLASS_LABEL.items():
+        v = PeakVariant("fp32", klass, default_chains(machine["isa"]), 0 if klass == "scalar" else vb)
+        for threads in (1, 2):
+            name = f"fp32 {label}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "") + f" x{threads}"
+            script[name] = [peak_result(v.flops_per_rep, FPC[klass], **kw) for kw in behaviour(klass, threads)]
+    s = FakeSession(script)
+    plan = make_plan(MeasureOptions(), machine)
+    out = measure._compute_ceilings(s, MeasureOptions(precisions=("fp32",)), plan, machine, 2)
+    return [e for e in out if e["klass"] != "blas_gemm"], s
+
+
+def test_disturbance_is_the_worst_ratio_to_its_limit():
+    assert disturbance(0.015) == pytest.approx(0.5)
+    assert disturbance(0.01, clock_dip=0.10) == pytest.approx(2.0)
+    assert disturbance(0.0, fraction=1.05) > 10  # above the physical limit: never preferred
+    assert disturbance(0.0, fraction=1.01) == 0.0
+    assert disturbance(0.0, efficiency=0.5) == pytest.approx(1.5)
+    assert disturbance(0.0, efficiency=0.9) < 1.0
+
+
+def test_a_disturbed_attempt_is_measured_again_and_the_quiet_one_kept(machine):
+    def behaviour(klass, threads):
+        if klass == "simd_fma" and threads == 1:  # clock dipped 20%, then the spread was high, then quiet
+            return [dict(fraction=0.98, clock_dip=0.2), dict(fraction=0.97, cv_hit=True), dict(fraction=0.99)]
+        return [dict(fraction=0.98)]
+
+    out, s = run_script(machine, behaviour)
+    fma = next(e for e in out if e["klass"] == "simd_fma" and e["threads"] == 1)
+    assert [a["kept"] for a in fma["attempts"]] == [False, False, True]
+    assert fma["attempts"][0]["clock_dip"] == pytest.approx(0.2)
+    assert fma["of_theoretical"] == pytest.approx(0.99)
+    # the others were quiet at once: one attempt each
+    assert all(len(e["attempts"]) == 1 for e in out if e is not fma)
+    # the clock warning speaks of the kept attempt only, which was quiet
+    assert not [w for w in s.warnings if w.code == "unstable-clock"]
+
+
+def test_after_the_last_attempt_the_least_disturbed_is_kept_not_the_fastest(machine):
+    def behaviour(klass, threads):
+        if klass == "simd" and threads == 1:  # always disturbed; the fastest attempt is above the limit
+            return [dict(fraction=0.95, clock_dip=0.3), dict(fraction=1.10), dict(fraction=0.96, clock_dip=0.08)]
+        return [dict(fraction=0.98)]
+
+    out, s = run_script(machine, behaviour)
+    e = next(e for e in out if e["klass"] == "simd" and e["threads"] == 1)
+    assert [a["kept"] for a in e["attempts"]] == [False, False, True]
+    assert e["of_theoretical"] == pytest.approx(0.96) and e["status"] == "ok"
+    assert [w for w in s.warnings if w.code == "unstable-clock"]  # still said: the machine was never quiet
+
+
+def test_all_threads_far_below_one_thread_times_their_number_is_measured_again(machine):
+    def behaviour(klass, threads):
+        if klass == "simd_fma" and threads == 2:  # the two threads shared one core, then did not
+            return [dict(fraction=0.49), dict(fraction=0.98)]
+        return [dict(fraction=0.98)]
+
+    out, _ = run_script(machine, behaviour)
+    e = next(e for e in out if e["klass"] == "simd_fma" and e["threads"] == 2)
+    assert len(e["attempts"]) == 2 and e["attempts"][0]["efficiency"] == pytest.approx(0.5)
+    assert e["of_theoretical"] == pytest.approx(0.98)
