@@ -1,12 +1,12 @@
 """Targets of `rooflab measure`, measured as ratios within one run on a quiet machine.
 
 1. fp32 FMA ceiling on all threads: >= 95% of the theoretical peak at the measured clock, never above 102%.
-2. DRAM triad ceiling on all threads: within 5% of a STREAM-style triad compiled separately (-O3 -march=native
-   -fopenmp), same traffic model, alternated with it round by round (A B A B ...).
+2. DRAM triad on all threads: within 5% of a STREAM-style triad compiled separately (-O3 -march=native -fopenmp),
+   same traffic model and working set as the measured DRAM ceiling, alternated with it every few passes (A B A B).
 3. Detected cache levels: plateau boundaries within a factor 2 of the sizes the OS reports.
 4. Run-to-run spread of each ceiling over --runs runs of `rooflab measure`: coefficient of variation <= 3%.
 
-    python bench/measure_targets.py [--runs 5] [--rounds 11] [--quick]
+    python bench/measure_targets.py [--runs 5] [--rounds 41] [--quick]
 
 Never run it beside another benchmark: on a small machine both results would be wrong.
 """
@@ -34,38 +34,63 @@ def run_measure(quick: bool) -> dict:
     return json.loads(r.stdout)
 
 
-def stream_vs_rooflab(threads: int, n: int, rounds: int = 5) -> list[tuple[float, float]]:
+def stream_vs_rooflab(threads: int, n: int, rounds: int = 41, passes: int = 3) -> list[tuple[float, float]]:
+    """(rooflab, reference) triad bandwidth per round, both in this process, alternated every few passes.
+
+    DRAM bandwidth on a shared host swings by a third within a second; rounds of ~30 ms each, alternating which
+    goes first, put both kernels under the same conditions. rooflab's side is its own kernel library (the one
+    `rooflab measure` builds) on arrays allocated as its stream task allocates them."""
+    import ctypes
+
     from rooflab.build.compiler import find_compiler, openmp_flags
-    from rooflab.labs import tasks
     from rooflab.labs.kernels import build_stream, vector_bytes
     from rooflab.machine.cpu import describe_cpu
-    from rooflab.timing.harness import HarnessConfig, Timing
-    from rooflab.timing.worker import Worker
+    from rooflab.timing.memory import aligned_array
 
     cc = find_compiler()
     omp = openmp_flags(cc)
     if omp is None:
         raise SystemExit("the STREAM reference needs OpenMP")
-    exe = Path(tempfile.mkdtemp()) / "stream_ref"
-    subprocess.run([cc.path, "-O3", "-march=native", *omp, str(HERE / "stream_ref.c"), "-o", str(exe)], check=True)
-    lib = str(build_stream(vector_bytes(describe_cpu().isa.to_dict())).path)
-    cfg = HarnessConfig(min_sample_s=0.02, samples=11, warmup=1)
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": "false"}
+    so = Path(tempfile.mkdtemp()) / "libstream_ref.so"
+    subprocess.run([cc.path, "-O3", "-march=native", "-fPIC", "-shared", *omp, str(HERE / "stream_ref.c"), "-o",
+                    str(so)], check=True)
+    ref = ctypes.CDLL(str(so))
+    ref.ref_setup.argtypes, ref.ref_setup.restype = [ctypes.c_long, ctypes.c_int], ctypes.c_int
+    ref.ref_triad.argtypes, ref.ref_triad.restype = [ctypes.c_int], ctypes.c_double
+    if ref.ref_setup(n, threads) != 0:
+        raise SystemExit("the reference could not allocate its arrays")
+    lib = ctypes.CDLL(str(build_stream(vector_bytes(describe_cpu().isa.to_dict())).path))
+    f = lib.rl_triad
+    f.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_double,
+                  ctypes.c_long]
+    f.restype = ctypes.c_double
+    a = aligned_array(n, np.float64, 0.0, skew=0)
+    b = aligned_array(n, np.float64, 1.0, skew=1088)
+    c = aligned_array(n, np.float64, 2.0, skew=2176)
+
+    def ours() -> float:
+        return 24.0 * n * passes / f(passes, threads, a.ctypes.data, b.ctypes.data, c.ctypes.data, 3.0, n)
+
+    def theirs() -> float:
+        return 24.0 * n * passes / ref.ref_triad(passes)
+
+    ours(), theirs()  # warm-up
     pairs = []
-    with Worker() as w:
-        for _ in range(rounds):
-            ref = float(subprocess.run([str(exe), str(n), "21"], capture_output=True, text=True, env=env,
-                                       check=True).stdout)
-            res = w.call("triad", tasks.stream_task, lib, "triad", [n], threads, cfg, timeout_s=600)
-            t = Timing.from_dict(res[0]["timing"])
-            pairs.append((24.0 * n / t.summary.median, ref))
+    for r in range(rounds):
+        if r % 2:
+            x, y = ours(), theirs()
+        else:
+            y, x = theirs(), ours()
+        pairs.append((x, y))
+    if ref.ref_check() != 0 or not np.allclose(a[:: max(1, n // 7)], 7.0):
+        raise SystemExit("a triad gave a wrong result")
     return pairs
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=11, help="alternated rounds of rooflab's and the reference triad")
+    ap.add_argument("--rounds", type=int, default=41, help="alternated rounds of rooflab's and the reference triad")
     ap.add_argument("--quick", action="store_true", help="measure with --quick (the targets are for the default)")
     args = ap.parse_args()
     docs = [run_measure(args.quick) for _ in range(args.runs)]

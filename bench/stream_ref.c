@@ -1,35 +1,40 @@
-/* A STREAM-style triad, compiled on its own (-O3 -march=native -fopenmp) as the reference for rooflab's DRAM
- * triad ceiling. Same traffic model: 24 bytes per element (two loads, one store; write-allocate not counted).
- * Usage: stream_ref N NTIMES -> prints the median bytes/s over NTIMES passes. */
+/* A STREAM-style triad, compiled on its own (-O3 -march=native -fopenmp -shared) as the reference for rooflab's
+ * DRAM triad ceiling. Same traffic model: 24 bytes per element (two loads, one store; write-allocate not counted).
+ * Its arrays are its own, allocated and first touched here by the threads that will stream them, as STREAM does.
+ *   ref_setup(n, threads)  -> 0 on success
+ *   ref_triad(passes)      -> seconds for `passes` passes of a[i] = b[i] + 3 * c[i]
+ *   ref_check()            -> 0 when a[] holds the expected value */
 #include <omp.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+static double *a, *b, *c;
+static long n;
+static int nt;
+
+int ref_setup(long len, int threads) {
+    n = len;
+    nt = threads;
+    a = aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64);
+    b = aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64);
+    c = aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64);
+    if (!a || !b || !c) return -1;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (long i = 0; i < n; i++) { a[i] = 0.0; b[i] = 1.0; c[i] = 2.0; }
+    return 0;
 }
 
-int main(int argc, char **argv) {
-    long n = argc > 1 ? atol(argv[1]) : 20000000;
-    int ntimes = argc > 2 ? atoi(argv[2]) : 20;
-    double *a = aligned_alloc(64, n * sizeof(double) + 64);
-    double *b = aligned_alloc(64, n * sizeof(double) + 64);
-    double *c = aligned_alloc(64, n * sizeof(double) + 64);
-    double *t = malloc(ntimes * sizeof(double));
-    double s = 3.0;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) { a[i] = 0.0; b[i] = 1.0; c[i] = 2.0; }
-    for (int k = 0; k < ntimes; k++) {
-        double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(static)
+double ref_triad(int passes) {
+    const double s = 3.0;
+    double t0 = omp_get_wtime();
+    for (int k = 0; k < passes; k++) {
+#pragma omp parallel for schedule(static) num_threads(nt)
         for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
-        t[k] = omp_get_wtime() - t0;
     }
+    return omp_get_wtime() - t0;
+}
+
+int ref_check(void) {
     for (long i = 0; i < n; i += n / 7 + 1)
-        if (a[i] != 7.0) { fprintf(stderr, "wrong result at %ld\n", i); return 1; }
-    qsort(t + 1, ntimes - 1, sizeof(double), cmp); /* the first pass is a warm-up */
-    double med = t[1 + (ntimes - 1) / 2];
-    printf("%.6e\n", 24.0 * n / med);
+        if (a[i] != 7.0) return 1;
     return 0;
 }

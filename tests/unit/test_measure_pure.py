@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 
@@ -59,6 +61,35 @@ def test_aligned_array_alignment_and_skew():
     assert a.ctypes.data % 64 == 0 and a.shape == (1000,) and a[0] == 1.0
     b = tasks.aligned_array(1000, np.float64, skew=1088)
     assert b.ctypes.data % 4096 == 1088
+
+
+def _mapping_of(addr: int) -> dict:
+    """The /proc/self/smaps entry (fields and VmFlags) of the mapping holding ``addr``."""
+    entry = None
+    for line in open("/proc/self/smaps"):
+        head = line.split()
+        if "-" in head[0] and ":" not in head[0]:
+            lo, hi = (int(x, 16) for x in head[0].split("-"))
+            entry = {"path": head[5] if len(head) > 5 else "", "hit": lo <= addr < hi}
+        elif entry is not None and entry["hit"]:
+            key, _, val = line.partition(":")
+            entry[key] = val.split()
+            if key == "VmFlags":
+                return entry
+    raise AssertionError("no mapping holds the array")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="needs Linux /proc/self/smaps")
+def test_large_arrays_are_private_memory_advised_for_huge_pages():
+    a = tasks.aligned_array(4 << 20, np.float64, 1.0, skew=1088)  # 32 MiB, touched by the fill
+    assert a.ctypes.data % (2 << 20) == 1088
+    m = _mapping_of(a.ctypes.data)
+    # private anonymous memory (a shared anonymous mapping is shmem, where huge pages are normally off)
+    assert "sh" not in m["VmFlags"] and m["path"] == ""
+    thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+    if "[never]" not in thp:
+        assert "hg" in m["VmFlags"]  # madvise(MADV_HUGEPAGE) took
+        assert int(m["AnonHugePages"][0]) > 0  # and the kernel backed part of it with huge pages
 
 
 def _doc():

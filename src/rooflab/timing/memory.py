@@ -17,7 +17,9 @@ def _huge_backed(nbytes: int, skew: int) -> np.ndarray:
     """
     import mmap
 
-    mm = mmap.mmap(-1, nbytes + 2 * HUGE + skew)
+    # private: a shared anonymous mapping is shmem, which transparent huge pages skip unless shmem_enabled says
+    # otherwise (it rarely does)
+    mm = mmap.mmap(-1, nbytes + 2 * HUGE + skew, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     base = np.frombuffer(mm, np.uint8)
     off = (-base.ctypes.data) % HUGE
     if hasattr(mm, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
