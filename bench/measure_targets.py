@@ -101,9 +101,13 @@ def main() -> int:
     fma = [c for d in docs for c in d["ceilings"]["compute"]
            if c["klass"] == "simd_fma" and c["precision"] == "fp32" and c["threads"] == tall]
     fr = [c["of_theoretical"] for c in fma]
+    def while_running(c):
+        lost = c.get("time_lost")
+        return f" [{c['of_theoretical'] / (1 - lost):.1%} while running, {lost:.1%} lost]" if lost is not None else ""
+
     print(f"1. fp32 FMA x{tall}, of theoretical at the measured clock, per run: "
-          + ", ".join(f"{c['of_theoretical']:.1%}" + ("" if c["status"] == "ok" else f" ({c['status']}: not a roof)")
-                      for c in fma))
+          + ", ".join(f"{c['of_theoretical']:.1%}" + while_running(c)
+                      + ("" if c["status"] == "ok" else f" ({c['status']}: not a roof)") for c in fma))
     ok &= all(0.95 <= x <= 1.02 for x in fr)
     # 2. DRAM triad vs STREAM
     dram = next(b for b in d0["ceilings"]["bandwidth"] if b["level"] == "DRAM" and b["kernel"] == "triad"

@@ -146,10 +146,15 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
     if th:
         fpc = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
         frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], fpc)
+    # the share of the time the cores were away while the clock chain ran (interrupts, other tenants): its wall
+    # clock against the clock it ran at
+    run_hz = float(np.median(res["clock_hz_running"]))
+    lost = max(0.0, 1.0 - float(np.median(wall_hz)) / run_hz) if wall_hz and run_hz > 0 else None
     eff = None
     if rate_1 and th and threads > 1:
         eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
     return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "fpc": fpc, "clock_dip": dip,
+            "time_lost": lost,
             "efficiency": eff, "rate": flops / tp.summary.median,
             "disturbance": disturbance(tp.summary.cv, clock_dip=dip, fraction=frac, efficiency=eff)}
 
@@ -214,7 +219,8 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                              rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
                              clock_hz_running=res["clock_hz_running"],
                              clock_hz_during=float(np.median(tasks.round_clocks(res["clock_hz_running"]))),
-                             status="ok", reason=None, attempts=_attempt_log(attempts, kept))
+                             time_lost=kept["time_lost"], status="ok", reason=None,
+                             attempts=_attempt_log(attempts, kept))
                 session.warn(check_clock_stability([res["adds_per_rep"] / t for t in tc.samples],
                                                    subject=f"{name} x{threads}"))
                 if th:
