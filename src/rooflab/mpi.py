@@ -63,6 +63,14 @@ class RankSession(Session):
         finally:
             self.sync()
 
+    def agree(self, flag: bool) -> bool:
+        return bool(self.comm.allreduce(1 if flag else 0, op=_max()))
+
+    def skip_call(self, name: str) -> None:
+        # the two synchronisations a call would make, so that the ranks that do measure stay in step
+        self.sync()
+        self.sync()
+
     def run(self, *args, **kwargs):
         self.sync()
         try:

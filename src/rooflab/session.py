@@ -146,6 +146,14 @@ class Session:
         self.progress(name)
         return self._worker.call(name, fn, *args, timeout_s=timeout_s, **kwargs)
 
+    def agree(self, flag: bool) -> bool:
+        """Whether any process of the job says ``flag`` (alone, this one): a decision to measure again must be the
+        same on every rank of an MPI job, whose measurements start and end together."""
+        return bool(flag)
+
+    def skip_call(self, name: str) -> None:
+        """Take part in a step of the job without measuring anything (alone: nothing to do)."""
+
     def load_warnings(self) -> dict:
         """Read the load monitor and add a competing-load warning when others used the CPUs."""
         if self._monitor is None:

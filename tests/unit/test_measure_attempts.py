@@ -32,9 +32,13 @@ def peak_result(flops_per_rep, fpc, *, fraction, clock_dip=0.0, cv_hit=False, n=
 class FakeSession:
     """Scripted peak_task results, per kernel name: one per attempt."""
 
-    def __init__(self, script):
+    def __init__(self, script, others_disturbed=False):
         self.script = {k: list(v) for k, v in script.items()}
         self.calls, self.warnings = [], []
+        self.others_disturbed = others_disturbed  # as if another rank of an MPI job were never quiet
+
+    def agree(self, flag):
+        return flag or self.others_disturbed
 
     def progress(self, _m):
         pass
@@ -65,7 +69,7 @@ def machine():
             "theoretical": {"clock_hz": HZ, "cores": 2, "per_core": per_core}}
 
 
-def run_script(machine, behaviour):
+def run_script(machine, behaviour, others_disturbed=False):
     """behaviour(klass, threads) -> list of attempt kwargs; returns the compute entries."""
     vb = vector_bytes(machine["isa"])
     script = {}
@@ -74,7 +78,7 @@ def run_script(machine, behaviour):
         for threads in (1, 2):
             name = f"fp32 {label}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "") + f" x{threads}"
             script[name] = [peak_result(v.flops_per_rep, FPC[klass], **kw) for kw in behaviour(klass, threads)]
-    s = FakeSession(script)
+    s = FakeSession(script, others_disturbed)
     plan = make_plan(MeasureOptions(), machine)
     out = measure._compute_ceilings(s, MeasureOptions(precisions=("fp32",)), plan, machine, 2)
     return [e for e in out if e["klass"] != "blas_gemm"], s
@@ -129,3 +133,11 @@ def test_all_threads_far_below_one_thread_times_their_number_is_measured_again(m
     e = next(e for e in out if e["klass"] == "simd_fma" and e["threads"] == 2)
     assert len(e["attempts"]) == 2 and e["attempts"][0]["efficiency"] == pytest.approx(0.5)
     assert e["of_theoretical"] == pytest.approx(0.98)
+
+
+def test_the_decision_to_measure_again_is_the_jobs_not_one_ranks(machine):
+    # this rank is quiet, another rank of the job is not: every rank measures again, together, each keeping its own
+    # least disturbed attempt
+    out, s = run_script(machine, lambda klass, threads: [dict(fraction=0.98)] * 3, others_disturbed=True)
+    assert all(len(e["attempts"]) == 3 and e["attempts"][0]["kept"] for e in out)
+    assert len([c for c in s.calls if c.startswith("peak ")]) == 3 * len(out)

@@ -205,7 +205,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                                            threads=threads, config=plan.peak)
                         attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
                                                       one["flops_per_s"] if one else None))
-                        if attempts[-1]["disturbance"] <= 1.0:
+                        if not session.agree(attempts[-1]["disturbance"] > 1.0):
                             break
                 except RooflabError as exc:
                     entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
@@ -313,6 +313,8 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                 plats, plan.edge_step, existing=[p["working_set_bytes"] for p in points])} - set(sizes)
                            ) if plan.edge_step else []
             edge_error = None
+            if session.agree(bool(extra)) and not extra:
+                session.skip_call(f"sweep edges {kind} x{threads}")
             if extra:
                 session.progress(f"bandwidth sweep: {kind} x{threads}, plateau edges")
                 try:
@@ -340,7 +342,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                     continue
                 ws = p.end_bytes if p.level == "DRAM" else p.center_bytes
                 targets.append((p.level, elements_for(kind, ws)))
-            if not targets:
+            if not session.agree(bool(targets)):
                 continue
             session.progress(f"bandwidth ceilings: {kind} x{threads}")
             tries: dict[int, list[dict]] = {n: [] for _, n in targets}
@@ -348,14 +350,18 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
             todo = [n for _, n in targets]
             try:
                 for _ in range(plan.bw_attempts):
-                    for r in session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
-                                          todo, threads, plan.ceiling, timeout_s=600):
+                    if not todo:  # another rank of an MPI job has ceilings to measure, this one none
+                        session.skip_call(f"ceilings {kind} x{threads}")
+                    for r in (session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
+                                           todo, threads, plan.ceiling, timeout_s=600) if todo else []):
                         t = Timing.from_dict(r["timing"])
                         tries[r["n"]].append({"r": r, "tp": t, "rate": bpe * r["n"] / t.summary.median,
                                               "disturbance": disturbance(t.summary.cv)})
                     todo = [n for n in todo if tries[n][-1]["disturbance"] > 1.0]
-                    if not todo:
+                    if not session.agree(bool(todo)):
                         break
+                    # under MPI another rank measures again: so does this one, to keep the load the same
+                    todo = todo or [n for _, n in targets]
             except RooflabError as exc:
                 failure = str(exc)
             for level, n in targets:
