@@ -21,7 +21,7 @@ def test_calibration_reaches_min_sample_time_exactly():
     k = FakeKernel(clk, 1e-3)
     # 1 rep -> 1 ms; aim 20% above 10 ms -> 12 reps
     assert calibrate(k, 0.010) == 12
-    assert k.calls == [1, 12]
+    assert k.calls == [1, 12, 12]  # the count is confirmed by a second sample
 
 
 def test_calibration_grows_geometrically_from_zero_time():
@@ -32,7 +32,20 @@ def test_calibration_grows_geometrically_from_zero_time():
         return 0.0 if reps < 100 else reps * 1e-4
 
     assert calibrate(kernel, 0.01) == 100
-    assert calls == [1, 10, 100]
+    assert calls == [1, 10, 100, 100]
+
+
+def test_calibration_is_not_fooled_by_one_slow_call():
+    # each repetition takes 1 us, but the first call waits 5 ms for its threads to wake: without a second sample
+    # the count would stay at 1, and every sample would be call overhead
+    calls = []
+
+    def kernel(reps):
+        calls.append(reps)
+        return reps * 1e-6 + (5e-3 if len(calls) == 1 else 0.0)
+
+    reps = calibrate(kernel, 0.002)
+    assert reps * 1e-6 >= 0.002 and calls[:2] == [1, 1]
 
 
 def test_python_timed_with_fake_clock_gives_exact_samples():

@@ -1,5 +1,7 @@
 """A ceiling measured while the machine was not quiet is measured again; the least disturbed attempt is kept."""
 
+import dataclasses
+
 import pytest
 
 from rooflab.errors import RooflabError
@@ -79,7 +81,7 @@ def run_script(machine, behaviour, others_disturbed=False):
             name = f"fp32 {label}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "") + f" x{threads}"
             script[name] = [peak_result(v.flops_per_rep, FPC[klass], **kw) for kw in behaviour(klass, threads)]
     s = FakeSession(script, others_disturbed)
-    plan = make_plan(MeasureOptions(), machine)
+    plan = dataclasses.replace(make_plan(MeasureOptions(), machine), attempts=3)
     out = measure._compute_ceilings(s, MeasureOptions(precisions=("fp32",)), plan, machine, 2)
     return [e for e in out if e["klass"] != "blas_gemm"], s
 
@@ -141,3 +143,20 @@ def test_the_decision_to_measure_again_is_the_jobs_not_one_ranks(machine):
     out, s = run_script(machine, lambda klass, threads: [dict(fraction=0.98)] * 3, others_disturbed=True)
     assert all(len(e["attempts"]) == 3 and e["attempts"][0]["kept"] for e in out)
     assert len([c for c in s.calls if c.startswith("peak ")]) == 3 * len(out)
+
+
+def test_private_cache_ceilings_expect_one_thread_times_the_cores():
+    m = {"physical_cores": 2, "cache_details": [
+        {"level": 1, "type": "Data", "size": 32768, "shared_by": 1},
+        {"level": 1, "type": "Instruction", "size": 32768, "shared_by": 1},
+        {"level": 2, "type": "Unified", "size": 1 << 20, "shared_by": 1},
+        {"level": 3, "type": "Unified", "size": 32 << 20, "shared_by": 2}]}
+    one = [{"level": lv, "kernel": "read", "threads": 1, "bytes_per_s": bw}
+           for lv, bw in (("L1", 200e9), ("L2", 100e9), ("L3", 90e9), ("DRAM", 25e9))]
+    targets = [("L1", 100), ("L2", 200), ("L3", 300), ("DRAM", 400)]
+    # L3 and DRAM are shared: no expectation; one thread: none at all; another kernel's one-thread ceilings: none
+    assert measure._private_scaling(one, m, "read", 2, targets) == {100: 400e9, 200: 200e9}
+    assert measure._private_scaling(one, m, "read", 1, targets) == {}
+    assert measure._private_scaling(one, m, "copy", 2, targets) == {}
+    # more threads than cores: the cores are the limit
+    assert measure._private_scaling(one, {**m, "physical_cores": 1}, "read", 2, targets) == {100: 200e9, 200: 100e9}

@@ -89,9 +89,9 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
                 gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=1.2),
                 sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3),
                 ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
-                batch=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=3, budget_s=1.5),
+                batch=HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=1.0),
                 gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
-                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=3,
+                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=2,
                 bw_attempts=2, edge_step=2 ** (1 / 4))
 
 
@@ -346,6 +346,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                 continue
             session.progress(f"bandwidth ceilings: {kind} x{threads}")
             tries: dict[int, list[dict]] = {n: [] for _, n in targets}
+            expect = _private_scaling(ceilings, machine, kind, threads, targets)
             failure = None
             todo = [n for _, n in targets]
             try:
@@ -355,8 +356,10 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                     for r in (session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind,
                                            todo, threads, plan.ceiling, timeout_s=600) if todo else []):
                         t = Timing.from_dict(r["timing"])
-                        tries[r["n"]].append({"r": r, "tp": t, "rate": bpe * r["n"] / t.summary.median,
-                                              "disturbance": disturbance(t.summary.cv)})
+                        rate = bpe * r["n"] / t.summary.median
+                        eff = rate / expect[r["n"]] if expect.get(r["n"]) else None
+                        tries[r["n"]].append({"r": r, "tp": t, "rate": rate, "efficiency": eff,
+                                              "disturbance": disturbance(t.summary.cv, efficiency=eff)})
                     todo = [n for n in todo if tries[n][-1]["disturbance"] > 1.0]
                     if not session.agree(bool(todo)):
                         break
@@ -381,6 +384,20 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                 ceilings.append(entry)
                 session.record(f"ceiling {level} {kind} x{threads}", entry)
     return sweeps, ceilings
+
+
+def _private_scaling(ceilings: list[dict], machine: dict, kind: str, threads: int,
+                     targets: list[tuple[str, int]]) -> dict[int, float]:
+    """For each target in a cache private to a core: the one-thread ceiling times the cores the threads have. All
+    threads reading their own L1 or L2 far below that were sharing cores while measured (see disturbance())."""
+    if threads < 2:
+        return {}
+    private = {f"L{c['level']}" for c in machine.get("cache_details") or []
+               if c["type"] in ("Data", "Unified") and c.get("shared_by", 1) == 1}
+    cores = min(threads, machine.get("physical_cores") or threads)
+    one = {c["level"]: c["bytes_per_s"] for c in ceilings
+           if c["kernel"] == kind and c["threads"] == 1 and c.get("bytes_per_s")}
+    return {n: cores * one[level] for level, n in targets if level in private and one.get(level)}
 
 
 def _sweep_points(pts: list[dict], kind: str) -> list[dict]:

@@ -212,14 +212,24 @@ def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> d
     B = rng.random((n, n), dtype=np.float64).astype(dtype)
     C = np.empty((n, n), dtype)
     with _limit(threads):
+        t0 = time.perf_counter()
         np.matmul(A, B, out=C)
+        first = time.perf_counter() - t0
         rows = slice(0, min(n, 16))
         err = rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
         tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
         if err > tol:
             raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
-        t = run_samples(python_timed(lambda: np.matmul(A, B, out=C)), config, overhead_per_rep=python_overhead())
+        t = samples_after_check(lambda: np.matmul(A, B, out=C), first, config)
     return {"timing": t.to_dict(), "rel_error": err}
+
+
+def samples_after_check(call, first_s: float, config: HarnessConfig) -> Timing:
+    """Samples of a Python-timed call already made once, for its correctness check (which warmed it up). A call
+    that lasted a whole sample is one repetition per sample, with no calibration and no further warm-up."""
+    long_call = first_s >= config.min_sample_s
+    return run_samples(python_timed(call), dataclasses.replace(config, warmup=0) if long_call else config,
+                       reps=1 if long_call else None, overhead_per_rep=python_overhead())
 
 
 def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
@@ -264,11 +274,7 @@ def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: H
             err = float(np.max(np.abs(Y[:, cols] - ref)) / (np.max(np.abs(ref)) or 1.0))
             if err > 1e-3:
                 raise WrongResult(f"batch B={b}", err, 1e-3)
-            # a call already longer than a sample: the checked call was the warm-up and one repetition is a sample
-            long_call = first >= config.min_sample_s
-            t = run_samples(python_timed(lambda X=X, Y=Y: np.matmul(X, W, out=Y)),
-                            dataclasses.replace(config, warmup=0) if long_call else config,
-                            reps=1 if long_call else None, overhead_per_rep=python_overhead())
+            t = samples_after_check(lambda X=X, Y=Y: np.matmul(X, W, out=Y), first, config)
             out.append({"B": b, "timing": t.to_dict(), "rel_error": err})
     return out
 

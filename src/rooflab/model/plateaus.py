@@ -134,7 +134,7 @@ def find_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], *, max_se
     return out
 
 
-def refinement_sizes(plateaus: list[Plateau], step: float, *, max_per_edge: int = 8,
+def refinement_sizes(plateaus: list[Plateau], step: float, *, max_per_edge: int = 6,
                      existing: Sequence[float] = ()) -> list[float]:
     """Extra working sets around each edge between two plateaus, from one coarse step (a factor sqrt(2)) below the
     end of the first plateau to one above the start of the next, where the coarse sweep has a single noisy sample

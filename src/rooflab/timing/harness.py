@@ -69,12 +69,21 @@ def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedF
 
 
 def calibrate(fn: TimedFn, min_sample_s: float, *, start_reps: int = 1, max_reps: int = 1 << 40) -> int:
-    """Smallest repetition count (found by geometric growth) whose sample lasts at least ``min_sample_s``."""
+    """Smallest repetition count (found by geometric growth) whose sample lasts at least ``min_sample_s``.
+
+    A count is only accepted when a second sample with it lasts at least half the target: one call slowed by
+    something else (threads woken from sleep, a core taken away by the host) would otherwise fix a count whose
+    samples last microseconds, all call overhead."""
     reps = max(1, start_reps)
     while True:
         t = fn(reps)
-        if t >= min_sample_s or reps >= max_reps:
+        if reps >= max_reps:
             return reps
+        if t >= min_sample_s:
+            again = fn(reps)
+            if again >= 0.5 * min_sample_s:
+                return reps
+            t = again  # the first sample was an outlier: grow from the second
         if t <= 0:
             grow = reps * 10
         else:
