@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes, segment
+from rooflab.model.plateaus import Plateau, find_plateaus, name_plateaus, refine_boundaries, refinement_sizes, segment
 
 KiB, MiB = 1024, 1024 * 1024
 CACHES = {"L1": 32 * KiB, "L2": 1 * MiB, "L3": 32 * MiB}
@@ -127,3 +127,17 @@ def test_a_lone_outlier_inside_a_plateau_does_not_make_a_crossing():
     more[1] = 20.0
     refine_boundaries(ps, sizes + extra, vals + more)
     assert 32 < ps[0].boundary_bytes < 2 ** 5.5
+
+
+def test_refinement_splits_the_sweep_steps_nearest_each_edge():
+    sizes = [KiB * 2 ** (i / 2) for i in range(12, 36)]  # 64 KiB .. 128 MiB, two points per octave
+    l2, l3, dram = (Plateau(0, 0, [64 * KiB, 724 * KiB], [1.0, 1.0]), Plateau(0, 0, [MiB, 8 * MiB], [1.0, 1.0]),
+                    Plateau(0, 0, [64 * MiB, 128 * MiB], [1.0, 1.0]))
+    extra = refinement_sizes([l2, l3, dram], 2 ** (1 / 4), max_per_edge=4, existing=sizes)
+    near_l2 = [x for x in extra if x < 2 * MiB]
+    # one point in the middle of each sweep step from 512 KiB to 1.41 MiB: three steps, three points
+    assert [round(x / KiB) for x in near_l2] == [609, 861, 1218]
+    # the L3 -> DRAM edge spans eight sweep steps: only the four nearest the split (between 8 and 64 MiB) get one
+    far = [x for x in extra if x > 2 * MiB]
+    assert len(far) == 4 and all(8 * MiB < x < 64 * MiB for x in far)
+    assert all(min(abs(np.log(x / s)) for s in sizes) > 0.1 for x in extra)  # none on top of a measured size

@@ -134,23 +134,32 @@ def find_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], *, max_se
     return out
 
 
-def refinement_sizes(plateaus: list[Plateau], step: float, *, max_per_edge: int = 6,
+def refinement_sizes(plateaus: list[Plateau], step: float, *, max_per_edge: int = 4,
                      existing: Sequence[float] = ()) -> list[float]:
     """Extra working sets around each edge between two plateaus, from one coarse step (a factor sqrt(2)) below the
     end of the first plateau to one above the start of the next, where the coarse sweep has a single noisy sample
-    to place the edge with. ``step`` apart (a factor), or wider where that would take more than ``max_per_edge``
-    points; sizes within half a step of one in ``existing`` are left out."""
+    to place the edge with.
+
+    With the ``existing`` sizes, each interval between two of them in that range is cut into parts about ``step``
+    (a factor) wide, the intervals nearest the edge first; without, a grid ``step`` apart covers the range. An edge
+    gets at most ``max_per_edge`` points."""
     out: set[float] = set()
-    have = np.log(np.asarray(sorted(existing), float)) if len(existing) else np.zeros(0)
+    have = sorted(float(x) for x in existing)
     for p, q in zip(plateaus, plateaus[1:]):
-        lo, hi = p.end_bytes / math.sqrt(2.0), q.start_bytes * math.sqrt(2.0)
+        lo, hi = p.end_bytes / math.sqrt(2.0) * (1 - 1e-9), q.start_bytes * math.sqrt(2.0) * (1 + 1e-9)
+        pairs = [(a, b) for a, b in zip(have, have[1:]) if a >= lo and b <= hi]
+        if pairs:
+            split = math.log(p.end_bytes * q.start_bytes) / 2
+            budget = max_per_edge
+            for a, b in sorted(pairs, key=lambda ab: abs(math.log(ab[0] * ab[1]) / 2 - split)):
+                m = max(1, round(math.log(b / a) / math.log(step)))
+                take = min(m - 1, budget)
+                out.update(a * (b / a) ** (i / m) for i in range(1, take + 1))
+                budget -= take
+            continue
         st = max(step, (hi / lo) ** (1.0 / max(1, max_per_edge - 1)))
         k = int(math.floor(math.log(hi / lo) / math.log(st) + 1e-9))
-        for i in range(k + 1):
-            x = lo * st ** i
-            if have.size and np.min(np.abs(have - math.log(x))) < 0.5 * math.log(st):
-                continue
-            out.add(x)
+        out.update(lo * st ** i for i in range(k + 1))
     return sorted(out)
 
 
