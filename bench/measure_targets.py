@@ -150,7 +150,12 @@ def main() -> int:
                 worst.append((cv, k))
         worst.sort(reverse=True)
         within = sum(cv <= 0.03 for cv, _ in worst)
-        print(f"4. run-to-run CV over {len(docs)} runs: {within}/{len(worst)} ceilings within 3%; largest: "
+        by_threads = {}
+        for cv, k in worst:
+            n_ok, n_all = by_threads.get(k[-1], (0, 0))
+            by_threads[k[-1]] = (n_ok + (cv <= 0.03), n_all + 1)
+        print(f"4. run-to-run CV over {len(docs)} runs: {within}/{len(worst)} ceilings within 3% ("
+              + ", ".join(f"x{t}: {a}/{b}" for t, (a, b) in sorted(by_threads.items())) + "); largest: "
               + "; ".join(f"{' '.join(map(str, k[1:]))} {cv:.1%}" for cv, k in worst[:6]))
         ok &= within == len(worst)
         warned = sum(1 for d in docs for w in d["warnings"] if w["code"] in ("high-spread", "unstable-clock",
