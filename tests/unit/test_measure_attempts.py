@@ -48,7 +48,10 @@ class FakeSession:
     def call(self, name, fn, *args, **kwargs):
         self.calls.append(name)
         if name.startswith("peak "):
-            return self.script[name[len("peak "):]].pop(0)
+            got = self.script[name[len("peak "):]].pop(0)
+            if isinstance(got, Exception):
+                raise got
+            return got
         raise RooflabError("not scripted")
 
     def warn(self, w):
@@ -79,7 +82,8 @@ def run_script(machine, behaviour, others_disturbed=False):
         v = PeakVariant("fp32", klass, default_chains(machine["isa"]), 0 if klass == "scalar" else vb)
         for threads in (1, 2):
             name = f"fp32 {label}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "") + f" x{threads}"
-            script[name] = [peak_result(v.flops_per_rep, FPC[klass], **kw) for kw in behaviour(klass, threads)]
+            script[name] = [kw if isinstance(kw, Exception) else peak_result(v.flops_per_rep, FPC[klass], **kw)
+                            for kw in behaviour(klass, threads)]
     s = FakeSession(script, others_disturbed)
     plan = dataclasses.replace(make_plan(MeasureOptions(), machine), attempts=3)
     out = measure._compute_ceilings(s, MeasureOptions(precisions=("fp32",)), plan, machine, 2)
@@ -160,3 +164,19 @@ def test_private_cache_ceilings_expect_one_thread_times_the_cores():
     assert measure._private_scaling(one, m, "copy", 2, targets) == {}
     # more threads than cores: the cores are the limit
     assert measure._private_scaling(one, {**m, "physical_cores": 1}, "read", 2, targets) == {100: 200e9, 200: 100e9}
+
+
+def test_an_attempt_that_fails_after_one_that_ran_keeps_the_one_that_ran(machine):
+    def behaviour(klass, threads):
+        if klass == "scalar" and threads == 1:
+            return [dict(fraction=0.9, clock_dip=0.3), RooflabError("killed by signal 9")]
+        if klass == "scalar" and threads == 2:
+            return [RooflabError("timed out")]
+        return [dict(fraction=0.98)]
+
+    out, _ = run_script(machine, behaviour)
+    ran = next(e for e in out if e["klass"] == "scalar" and e["threads"] == 1)
+    assert ran["status"] == "ok" and ran["of_theoretical"] == pytest.approx(0.9)
+    assert ran["retry_error"] == "killed by signal 9" and len(ran["attempts"]) == 1
+    failed = next(e for e in out if e["klass"] == "scalar" and e["threads"] == 2)
+    assert failed["status"] == "failed" and failed["reason"] == "timed out" and failed["flops_per_s"] is None

@@ -208,10 +208,12 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                         if not session.agree(attempts[-1]["disturbance"] > 1.0):
                             break
                 except RooflabError as exc:
-                    entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
-                    out.append(entry)
-                    session.record(f"peak {name} x{threads}", entry)
-                    continue
+                    if not attempts:
+                        entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
+                        out.append(entry)
+                        session.record(f"peak {name} x{threads}", entry)
+                        continue
+                    entry["retry_error"] = str(exc)  # a later attempt failed: the earlier ones stand
                 kept = min(attempts, key=lambda a: a["disturbance"])
                 res, tp, tc = kept["res"], kept["tp"], kept["tc"]
                 rate, ci, _ = _rate(v.flops_per_rep * threads, tp)
