@@ -69,8 +69,8 @@ def test_competing_load_is_said_first():
 def test_time_the_host_took_is_told_apart_from_the_code():
     doc = _doc()
     fma1 = doc["ceilings"]["compute"][0]
-    fma1.update(of_theoretical=0.97, time_lost=0.025)
+    fma1.update(of_theoretical=0.97, of_theoretical_running=0.995, time_lost=0.025)
     obs = "\n".join(o["text"] for o in measure_observations(doc))
-    assert "found the core away 2.5% of the time" in obs and "reached 99.5% of the peak" in obs
+    assert "were away 2.5% of the time" in obs and "reached 99.5% of the peak" in obs
     fma1.update(time_lost=0.002)  # below half a percent: nothing to say
-    assert "found the core away" not in "\n".join(o["text"] for o in measure_observations(doc))
+    assert "were away" not in "\n".join(o["text"] for o in measure_observations(doc))

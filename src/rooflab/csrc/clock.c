@@ -3,7 +3,7 @@
  * The MHz printed in /proc/cpuinfo is often the TSC or nominal clock, not the clock the core runs at. */
 #include "rl_timer.h"
 #include "rl_parallel.h"
-#include <stdlib.h>
+#include "rl_chunks.h"
 
 #define RL_CHAIN_ADDS 1024
 
@@ -49,19 +49,11 @@ double rl_clock_chain_mt(long reps, int threads) {
 
 double rl_clock_chain(long reps) { return rl_clock_chain_mt(reps, 1); }
 
-/* The clock each thread ran at while it ran. Each thread times its chain in chunks of at least RL_CHUNK_REPS
- * repetitions (about 70 us at 4 GHz) and keeps the median chunk, minus the cost of one clock read: a chunk in
- * which the thread was preempted (another tenant of a shared host, an interrupt) is slow, and the median of many
- * chunks ignores it as long as most chunks ran undisturbed. A wall-clock sample of the whole chain, by contrast,
- * reads low whenever the core was taken away for part of it, which would make a kernel timed beside it look
- * faster than the core's peak. A real change of frequency moves every chunk and is kept. */
+/* The clock each thread ran at while it ran: each thread times its chain in chunks of at least RL_CHUNK_REPS
+ * repetitions (about 70 us at 4 GHz) and keeps the median chunk, minus the cost of one clock read (rl_chunks.h).
+ * A wall-clock sample of the whole chain, by contrast, reads low whenever the core was taken away for part of it,
+ * which would make a kernel timed beside it look faster than the core's peak. */
 #define RL_CHUNK_REPS 256
-#define RL_MAX_CHUNKS 2048
-
-static int dcmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct { long reps; long bad; double hz[256]; } rctx;
 
@@ -69,21 +61,18 @@ static void rworker(int tid, int n, void *p) {
     (void)n;
     rctx *c = (rctx *)p;
     if (c->reps == 0) { c->hz[tid] = 0.0; return; }
-    long chunk = c->reps / RL_MAX_CHUNKS;
-    if (chunk < RL_CHUNK_REPS) chunk = RL_CHUNK_REPS;
-    long nch = c->reps / chunk;
-    if (nch < 1) { nch = 1; chunk = c->reps; }
-    double t[RL_MAX_CHUNKS + 1], r[15];
-    for (int k = 0; k < 15; k++) { double a = rl_now(); r[k] = rl_now() - a; }
-    qsort(r, 15, sizeof(double), dcmp);
-    double read_cost = r[7];
+    long chunk, nch;
+    rl_chunking(c->reps, RL_CHUNK_REPS, &chunk, &nch);
+    double t[RL_MAX_CHUNKS + 1];
+    double read_cost = rl_read_cost();
     for (long k = 0; k < nch; k++) {
         double a = rl_now();
         if (chain(chunk) != chunk * RL_CHAIN_ADDS) c->bad = 1;
         t[k] = rl_now() - a - read_cost;
     }
-    qsort(t, (size_t)nch, sizeof(double), dcmp);
-    double med = (nch % 2) ? t[nch / 2] : 0.5 * (t[nch / 2 - 1] + t[nch / 2]);
+    long rest = c->reps - chunk * nch;  /* so that the call does exactly reps repetitions (its wall time is used) */
+    if (rest > 0 && chain(rest) != rest * RL_CHAIN_ADDS) c->bad = 1;
+    double med = rl_median(t, nch);
     c->hz[tid] = med > 0 ? (double)chunk * RL_CHAIN_ADDS / med : 0.0;
 }
 

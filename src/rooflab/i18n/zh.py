@@ -125,10 +125,10 @@ ZH: dict[str, str] = {
         '峰值 = FMA 流水线数 x 通道数 x 2 FLOP x 时钟 x {cores} 个物理核；假定指令全为 FMA',
     'clock {ghz:.3f} GHz ({source}); all cores assumed to hold it (turbo may drop under load)':
         '时钟 {ghz:.3f} GHz（{source}）；假定所有核都保持该频率（满载时睿频可能下降）',
-    'The clock chain timed beside it found the core away {lost} of the time (interrupts, other tenants): while it '
-    'ran, the {prec} FMA kernel reached {run} of the peak; the rest of the gap is the host\'s, not the code\'s.':
-        '旁边计时的时钟链发现该核有 {lost} 的时间不在运行（中断、其他租户）：在运行期间，{prec} FMA 内核达到峰值的 '
-        '{run}；其余差距来自宿主机，而非代码。',
+    'Its threads were away {lost} of the time (interrupts, other tenants): timed in short chunks while it ran, the '
+    '{prec} FMA kernel reached {run} of the peak; the rest of the gap is the host\'s, not the code\'s.':
+        '其线程有 {lost} 的时间不在运行（中断、其他租户）：在运行期间以短段计时，{prec} FMA 内核达到峰值的 {run}；'
+        '其余差距来自宿主机，而非代码。',
     'dependent chain of {adds} integer adds (1 cycle each), timed in C in short chunks (median chunk)':
         '{adds} 次整数加法组成的依赖链（每次 1 个周期），在 C 中分成短段计时（取各段中位数）',
     '{n} separate FP add pipe(s): an FMA+ADD mix can exceed the FMA-only peak':

@@ -62,7 +62,9 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
             continue
         tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
         clocks = tasks.round_clocks(res["clock_hz_running"])
-        fma_per_cycle = [n / (t * hz) for t, hz in zip(tp.samples, clocks)]  # vector FMA instructions per cycle
+        # vector FMA instructions per cycle, both timed in short chunks while the core ran (an interrupt or another
+        # tenant would otherwise count as cycles the FMAs took)
+        fma_per_cycle = [n / (t * hz) for t, hz in zip(res["peak_running_s"], clocks)]
         s = tp.summary
         p.update(flops_per_s=v.flops_per_rep / s.median, ci95=[v.flops_per_rep / s.ci95[1],
                                                                v.flops_per_rep / s.ci95[0]],

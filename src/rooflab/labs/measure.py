@@ -142,26 +142,28 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
     tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
     wall_hz = [res["adds_per_rep"] / t for t in tc.samples]
     dip = 1.0 - min(wall_hz) / max(wall_hz) if wall_hz and max(wall_hz) > 0 else 0.0
-    frac = frac_ci = fpc = None
+    frac = frac_ci = fpc = frac_run = None
     if th:
         fpc = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
         frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], fpc)
-    # the share of the time the cores were away while the clock chain ran (interrupts, other tenants): its wall
-    # clock against the clock it ran at
-    run_hz = float(np.median(res["clock_hz_running"]))
-    lost = max(0.0, 1.0 - float(np.median(wall_hz)) / run_hz) if wall_hz and run_hz > 0 else None
+        # while the threads ran: both the kernel and the clock from their median chunks, which the host's taking a
+        # core away does not touch, so this is the code's own share of the peak
+        frac_run, _ = tasks.per_round_fraction(flops, res["peak_running_s"], res["clock_hz_running"], fpc)
+    # the share of the kernel's time its threads were away (interrupts, other tenants): wall against running time
+    lost = max(0.0, 1.0 - float(np.median(res["peak_running_s"])) / tp.summary.median)
     eff = None
     if rate_1 and th and threads > 1:
         eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
-    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "fpc": fpc, "clock_dip": dip,
-            "time_lost": lost,
-            "efficiency": eff, "rate": flops / tp.summary.median,
-            "disturbance": disturbance(tp.summary.cv, clock_dip=dip, fraction=frac, efficiency=eff)}
+    worst = max((f for f in (frac, frac_run) if f is not None), default=None)
+    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "frac_running": frac_run, "fpc": fpc,
+            "clock_dip": dip, "time_lost": lost, "efficiency": eff, "rate": flops / tp.summary.median,
+            "disturbance": disturbance(tp.summary.cv, clock_dip=dip, fraction=worst, efficiency=eff)}
 
 
 def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
     return [{"rate": a["rate"], "cv": a["tp"].summary.cv, "clock_dip": a.get("clock_dip"),
-             "of_theoretical": a.get("frac"), "efficiency": a.get("efficiency"),
+             "of_theoretical": a.get("frac"), "of_theoretical_running": a.get("frac_running"),
+             "time_lost": a.get("time_lost"), "efficiency": a.get("efficiency"),
              "disturbance": a["disturbance"], "kept": a is kept} for a in attempts]
 
 
@@ -227,6 +229,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                                                    subject=f"{name} x{threads}"))
                 if th:
                     entry.update(of_theoretical=kept["frac"], of_theoretical_ci95=list(kept["frac_ci"]),
+                                 of_theoretical_running=kept["frac_running"],
                                  theoretical_flops_per_s=kept["fpc"] * entry["clock_hz_during"])
                     w = check_physical_limit(kept["frac"], 1.0, unit="", subject=f"{name} x{threads}",
                                              what=msg("theoretical peak at the clock measured beside it"))

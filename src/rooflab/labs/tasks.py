@@ -52,13 +52,16 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
 
     Pairing each peak sample with clock samples taken on either side of it lets the fraction of the theoretical peak
-    be computed per round, at the clock the cores ran at just then. Each clock sample gives both its wall time (which
-    dips when a core is taken away) and the clock each thread ran at while it ran (median of short chunks, which
-    does not).
+    be computed per round, at the clock the cores ran at just then. Each sample, of the peak kernel and of the clock
+    chain, gives both its wall time (longer when a core is taken away) and the time per repetition while the
+    threads ran (median of short chunks, which is not): ``peak_running_s`` is the time per repetition of all threads
+    together, ``clock_hz_running`` the clock.
     """
     dt = np.dtype(dtype)
     peak = _checked("peak kernel", _fn(lib, "rl_peak", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
                                                          ctypes.c_void_p]))
+    chunked = _checked("peak kernel", _fn(lib, "rl_peak_chunked", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
+                                                                   ctypes.c_void_p, ctypes.c_void_p]))
     clock = _checked("clock kernel", _fn(clock_lib, "rl_clock_chain_chunked", [ctypes.c_long, ctypes.c_int,
                                                                                ctypes.c_void_p]))
     adds = ctypes.CDLL(clock_lib).rl_clock_adds_per_rep()
@@ -75,8 +78,10 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     if not math.isfinite(rel) or rel > tol:
         raise WrongResult(f"peak {dtype} x{chains}", rel, tol)
 
+    run = np.zeros(max(threads, 1))
+
     def p(reps):
-        return peak(reps, threads, out.ctypes.data, seed.ctypes.data)
+        return chunked(reps, threads, out.ctypes.data, seed.ctypes.data, run.ctypes.data)
 
     def c(reps):
         return clock(reps, threads, hz.ctypes.data)
@@ -97,9 +102,11 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     t, h = clock_sample()
     tc.append(t)
     running.append(h)
-    tp = []
+    tp, tp_running = [], []
     for _ in range(config.samples):
         tp.append(p(rp))
+        # all threads together while they ran: as many repetitions as threads, at the sum of their rates
+        tp_running.append(threads / float(np.sum(1.0 / run[:threads])))
         t, h = clock_sample()
         tc.append(t)
         running.append(h)
@@ -107,7 +114,7 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
                            overhead_per_rep=op / rp).to_dict(),
             "clock": Timing(reps=rc, samples=[(t - oc) / rc for t in tc], raw=[t / rc for t in tc],
                             overhead_per_rep=oc / rc).to_dict(),
-            "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
+            "peak_running_s": tp_running, "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
 
 
 def round_clocks(clock_hz: list[float]) -> list[float]:

@@ -41,12 +41,11 @@ def _compute_obs(doc: dict) -> list[dict]:
                            rate=si(fma1["flops_per_s"], "FLOP/s"), frac=pct(fma1["of_theoretical"], 1),
                            ghz=fma1["clock_hz_during"] / 1e9, pipes=m["uarch"]["fma_pipes"],
                            bits=m["uarch"]["fma_bits"]))
-            lost = fma1.get("time_lost")
-            if lost is not None and 0.005 <= lost < 1.0:
-                obs.append(msg("The clock chain timed beside it found the core away {lost} of the time (interrupts, "
-                               "other tenants): while it ran, the {prec} FMA kernel reached {run} of the peak; the "
-                               "rest of the gap is the host's, not the code's.", lost=pct(lost, 1), prec=prec,
-                               run=pct(fma1["of_theoretical"] / (1.0 - lost), 1)))
+            lost, run = fma1.get("time_lost"), fma1.get("of_theoretical_running")
+            if lost is not None and run is not None and lost >= 0.005:
+                obs.append(msg("Its threads were away {lost} of the time (interrupts, other tenants): timed in short "
+                               "chunks while it ran, the {prec} FMA kernel reached {run} of the peak; the rest of the "
+                               "gap is the host's, not the code's.", lost=pct(lost, 1), prec=prec, run=pct(run, 1)))
         if fma1 and fman and tall > 1:
             sp = fman["flops_per_s"] / fma1["flops_per_s"]
             cores = min(tall, m["physical_cores"])
