@@ -102,8 +102,8 @@ def main() -> int:
            if c["klass"] == "simd_fma" and c["precision"] == "fp32" and c["threads"] == tall]
     fr = [c["of_theoretical"] for c in fma]
     def while_running(c):
-        lost = c.get("time_lost")
-        return f" [{c['of_theoretical'] / (1 - lost):.1%} while running, {lost:.1%} lost]" if lost is not None else ""
+        run, lost = c.get("of_theoretical_running"), c.get("time_lost")
+        return f" [{run:.1%} while running, {lost:.1%} lost]" if run is not None and lost is not None else ""
 
     print(f"1. fp32 FMA x{tall}, of theoretical at the measured clock, per run: "
           + ", ".join(f"{c['of_theoretical']:.1%}" + while_running(c)
