@@ -141,3 +141,10 @@ def test_refinement_splits_the_sweep_steps_nearest_each_edge():
     far = [x for x in extra if x > 2 * MiB]
     assert len(far) == 4 and all(8 * MiB < x < 64 * MiB for x in far)
     assert all(min(abs(np.log(x / s)) for s in sizes) > 0.1 for x in extra)  # none on top of a measured size
+
+
+def test_a_ceiling_is_measured_three_quarters_up_its_plateau():
+    p = Plateau(0, 4, [8 * KiB, 11 * KiB, 16 * KiB, 23 * KiB, 32 * KiB], [1.0] * 5)
+    assert p.center_bytes == pytest.approx(16 * KiB)
+    assert p.inner_bytes == pytest.approx(8 * KiB * 4 ** 0.75)  # 22.6 KiB: inside, past the smallest sets
+    assert p.start_bytes < p.center_bytes < p.inner_bytes < p.end_bytes

@@ -389,8 +389,8 @@ ZH: dict[str, str] = {
         '完整',
     'Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)':
         '计算上限（中位数，95% 置信区间；占理论值的百分比按旁边测得的时钟计算）',
-    "Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)":
-        '带宽上限（在每个平台的中心重新测量；按 STREAM 方式计字节）',
+    'Bandwidth ceilings (re-measured well inside each plateau; STREAM byte counts)':
+        '带宽上限（在每个平台内部重新测量；按 STREAM 方式计字节）',
     'Plateaus found in the working-set sweeps (vs capacity the threads see)':
         '在工作集扫描中找到的平台（与线程可见的缓存容量对比）',
     'Roofline of this machine ({n} threads)':

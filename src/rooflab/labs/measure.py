@@ -3,7 +3,7 @@
 Compute ceilings from audited FMA-chain kernels (scalar, SIMD without FMA, SIMD FMA; fp64 and fp32; one thread and
 all), each paired round by round with a clock measurement to give its fraction of the theoretical peak; BLAS GEMM
 as the achievable ceiling. Bandwidth ceilings from a working-set sweep of read, copy and triad (one thread and all)
-whose plateaus are found from the curve, then measured again at each plateau's centre. GEMV and a NumPy copy beside
+whose plateaus are found from the curve, then measured again well inside each plateau. GEMV and a NumPy copy beside
 them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns a document; it never prints.
 """
 
@@ -340,12 +340,12 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int) -> tuple[
                      "rel_error": pts[0]["rel_error"] if pts else None, "edge_points_error": edge_error}
             sweeps.append(sweep)
             session.record(f"sweep {kind} x{threads}", sweep)
-            # ceilings: measure again, precisely, at the centre of each named plateau (DRAM: the largest set)
+            # ceilings: measure again, precisely, well inside each named plateau (DRAM: the largest set)
             targets = []
             for p in plats:
                 if p.level == "?":
                     continue
-                ws = p.end_bytes if p.level == "DRAM" else p.center_bytes
+                ws = p.end_bytes if p.level == "DRAM" else p.inner_bytes
                 targets.append((p.level, elements_for(kind, ws)))
             if not session.agree(bool(targets)):
                 continue

@@ -69,7 +69,7 @@ def render_measure(doc: dict, console: Console) -> None:
         rows.append([b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
                      ci_range(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
                      status_cell(b)])
-    console.print(table(tr("Bandwidth ceilings (re-measured at each plateau's centre; STREAM byte counts)"),
+    console.print(table(tr("Bandwidth ceilings (re-measured well inside each plateau; STREAM byte counts)"),
                         [tr("level"), tr("kernel"), tr("threads"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
                          tr("status")], rows))
     caches = m.get("caches") or {}
