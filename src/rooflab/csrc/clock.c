@@ -23,32 +23,6 @@ __attribute__((noinline)) static long chain(long reps) {
     return x;
 }
 
-typedef struct { long reps; long bad; } cctx;
-
-static void cworker(int tid, int n, void *p) {
-    (void)tid; (void)n;
-    cctx *c = (cctx *)p;
-    if (chain(c->reps) != c->reps * RL_CHAIN_ADDS) c->bad = 1;
-}
-
-/* Elapsed seconds for reps * RL_CHAIN_ADDS dependent adds on each of `threads` threads (the slowest thread
- * sets the time); -1.0 where no chain is written for the ISA, -2.0 if the chain miscounted. */
-double rl_clock_chain_mt(long reps, int threads) {
-#if defined(__x86_64__) || defined(__aarch64__)
-    cctx c = {reps, 0};
-    double t0 = rl_now();
-    if (threads <= 1) cworker(0, 1, &c);
-    else if (rl_parallel(threads, cworker, &c) != 0) return -1.0;
-    double t1 = rl_now();
-    return c.bad ? -2.0 : t1 - t0;
-#else
-    (void)reps; (void)threads;
-    return -1.0;
-#endif
-}
-
-double rl_clock_chain(long reps) { return rl_clock_chain_mt(reps, 1); }
-
 /* The clock each thread ran at while it ran: each thread times its chain in chunks of at least RL_CHUNK_REPS
  * repetitions (about 70 us at 4 GHz) and keeps the median chunk, minus the cost of one clock read (rl_chunks.h).
  * A wall-clock sample of the whole chain, by contrast, reads low whenever the core was taken away for part of it,
@@ -76,9 +50,9 @@ static void rworker(int tid, int n, void *p) {
     c->hz[tid] = med > 0 ? (double)chunk * RL_CHAIN_ADDS / med : 0.0;
 }
 
-/* Runs about `reps` repetitions (none for reps = 0, the cost of the call itself) of the chain on each of `threads` threads; writes each thread's clock (Hz, median
- * chunk) to hz_out[0..threads-1] and returns the wall time of the call (-1.0: no chain for the ISA or too many
- * threads, -2.0: the chain miscounted). */
+/* Runs `reps` repetitions of the chain on each of `threads` threads (none for reps = 0: the cost of the call
+ * itself); writes each thread's clock (Hz, from its median chunk) to hz_out[0..threads-1] and returns the wall time
+ * of the call (-1.0: no chain for the ISA, or bad arguments; -2.0: the chain miscounted). */
 double rl_clock_chain_chunked(long reps, int threads, double *hz_out) {
 #if defined(__x86_64__) || defined(__aarch64__)
     if (threads < 1 || threads > 256 || reps < 0) return -1.0;
