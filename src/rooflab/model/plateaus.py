@@ -2,9 +2,10 @@
 
 The curve log(bandwidth) vs log(size) is cut into piecewise-constant segments by least squares (dynamic
 programming), the number of segments chosen by a BIC-style penalty; neighbours that differ by less than
-``merge_ratio`` are joined (by less than half of it when both are long). Short transition segments between two plateaus are dropped. Each plateau is then named
-by comparing the size where it ends with the caches the OS reports: the plateau that ends near a level's capacity
-is that level; the one past the last cache is DRAM. The cache sizes only name the plateaus, they do not place them.
+``merge_ratio`` are joined (by less than half of it when both are long). Short transition segments between two
+plateaus are dropped. Each plateau is then named by comparing the size where it ends with the caches the OS reports:
+the plateau that ends near a level's capacity is that level; the one past the last cache is DRAM. The cache sizes
+only name the plateaus, they do not place them; each edge is placed on the curve (see :func:`refine_boundaries`).
 """
 
 from __future__ import annotations
@@ -123,8 +124,8 @@ def find_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], *, max_se
         if merged:
             pa, pb = merged[-1]
             gap = abs(np.median(y[pa:pb]) - np.median(y[a:b]))
-            long = pb - pa >= long_points and b - a >= long_points
-            if gap < math.log1p(merge_ratio / 2 if long else merge_ratio):
+            both_long = pb - pa >= long_points and b - a >= long_points
+            if gap < math.log1p(merge_ratio / 2 if both_long else merge_ratio):
                 merged[-1][1] = b
                 continue
         merged.append([a, b])
