@@ -93,23 +93,19 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
         p(rp)
         c(rc)
 
-    def clock_sample() -> tuple[float, float]:
-        t = c(rc)
-        return t, float(np.mean(hz[:threads]))
+    tp, tp_running, tc, running = [], [], [], []
+
+    def clock_sample() -> None:
+        tc.append(c(rc))
+        running.append(float(np.mean(hz[:threads])))
 
     # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side
-    tc, running = [], []
-    t, h = clock_sample()
-    tc.append(t)
-    running.append(h)
-    tp, tp_running = [], []
+    clock_sample()
     for _ in range(config.samples):
         tp.append(p(rp))
         # all threads together while they ran: as many repetitions as threads, at the sum of their rates
         tp_running.append(threads / float(np.sum(1.0 / run[:threads])))
-        t, h = clock_sample()
-        tc.append(t)
-        running.append(h)
+        clock_sample()
     return {"peak": Timing(reps=rp, samples=[(t - op) / rp for t in tp], raw=[t / rp for t in tp],
                            overhead_per_rep=op / rp).to_dict(),
             "clock": Timing(reps=rc, samples=[(t - oc) / rc for t in tc], raw=[t / rc for t in tc],
