@@ -42,13 +42,15 @@ class LoopAudit:
     loads: int = 0
     stores: int = 0
     spills: int = 0  # loads/stores addressed off the stack pointer (or frame pointer)
+    nt_loads: int = 0  # non-temporal loads (movntdqa; AArch64 ldnp, two registers each)
+    nt_stores: int = 0  # streaming stores that bypass the caches (movntpd/ps/dq/i; AArch64 stnp)
     vector_registers: set = field(default_factory=set)
 
     def to_dict(self) -> dict:
         return {"arch": self.arch, "instructions": self.instructions, "fma": self.fma, "fp_add": self.fp_add,
                 "fp_mul": self.fp_mul, "vector_bits": self.vector_bits, "fma_bits": self.fma_bits,
-                "loads": self.loads, "stores": self.stores, "spills": self.spills,
-                "vector_registers": len(self.vector_registers)}
+                "loads": self.loads, "stores": self.stores, "spills": self.spills, "nt_loads": self.nt_loads,
+                "nt_stores": self.nt_stores, "vector_registers": len(self.vector_registers)}
 
 
 # ----------------------------------------------------------------------------------------------------- parsing
@@ -142,10 +144,13 @@ def _x86_fp_class(m: str) -> str | None:
 
 
 _X86_NOT_MEM = ("lea", "nop", "prefetch", "clflush")
+_X86_NT_LOAD = re.compile(r"v?movntdqa$")
+_X86_NT_STORE = re.compile(r"v?movnt(pd|ps|dq|i|iq)$")
 
 
 def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
-    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, regs=set())
+    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
+             nt_stores=0, regs=set())
     for i in body:
         m = i.mnemonic
         regs = _X86_VREG.findall(i.operands)
@@ -170,8 +175,10 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
             is_store = (k == nops - 1) and not m.startswith(("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
             if is_store:
                 c["stores"] += 1
+                c["nt_stores"] += bool(_X86_NT_STORE.match(m))
             else:
                 c["loads"] += 1
+                c["nt_loads"] += bool(_X86_NT_LOAD.match(m))
             if stack:
                 c["spills"] += 1
     return c
@@ -192,7 +199,8 @@ def _a64_fp_class(m: str, ops: str) -> str | None:
 
 
 def _audit_a64(body: list[Insn]) -> dict:
-    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, regs=set())
+    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
+             nt_stores=0, regs=set())
     for i in body:
         m, ops = i.mnemonic, i.operands
         width = 0
@@ -217,8 +225,10 @@ def _audit_a64(body: list[Insn]) -> dict:
             n_regs = 2 if m[2:].startswith(("p", "np")) else 1
             if m.startswith("ld"):
                 c["loads"] += n_regs
+                c["nt_loads"] += n_regs if m == "ldnp" else 0
             else:
                 c["stores"] += n_regs
+                c["nt_stores"] += n_regs if m == "stnp" else 0
             if re.search(r"\[(sp|x29)\b", ops):
                 c["spills"] += n_regs
     return c

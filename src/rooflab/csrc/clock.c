@@ -29,7 +29,7 @@ __attribute__((noinline)) static long chain(long reps) {
  * which would make a kernel timed beside it look faster than the core's peak. */
 #define RL_CHUNK_REPS 256
 
-typedef struct { long reps; long bad; double hz[256]; } rctx;
+typedef struct { long reps; long bad; double hz[RL_MAX_THREADS]; } rctx;
 
 static void rworker(int tid, int n, void *p) {
     (void)n;
@@ -55,13 +55,12 @@ static void rworker(int tid, int n, void *p) {
  * of the call (-1.0: no chain for the ISA, or bad arguments; -2.0: the chain miscounted). */
 double rl_clock_chain_chunked(long reps, int threads, double *hz_out) {
 #if defined(__x86_64__) || defined(__aarch64__)
-    if (threads < 1 || threads > 256 || reps < 0) return -1.0;
+    if (threads < 1 || threads > RL_MAX_THREADS || reps < 0) return -1.0;
     rctx c;
     c.reps = reps;
     c.bad = 0;
     double t0 = rl_now();
-    if (threads == 1) rworker(0, 1, &c);
-    else if (rl_parallel(threads, rworker, &c) != 0) return -1.0;
+    if (rl_parallel(threads, rworker, &c) != 0) return -1.0;
     double t1 = rl_now();
     if (c.bad) return -2.0;
     for (int i = 0; i < threads; i++) hz_out[i] = c.hz[i];

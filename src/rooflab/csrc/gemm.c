@@ -319,9 +319,9 @@ double rl_gemm_regtile(long reps, long M, long N, long K, const float *A, const 
     TIMED(gemm_regtile(M, N, K, A, B, C))
 }
 double rl_gemm_packed(long reps, long M, long N, long K, const float *A, const float *B, float *C, int threads) {
-    if (threads < 1 || threads > 256) return -1.0;
+    if (threads < 1 || threads > RL_MAX_THREADS) return -1.0;
     float *bp = aligned_alloc(64, sizeof(float) * (size_t)RL_KC * (RL_NC + RL_NR));
-    float *ap[256];
+    float *ap[RL_MAX_THREADS];
     int ok = bp != 0;
     for (int t = 0; t < threads; t++) {
         ap[t] = aligned_alloc(64, sizeof(float) * (size_t)RL_KC * (RL_MC + RL_MR));

@@ -7,8 +7,8 @@
 typedef struct {
     long reps, rows, work;
     int strips, fine;
-    double busy[256];
-    double sink[256];
+    double busy[RL_MAX_THREADS];
+    double sink[RL_MAX_THREADS];
 } ictx;
 
 /* One row: 8 independent multiply-add chains of `work` steps (compute-bound, no memory traffic). */
@@ -44,7 +44,7 @@ static void worker(int tid, int nt, void *p) {
 /* Returns the wall time; busy[t] receives thread t's busy seconds, *checksum the sum over all rows and reps. */
 double rl_imbalance(long reps, int threads, long rows, long work, int strips, int fine, double *busy,
                     double *checksum) {
-    if (threads < 1 || threads > 256 || strips < 1) return -1.0;
+    if (threads < 1 || threads > RL_MAX_THREADS || strips < 1) return -1.0;
     ictx x = {reps, rows, work, strips, fine, {0}, {0}};
     double t0 = rl_now();
     if (threads == 1) worker(0, 1, &x);

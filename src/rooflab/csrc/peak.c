@@ -76,13 +76,10 @@ static void worker(int tid, int n, void *p) {
 /* Elapsed seconds for reps steps of every chain on `threads` threads (each thread runs all chains).
  * out[t] receives thread t's checksum; seed holds RL_CHAINS + 2 values. */
 double rl_peak(long reps, int threads, RL_T *out, const RL_T *seed) {
+    if (threads < 1 || threads > RL_MAX_THREADS || reps < 0) return -1.0;
     ctx_t c = {reps, seed, out};
     double t0 = rl_now();
-    if (threads <= 1) {
-        out[0] = rl_peak_chain(reps, seed);
-    } else if (rl_parallel(threads, worker, &c) != 0) {
-        return -1.0;
-    }
+    if (rl_parallel(threads, worker, &c) != 0) return -1.0;
     return rl_now() - t0;
 }
 
@@ -114,10 +111,9 @@ static void chunked_worker(int tid, int n, void *p) {
 }
 
 double rl_peak_chunked(long reps, int threads, RL_T *out, const RL_T *seed, double *run_s) {
-    if (threads < 1 || threads > 256 || reps < 0) return -1.0;
+    if (threads < 1 || threads > RL_MAX_THREADS || reps < 0) return -1.0;
     chunked_t c = {reps, seed, out, run_s};
     double t0 = rl_now();
-    if (threads == 1) chunked_worker(0, 1, &c);
-    else if (rl_parallel(threads, chunked_worker, &c) != 0) return -1.0;
+    if (rl_parallel(threads, chunked_worker, &c) != 0) return -1.0;
     return rl_now() - t0;
 }

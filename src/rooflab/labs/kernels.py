@@ -93,9 +93,19 @@ def audit_peak(a: dict | None, v: PeakVariant) -> dict | None:
 
 
 def audit_stream(kind: str, a: dict | None, vbytes: int) -> dict | None:
-    """Loads, stores and arithmetic per iteration must match one pass of the kernel's traffic model."""
+    """Loads, stores and arithmetic per iteration must match one pass of the kernel's traffic model; a
+    non-temporal variant (``*_nt``) must also make its loads (read) or its stores (copy, triad) non-temporal."""
     if a is None:
         return msg("no loop found in the compiled kernel")
+    if kind.endswith("_nt"):
+        base = kind[:-3]
+        if base == "read" and a.get("nt_loads", 0) != a["loads"]:
+            return msg("{nt} of {n} load(s) per iteration are non-temporal; the kernel is meant to use only "
+                       "non-temporal loads", nt=a.get("nt_loads", 0), n=a["loads"])
+        if base != "read" and a.get("nt_stores", 0) != a["stores"]:
+            return msg("{nt} of {n} store(s) per iteration are streaming stores; the kernel is meant to use only "
+                       "streaming stores", nt=a.get("nt_stores", 0), n=a["stores"])
+        kind = base
     bits = vbytes * 8
     if a["spills"]:
         return msg("{n} stack access(es) in the loop", n=a["spills"])
