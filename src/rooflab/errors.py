@@ -65,6 +65,26 @@ class WrongResult(RooflabError):
         return (type(self), (self.kernel, self.rel_error, self.tolerance))
 
 
+class OverheadDominates(RooflabError):
+    """The measured fixed cost of a timed call is too large a part of its samples to subtract: what is left would be
+    a small difference of two noisy numbers (under load, waking a thread can take longer than the work itself)."""
+
+    def __init__(self, kernel: str, overhead_s: float, sample_s: float, reps: int, per_rep: bool = False):
+        self.kernel, self.overhead_s, self.sample_s, self.reps, self.per_rep = kernel, overhead_s, sample_s, reps, per_rep
+        who = kernel or "the kernel"
+        if per_rep:
+            text = (f"{who}: the timing loop's own cost ({overhead_s * 1e9:.3g} ns a call) is more than half of a call "
+                    f"({sample_s * 1e9:.3g} ns): too short to time from Python; time a larger size, or a C kernel")
+        else:
+            text = (f"{who}: the measured call overhead ({overhead_s * 1e6:.3g} us) is more than a tenth of a sample "
+                    f"({sample_s * 1e6:.3g} us) even at {reps} repetition(s): the time of the work itself cannot be "
+                    f"separated from it (another process keeping a thread from starting?); not measured")
+        super().__init__(text)
+
+    def __reduce__(self):
+        return (type(self), (self.kernel, self.overhead_s, self.sample_s, self.reps, self.per_rep))
+
+
 class StoreError(RooflabError):
     pass
 

@@ -13,8 +13,9 @@ import time
 
 import numpy as np
 
-from ..errors import RooflabError, WrongResult
-from ..timing.harness import HarnessConfig, Timing, calibrate, python_overhead, python_timed, run_samples
+from ..errors import OverheadDominates, RooflabError, WrongResult
+from ..timing.harness import (HarnessConfig, Timing, calibrate, net_per_rep, python_overhead, python_timed,
+                              reps_for_overhead, run_samples)
 from ..timing.memory import aligned_array
 from ..timing.stats import order_statistic_median_ci
 
@@ -35,6 +36,33 @@ def _checked(name: str, f):
     return run
 
 
+def running_reader(lib: str):
+    """A function returning the running fraction of the library's last parallel call (``rl_parallel.h``)."""
+    f = ctypes.CDLL(lib).rl_running_fraction
+    f.restype, f.argtypes = ctypes.c_double, []
+    return f
+
+
+def with_running(fn, lib: str):
+    """``fn`` (a timed function) that also records, per call with repetitions, the library's running fraction."""
+    read = running_reader(lib)
+    log: list[float] = []
+
+    def run(reps: int) -> float:
+        t = fn(reps)
+        if reps:
+            log.append(float(read()))
+        return t
+
+    run.log = log
+    return run
+
+
+def sampled_running(log: list[float], n: int) -> list[float]:
+    """The running fractions of the last ``n`` calls: those of the samples a harness kept (it takes them last)."""
+    return [min(1.0, max(0.0, x)) for x in log[-n:]]
+
+
 # --------------------------------------------------------------------------------------------- compute peak
 
 
@@ -48,7 +76,7 @@ def peak_reference(seed: np.ndarray, chains: int, lanes: int, reps: int, threads
 
 
 def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, threads: int,
-              config: HarnessConfig) -> dict:
+              config: HarnessConfig, grown: bool = False, _reps: tuple[int, int] | None = None) -> dict:
     """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
 
     Pairing each peak sample with clock samples taken on either side of it lets the fraction of the theoretical peak
@@ -79,6 +107,7 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
         raise WrongResult(f"peak {dtype} x{chains}", rel, tol)
 
     run = np.zeros(max(threads, 1))
+    read_running = running_reader(lib)
 
     def p(reps):
         return chunked(reps, threads, out.ctypes.data, seed.ctypes.data, run.ctypes.data)
@@ -86,14 +115,17 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     def c(reps):
         return clock(reps, threads, hz.ctypes.data)
 
-    rp = calibrate(p, config.min_sample_s)
-    rc = calibrate(c, config.min_sample_s / 2)
+    rp, rc = _reps or (calibrate(p, config.min_sample_s), calibrate(c, config.min_sample_s / 2))
     op, oc = call_overhead(p), call_overhead(c)
+    # a fixed call cost (waking threads) that is a large part of a sample is dwarfed by more repetitions, never
+    # subtracted from a sample it could swallow
+    rp = reps_for_overhead(rp, p(rp), op, config)
+    rc = reps_for_overhead(rc, c(rc), oc, config)
     for _ in range(config.warmup):
         p(rp)
         c(rc)
 
-    tp, tp_running, tc, running = [], [], [], []
+    tp, tp_running, tc, running, busy = [], [], [], [], []
 
     def clock_sample() -> None:
         tc.append(c(rc))
@@ -103,13 +135,23 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     clock_sample()
     for _ in range(config.samples):
         tp.append(p(rp))
+        busy.append(min(1.0, max(0.0, float(read_running()))))
         # all threads together while they ran: as many repetitions as threads, at the sum of their rates
         tp_running.append(threads / float(np.sum(1.0 / run[:threads])))
         clock_sample()
-    return {"peak": Timing(reps=rp, samples=[(t - op) / rp for t in tp], raw=[t / rp for t in tp],
-                           overhead_per_rep=op / rp).to_dict(),
-            "clock": Timing(reps=rc, samples=[(t - oc) / rc for t in tc], raw=[t / rc for t in tc],
-                            overhead_per_rep=oc / rc).to_dict(),
+    net_p = [net_per_rep(t, rp, op) for t in tp]
+    net_c = [net_per_rep(t, rc, oc) for t in tc]
+    if any(x is None for x in net_p + net_c) and not grown:
+        # samples that are mostly call overhead: the count was calibrated on slow calls. Once more, longer.
+        return peak_task(lib, clock_lib, dtype=dtype, chains=chains, lanes=lanes, threads=threads, config=config,
+                         grown=True, _reps=(rp * 16, rc * 16))
+    if any(x is None for x in net_p):
+        raise OverheadDominates("peak kernel", op, min(tp), rp)
+    if any(x is None for x in net_c):
+        raise OverheadDominates("clock chain", oc, min(tc), rc)
+    return {"peak": Timing(reps=rp, samples=net_p, raw=[t / rp for t in tp], overhead_per_rep=op / rp,
+                           running=busy).to_dict(),
+            "clock": Timing(reps=rc, samples=net_c, raw=[t / rc for t in tc], overhead_per_rep=oc / rc).to_dict(),
             "peak_running_s": tp_running, "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
 
 
@@ -133,13 +175,23 @@ def per_round_fraction(flops_per_rep: float, peak_s: list[float], clock_hz: list
 
 # ------------------------------------------------------------------------------------------------- stream
 
-STREAM_ARRAYS = {"read": 1, "copy": 2, "triad": 3}
-STREAM_BYTES_PER_ELEM = {"read": 8, "copy": 16, "triad": 24}
+STREAM_KINDS = ("read", "copy", "triad")
+NT_KINDS = ("read_nt", "copy_nt", "triad_nt")  # non-temporal loads (read) or streaming stores (copy, triad)
+STREAM_ARRAYS = {"read": 1, "copy": 2, "triad": 3, "read_nt": 1, "copy_nt": 2, "triad_nt": 3}
+STREAM_BYTES_PER_ELEM = {"read": 8, "copy": 16, "triad": 24, "read_nt": 8, "copy_nt": 16, "triad_nt": 24}
+
+
+def stream_has_nt(lib: str) -> bool:
+    f = ctypes.CDLL(lib).rl_stream_has_nt
+    f.restype, f.argtypes = ctypes.c_int, []
+    return bool(f())
 
 
 def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: HarnessConfig,
                 fixed_reps: dict | None = None) -> list[dict]:
     """Time one bandwidth kernel at several array lengths (elements), on prefixes of one allocation."""
+    if kind in NT_KINDS and not stream_has_nt(lib):
+        raise RooflabError(f"{kind}: this build has no non-temporal kernels for this ISA")
     nmax = max(sizes)
     a = aligned_array(nmax, np.float64, 0.0, skew=0)
     b = aligned_array(nmax, np.float64, 1.0, skew=1088)  # 17 lines apart
@@ -147,17 +199,19 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
     b[: min(nmax, 1 << 16)] = np.linspace(0.5, 1.5, min(nmax, 1 << 16))
     s = 3.0
     total = np.zeros(1)
-    if kind == "read":
-        f = _checked("read", _fn(lib, "rl_read", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_long,
-                                                   ctypes.c_void_p]))
+    base = kind.removesuffix("_nt")
+    symbol = f"rl_{kind}"
+    if base == "read":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_long,
+                                              ctypes.c_void_p]))
         call = lambda reps, n: f(reps, threads, b.ctypes.data, n, total.ctypes.data)  # noqa: E731
-    elif kind == "copy":
-        f = _checked("copy", _fn(lib, "rl_copy", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
-                                                   ctypes.c_long]))
+    elif base == "copy":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_long]))
         call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, n)  # noqa: E731
-    elif kind == "triad":
-        f = _checked("triad", _fn(lib, "rl_triad", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
-                                                     ctypes.c_void_p, ctypes.c_double, ctypes.c_long]))
+    elif base == "triad":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_void_p, ctypes.c_double, ctypes.c_long]))
         call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, c.ctypes.data, s, n)  # noqa: E731
     else:
         raise RooflabError(f"unknown bandwidth kernel {kind!r}")
@@ -166,10 +220,10 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
     for n in sorted({min(sizes), nmax}):
         a[:n] = 0.0
         call(2, n)
-        if kind == "read":
+        if base == "read":
             ref = 2.0 * float(b[:n].sum())
             err = abs(total[0] - ref) / abs(ref)
-        elif kind == "copy":
+        elif base == "copy":
             err = float(np.max(np.abs(a[:n] - b[:n]) / np.abs(b[:n])))
         else:
             ref = b[:n] + s * c[:n]
@@ -179,17 +233,24 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
         raise WrongResult(kind, worst, 1e-12)
     out = []
     for n in sizes:
-        fn = lambda reps, n=n: call(reps, n)  # noqa: E731
-        reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
-        t = run_samples(fn, config, reps=reps, overhead_per_rep=call_overhead(fn) / reps)
+        fn = with_running(lambda reps, n=n: call(reps, n), lib)
+        try:
+            reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+            t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}")
+        except OverheadDominates as exc:  # this size is lost, not the others
+            out.append({"n": n, "timing": None, "error": str(exc), "rel_error": worst})
+            continue
+        t.running = sampled_running(fn.log, len(t.samples))
         out.append({"n": n, "timing": t.to_dict(), "rel_error": worst})
     return out
 
 
-def call_overhead(fn, tries: int = 5) -> float:
+def call_overhead(fn, tries: int = 7) -> float:
     """The fixed cost of one call of a C-timed kernel: the same call with zero repetitions (clock reads, thread
-    start and join), to subtract from each sample."""
-    return float(np.median([fn(0) for _ in range(tries)]))
+    start and join), to subtract from each sample. The least of several calls: a sample always pays at least that
+    much, so subtracting it can never take away time the work itself took (a median inflated by one slow wake-up
+    could)."""
+    return float(min(fn(0) for _ in range(tries)))
 
 
 # ------------------------------------------------------------------------------------------------- NumPy
@@ -365,7 +426,9 @@ def ladder_task(lib: str | None, symbol: str | None, n: int, threads: int, confi
             to.append(own(ro) / ro)
             tb.append(blas(rb) / rb)
     ov = python_overhead()
-    tb_net = [max(t - ov, 1e-15) for t in tb]
+    tb_net = [net_per_rep(t * rb, rb, 0.0, ov) for t in tb]
+    if any(x is None for x in tb_net):
+        raise OverheadDominates("numpy/BLAS", ov * rb, min(tb) * rb, rb)
     return {"own": Timing(reps=ro, samples=to, raw=to).to_dict(),
             "blas": Timing(reps=rb, samples=tb_net, raw=tb, overhead_per_rep=ov).to_dict(),
             "ratios": [b / o for b, o in zip(tb_net, to)], "rel_error": err}
@@ -383,7 +446,7 @@ def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: H
         raise WrongResult(symbol, err, tolerance)
     fn = lambda reps: call(reps, A, B, C)  # noqa: E731
     reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
-    t = run_samples(fn, config, reps=reps, overhead_per_rep=call_overhead(fn) / reps)
+    t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=symbol)
     return {"timing": t.to_dict(), "rel_error": err}
 
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from ..errors import OverheadDominates
 from .clock import Clock, MonotonicClock
 from .stats import Summary, summarize
 
@@ -26,33 +27,65 @@ class HarnessConfig:
     min_samples: int = 5  # never fewer, even when the time budget is short
     budget_s: float = 20.0  # target total time for one measurement; reduces samples, never below min_samples
     max_reps: int = 1 << 40
+    max_sample_s: float = 2.0  # a sample grown to dwarf the call overhead never lasts longer than this
 
     def __post_init__(self):
-        if self.min_sample_s <= 0 or self.samples < 1 or self.min_samples < 1 or self.warmup < 0:
+        bad = [k for k in ("min_sample_s", "budget_s", "max_sample_s")
+               if not (isinstance(getattr(self, k), (int, float)) and math.isfinite(getattr(self, k)))]
+        if bad or self.min_sample_s <= 0 or self.samples < 1 or self.min_samples < 1 or self.warmup < 0 \
+                or self.max_reps < 1:
             raise ValueError("invalid harness configuration")
+
+
+# Subtracting a measured overhead must never manufacture a tiny time: a sample whose fixed per-call overhead is more
+# than this fraction of it is invalid, and the repetition count is raised until the overhead is below the target
+# fraction. A per-repetition cost (a Python loop's own iteration) does not shrink with more repetitions; it is
+# steady, so it may be up to half of a call before the call is too short to time this way.
+MAX_OVERHEAD_FRACTION = 0.10
+TARGET_OVERHEAD_FRACTION = 0.02
+MAX_REP_OVERHEAD_FRACTION = 0.5
 
 
 @dataclass
 class Timing:
-    """Per-repetition times of one kernel: ``samples`` have the measured overhead removed, ``raw`` do not."""
+    """Per-repetition times of one kernel: ``samples`` have the measured overhead removed, ``raw`` do not.
+
+    ``running`` (optional, one per sample) is the fraction of each sample's wall time the kernel's slowest thread was
+    running its work (its CPU time over the call's wall time): well below 1 when the CPUs were shared."""
 
     reps: int
     samples: list[float]
     raw: list[float]
     overhead_per_rep: float = 0.0
+    running: list[float] | None = None
     summary: Summary = field(init=False)
 
     def __post_init__(self):
         self.summary = summarize(self.samples)
 
     def to_dict(self) -> dict:
-        return {"reps": self.reps, "samples": self.samples, "raw": self.raw,
-                "overhead_per_rep": self.overhead_per_rep, "summary": self.summary.to_dict()}
+        d = {"reps": self.reps, "samples": self.samples, "raw": self.raw,
+             "overhead_per_rep": self.overhead_per_rep, "summary": self.summary.to_dict()}
+        if self.running is not None:
+            d["running"] = self.running
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "Timing":
+        run = d.get("running")
         return cls(reps=int(d["reps"]), samples=list(d["samples"]), raw=list(d["raw"]),
-                   overhead_per_rep=float(d.get("overhead_per_rep", 0.0)))
+                   overhead_per_rep=float(d.get("overhead_per_rep", 0.0)),
+                   running=list(run) if run is not None else None)
+
+    @property
+    def running_fraction(self) -> float | None:
+        """The median running fraction over the samples (None when the kernel does not report it): another process
+        sharing a CPU lowers every sample, a passing preemption (a kernel thread, rooflab's own bookkeeping) one."""
+        if not self.running:
+            return None
+        r = sorted(self.running)
+        n = len(r)
+        return float(r[n // 2] if n % 2 else 0.5 * (r[n // 2 - 1] + r[n // 2]))
 
 
 def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedFn:
@@ -71,19 +104,22 @@ def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedF
 def calibrate(fn: TimedFn, min_sample_s: float, *, start_reps: int = 1, max_reps: int = 1 << 40) -> int:
     """Smallest repetition count (found by geometric growth) whose sample lasts at least ``min_sample_s``.
 
-    A count is only accepted when a second sample with it lasts at least half the target: one call slowed by
-    something else (threads woken from sleep, a core taken away by the host) would otherwise fix a count whose
-    samples last microseconds, all call overhead."""
+    A count is only accepted when two more samples with it last at least half the target: calls slowed by something
+    else (threads woken from sleep, a core taken away by the host, another process holding a thread's CPU) would
+    otherwise fix a count whose samples last microseconds, all call overhead. Growth goes on from the fastest of
+    the three."""
     reps = max(1, start_reps)
     while True:
         t = fn(reps)
         if reps >= max_reps:
             return reps
         if t >= min_sample_s:
-            again = fn(reps)
-            if again >= 0.5 * min_sample_s:
+            for _ in range(2):
+                t = min(t, fn(reps))
+                if t < 0.5 * min_sample_s:
+                    break
+            else:
                 return reps
-            t = again  # the first sample was an outlier: grow from the second
         if t <= 0:
             grow = reps * 10
         else:
@@ -92,31 +128,69 @@ def calibrate(fn: TimedFn, min_sample_s: float, *, start_reps: int = 1, max_reps
         reps = min(max_reps, max(reps * 2, grow))
 
 
-def _per_rep(t: float, reps: int, overhead: float) -> float:
-    return max(t / reps - overhead, 1e-15)
+def net_per_rep(total_s: float, reps: int, overhead_per_call: float = 0.0,
+                overhead_per_rep: float = 0.0) -> float | None:
+    """Seconds per repetition of one sample with the measured overhead removed, or None when that overhead is too
+    large a part of the sample (MAX_OVERHEAD_FRACTION per call, MAX_REP_OVERHEAD_FRACTION per repetition): what
+    would be left is not a measurement."""
+    if not (total_s > 0) or overhead_per_call > MAX_OVERHEAD_FRACTION * total_s \
+            or overhead_per_rep * reps > MAX_REP_OVERHEAD_FRACTION * total_s:
+        return None
+    return (total_s - overhead_per_call - overhead_per_rep * reps) / reps
+
+
+def reps_for_overhead(reps: int, total_s: float, overhead_per_call: float, config: HarnessConfig) -> int:
+    """A repetition count at which a fixed per-call overhead is at most TARGET_OVERHEAD_FRACTION of a sample,
+    without a sample growing past ``config.max_sample_s`` (``total_s``: a sample at ``reps``)."""
+    work = max(total_s - overhead_per_call, 0.0)
+    if overhead_per_call <= TARGET_OVERHEAD_FRACTION * max(total_s, 1e-300):
+        return reps
+    want = reps * 10 if work <= 0 else math.ceil(reps * overhead_per_call / (TARGET_OVERHEAD_FRACTION * work))
+    per_rep = max(total_s, 1e-12) / reps
+    cap = max(reps, int(config.max_sample_s / per_rep))
+    return max(reps, min(want, cap, config.max_reps))
+
+
+def _take(fn: TimedFn, reps: int, n: int, config: HarnessConfig) -> list[float]:
+    """``n`` samples (fewer when the budget is short, never below ``min_samples``), totals in seconds."""
+    first = fn(reps)
+    totals = [first]
+    if first > 0:
+        n = max(config.min_samples, min(n, int(config.budget_s / first)))
+    for _ in range(n - 1):
+        totals.append(fn(reps))
+    return totals
 
 
 def run_samples(fn: TimedFn, config: HarnessConfig = HarnessConfig(), *, overhead_per_rep: float = 0.0,
-                reps: int | None = None) -> Timing:
-    """Calibrate (unless ``reps`` is given), warm up, then take samples of one timed function."""
+                overhead_per_call: float = 0.0, reps: int | None = None, name: str = "") -> Timing:
+    """Calibrate (unless ``reps`` is given), warm up, then take samples of one timed function.
+
+    ``overhead_per_call`` is a fixed cost of every timed call (clock reads, waking threads), ``overhead_per_rep`` a
+    cost of every repetition (a Python loop); both are subtracted. When the per-call cost is more than a small part
+    of a sample the count is raised and the samples taken again; when a sample is still mostly overhead the
+    measurement fails (:class:`~rooflab.errors.OverheadDominates`) instead of dividing work by a tiny difference.
+    """
     warmup = config.warmup
     if reps is None:
         reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
         warmup = max(0, warmup - 1)  # the calibration runs already warmed caches, pages and the clock
-    raw_total: list[float] = []
     for _ in range(warmup):
         fn(reps)
-    n = config.samples
-    first = fn(reps)
-    raw_total.append(first)
-    if first > 0:
-        fit = int(config.budget_s / first)
-        n = max(config.min_samples, min(n, fit))
-    for _ in range(n - 1):
-        raw_total.append(fn(reps))
-    raw = [t / reps for t in raw_total]
-    return Timing(reps=reps, samples=[_per_rep(t, reps, overhead_per_rep) for t in raw_total], raw=raw,
-                  overhead_per_rep=overhead_per_rep)
+    totals = _take(fn, reps, config.samples, config)
+    for attempt in range(3):
+        net = [net_per_rep(t, reps, overhead_per_call, overhead_per_rep) for t in totals]
+        if all(x is not None for x in net):
+            break
+        grown = reps_for_overhead(reps, min(totals), overhead_per_call, config)
+        if attempt == 2 or grown == reps:
+            if overhead_per_rep * reps > MAX_REP_OVERHEAD_FRACTION * min(totals):
+                raise OverheadDominates(name, overhead_per_rep, min(totals) / reps, 1, per_rep=True)
+            raise OverheadDominates(name, overhead_per_call, min(totals), reps)
+        reps = grown
+        totals = _take(fn, reps, config.samples, config)
+    return Timing(reps=reps, samples=net, raw=[t / reps for t in totals],
+                  overhead_per_rep=overhead_per_rep + overhead_per_call / reps)
 
 
 def run_interleaved(fns: Mapping[str, TimedFn], config: HarnessConfig = HarnessConfig(), *, rounds: int | None = None,
@@ -125,6 +199,7 @@ def run_interleaved(fns: Mapping[str, TimedFn], config: HarnessConfig = HarnessC
 
     Round i holds one sample of every alternative, taken close together in time, so per-round ratios cancel the
     machine's slow drift (frequency, other tenants). Each alternative keeps its own calibrated repetition count.
+    ``overheads`` are per repetition; a sample that would be mostly overhead fails the measurement.
     """
     names = list(fns)
     if not names:
@@ -140,11 +215,14 @@ def run_interleaved(fns: Mapping[str, TimedFn], config: HarnessConfig = HarnessC
         shift = r % len(names)
         for k in names[shift:] + names[:shift]:
             totals[k].append(fns[k](reps[k]))
-    return {
-        k: Timing(reps=reps[k], samples=[_per_rep(t, reps[k], overheads.get(k, 0.0)) for t in totals[k]],
-                  raw=[t / reps[k] for t in totals[k]], overhead_per_rep=overheads.get(k, 0.0))
-        for k in names
-    }
+    out = {}
+    for k in names:
+        ov = overheads.get(k, 0.0)
+        net = [net_per_rep(t, reps[k], 0.0, ov) for t in totals[k]]
+        if any(x is None for x in net):
+            raise OverheadDominates(k, ov, min(totals[k]) / reps[k], 1, per_rep=True)
+        out[k] = Timing(reps=reps[k], samples=net, raw=[t / reps[k] for t in totals[k]], overhead_per_rep=ov)
+    return out
 
 
 _OVERHEAD: dict[int, float] = {}

@@ -136,12 +136,18 @@ def _prepare(k: CKernel):
     return timed, rel_error, arrays
 
 
-def _empty_overhead(k: CKernel, reps: int) -> float:
+def _empty_overhead(k: CKernel) -> tuple[float, float]:
+    """(per call, per repetition) cost of the generated timing loop itself, from its empty twin: the least of a few
+    calls without repetitions, and the growth over many. The least, so that the cost subtracted is one every
+    sample surely paid."""
     if not k.empty_library:
-        return 0.0
+        return 0.0, 0.0
     empty = ctypes.CDLL(k.empty_library).rl_empty
     empty.restype, empty.argtypes = ctypes.c_double, [ctypes.c_long]
-    return float(np.median([empty(reps) for _ in range(5)])) / reps
+    per_call = min(empty(0) for _ in range(5))
+    many = 1 << 16
+    per_rep = max(0.0, min(empty(many) for _ in range(5)) - per_call) / many
+    return float(per_call), float(per_rep)
 
 
 def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
@@ -149,7 +155,8 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
     timed, rel_error, _arrays = _prepare(k)
     if reps is None:
         reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
-    t = run_samples(timed, config, overhead_per_rep=_empty_overhead(k, reps), reps=reps)
+    per_call, per_rep = _empty_overhead(k)
+    t = run_samples(timed, config, overhead_per_call=per_call, overhead_per_rep=per_rep, reps=reps, name=k.name)
     return {"timing": t.to_dict(), "rel_error": rel_error}
 
 
