@@ -78,6 +78,16 @@ class RankSession(Session):
         finally:
             self.sync()
 
+    def others_between(self, a, b, cpus=None):
+        # the other ranks are the expected load: a ceiling is not disturbed by them (the lag check watches ranks)
+        return None
+
+    def others_for(self, a, b, *, shared: bool):
+        return None
+
+    def wait_for_quiet(self, threshold: float = 0.25, *, step_s: float = 0.5) -> bool:
+        return True
+
     def load_warnings(self) -> dict:
         # the other ranks are the expected load here: the lag between ranks is checked instead (lag_warnings)
         load = self._monitor.read() if self._monitor else {}

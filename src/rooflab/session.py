@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from typing import Callable
 
 from .errors import KernelFailed, RooflabError, WrongResult
@@ -17,7 +18,7 @@ from .results.store import Store
 from .timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
 from .timing.clock import MonotonicClock, measured_resolution
 from .timing.harness import HarnessConfig, Timing
-from .timing.load import LoadMonitor
+from .timing.load import CpuSampler, LoadMonitor, Mark, Window
 from .timing.runner import CKernel, run_c_kernel
 from .timing.worker import Worker
 
@@ -51,7 +52,8 @@ class Outcome:
 class Session:
     def __init__(self, kind: str, *, store: Store | None = None, machine: dict | None = None,
                  environment: dict | None = None, label: str | None = None, timeout_s: float = 120.0,
-                 progress: ProgressFn | None = None, worker_env: dict[str, str] | None = None):
+                 progress: ProgressFn | None = None, worker_env: dict[str, str] | None = None,
+                 wait_quiet_s: float = 0.0):
         self.kind = kind
         self.store = store
         self.label = label
@@ -64,6 +66,11 @@ class Session:
         self.worker_env = dict(worker_env or {})
         self._worker = Worker(default_timeout_s=timeout_s, env=self.worker_env)
         self._monitor: LoadMonitor | None = None
+        self._sampler: CpuSampler | None = None
+        self._run_mark: Mark | None = None
+        # how long, in all, the session may wait for other load to stop before measuring a disturbed ceiling again
+        self.wait_quiet_left = max(0.0, float(wait_quiet_s))
+        self.waited_s = 0.0
         self._old_term = None
         self.timer_resolution: float | None = None  # measured when the session starts
 
@@ -96,11 +103,16 @@ class Session:
                 self._old_term = signal.signal(signal.SIGTERM, _raise_interrupted)
             except ValueError:  # not the main thread
                 self._old_term = None
-        self._monitor = LoadMonitor(lambda: [p for p in (self._worker.pid,) if p])
+        own = lambda: [p for p in (self._worker.pid,) if p]  # noqa: E731
+        self._monitor = LoadMonitor(own)
+        self._sampler = CpuSampler(own).start()
+        self._run_mark = self._sampler.mark()
         self.timer_resolution = measured_resolution(MonotonicClock())
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        if self._sampler is not None:
+            self._sampler.stop()
         self._worker.close()
         if self._old_term is not None:
             signal.signal(signal.SIGTERM, self._old_term)
@@ -154,16 +166,74 @@ class Session:
     def skip_call(self, name: str) -> None:
         """Take part in a step of the job without measuring anything (alone: nothing to do)."""
 
+    # ------------------------------------------------------------------------------------ competing load
+    def mark(self) -> Mark | None:
+        """A point in the per-CPU account of other processes' CPU use (None where the OS does not tell)."""
+        return self._sampler.mark() if self._sampler is not None else None
+
+    def others_between(self, a: Mark | None, b: Mark | None, cpus=None) -> float | None:
+        """Cores other processes used between two marks, on ``cpus`` (all when None); None when unknown."""
+        w = CpuSampler.between(a, b)
+        return w.others_cores(cpus) if w is not None else None
+
+    def window(self, a: Mark | None, b: Mark | None) -> Window | None:
+        return CpuSampler.between(a, b)
+
+    def others_for(self, a: Mark | None, b: Mark | None, *, shared: bool) -> float | None:
+        """Cores other processes used between two marks where that can slow a measurement: anywhere for a resource
+        all cores share (the last-level cache, DRAM) and anywhere on a virtual machine (two vCPUs may be one
+        physical core whatever the topology says); otherwise on the CPUs this run's threads used and their SMT
+        siblings. None when the OS does not tell."""
+        w = self.window(a, b)
+        if w is None:
+            return None
+        m = self.machine
+        if shared or m.get("virtualized"):
+            return w.others_cores()
+        ours = {c for c, v in w.own.items() if v >= 0.1}
+        sib = m.get("smt_siblings") or {}
+        near = set(ours)
+        for c in ours:
+            near |= set(sib.get(str(c), sib.get(c, [])))
+        return w.others_cores(near)
+
+    def wait_for_quiet(self, threshold: float = 0.25, *, step_s: float = 0.5) -> bool:
+        """Wait, at most what is left of the session's waiting budget, until other processes use less than
+        ``threshold`` cores; True when the machine is quiet now. Progress says what is running meanwhile."""
+        while True:
+            a = self.mark()
+            time.sleep(step_s)
+            b = self.mark()
+            others = self.others_between(a, b)
+            if others is None or others < threshold:
+                return True
+            spent = step_s
+            self.waited_s += spent
+            self.wait_quiet_left -= spent
+            if self.wait_quiet_left <= 0:
+                return False
+            w = self.window(a, b)
+            busy = ", ".join(f"CPU {c} {v:.0%}" for c, v in sorted(w.others.items()) if v >= 0.05) if w else ""
+            self.progress(f"waiting for the machine to be quiet: others use {others:.2f} core(s) ({busy}); "
+                          f"{self.wait_quiet_left:.0f} s left")
+
     def load_warnings(self) -> dict:
-        """Read the load monitor and add a competing-load warning when others used the CPUs."""
+        """Read the load monitor and add a competing-load warning when others used the CPUs, naming the CPUs the
+        other work ran on and how busy each was."""
         if self._monitor is None:
             return {}
         load = self._monitor.read()
+        w = self.window(self._run_mark, self.mark())
+        if w is not None:
+            load["per_cpu"] = w.to_dict()["per_cpu"]
+        if self.waited_s:
+            load["waited_for_quiet_s"] = self.waited_s
         ncpu = os.cpu_count() or 1
         if load.get("other_cores") is not None:
             self.warn(check_competing_load(load["other_cores"], ncpu, steal_cores=load.get("steal_cores", 0.0),
                                            loadavg1=load.get("loadavg1_end"),
-                                           own_threads=max(1, round(load.get("own_cores", 1.0)))))
+                                           own_threads=max(1, round(load.get("own_cores", 1.0))),
+                                           per_cpu=w.others if w is not None else None))
         return load
 
     def finish(self, result: dict, observe: Callable[[dict], list[str]] | None = None) -> dict:

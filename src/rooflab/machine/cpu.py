@@ -67,6 +67,9 @@ class CPU:
     nominal_mhz: float | None = None  # what /proc/cpuinfo says; often the TSC, not the running clock
     family: int | None = None
     model: int | None = None
+    # a virtual machine: the topology it shows need not be the host's (two vCPUs may share one physical core)
+    virtualized: bool = False
+    smt_siblings: dict[int, list[int]] = field(default_factory=dict)  # cpu -> the CPUs of its core, per the OS
 
     def cache(self, level: int) -> Cache | None:
         """The data (or unified) cache of a level."""
@@ -81,7 +84,8 @@ class CPU:
                 "family": self.family, "model": self.model, "isa": self.isa.to_dict(), "uarch": self.uarch.to_dict(),
                 "caches": [c.to_dict() for c in self.caches],
                 "numa_nodes": {str(k): v for k, v in self.numa_nodes.items()},
-                "memory_bytes": self.memory_bytes, "nominal_mhz": self.nominal_mhz}
+                "memory_bytes": self.memory_bytes, "nominal_mhz": self.nominal_mhz, "virtualized": self.virtualized,
+                "smt_siblings": {str(k): v for k, v in self.smt_siblings.items()}}
 
 
 # ------------------------------------------------------------------------------------------------ parsers
@@ -263,7 +267,8 @@ def _int(v: str | None, base: int = 10) -> int | None:
 
 def cpu_from_texts(*, arch: str, cpuinfo: str = "", lscpu: str = "", sysfs_caches: list[Cache] | None = None,
                    numa: dict[int, list[int]] | None = None, meminfo: str = "", sysctl: dict | None = None,
-                   logical_cpus: int | None = None) -> CPU:
+                   logical_cpus: int | None = None, siblings: dict[int, list[int]] | None = None,
+                   hypervisor: str = "") -> CPU:
     """Assemble a CPU description from the raw texts of one machine (pure: the tests feed canned inputs)."""
     ci = parse_cpuinfo(cpuinfo) if cpuinfo else {"processors": 0, "physical_cores": None}
     ls = parse_lscpu(lscpu) if lscpu else {}
@@ -299,7 +304,9 @@ def cpu_from_texts(*, arch: str, cpuinfo: str = "", lscpu: str = "", sysfs_cache
     return CPU(model_name=model_name or platform.machine(), arch=arch, vendor=vendor, logical_cpus=logical,
                physical_cores=phys, sockets=sockets, isa=isa, uarch=uarch, caches=caches,
                numa_nodes=numa or {}, memory_bytes=parse_meminfo(meminfo) if meminfo else
-               _int(sysctl.get("hw.memsize")), nominal_mhz=float(mhz) if mhz else None, family=family, model=model)
+               _int(sysctl.get("hw.memsize")), nominal_mhz=float(mhz) if mhz else None, family=family, model=model,
+               virtualized="hypervisor" in flags or bool(hypervisor.strip()) or bool(ls.get("Hypervisor vendor")),
+               smt_siblings=siblings or {})
 
 
 def _read(path: str) -> str:
@@ -333,4 +340,19 @@ def describe_cpu() -> CPU:
     logical = os.cpu_count()
     return cpu_from_texts(arch=arch, cpuinfo=_read("/proc/cpuinfo"), lscpu=_run(["lscpu"]),
                           sysfs_caches=read_sysfs_caches(logical_cpus=logical), numa=parse_numa(),
-                          meminfo=_read("/proc/meminfo"), logical_cpus=logical)
+                          meminfo=_read("/proc/meminfo"), logical_cpus=logical, siblings=read_siblings(),
+                          hypervisor=_read("/sys/hypervisor/type"))
+
+
+def read_siblings(root: str | Path = "/sys/devices/system/cpu") -> dict[int, list[int]]:
+    """Each CPU's core mates as the OS reports them (``topology/thread_siblings_list``)."""
+    out = {}
+    base = Path(root)
+    for d in sorted(base.glob("cpu[0-9]*")):
+        text = _read(str(d / "topology" / "thread_siblings_list")).strip()
+        if text:
+            try:
+                out[int(d.name[3:])] = parse_cpu_list(text)
+            except ValueError:
+                continue
+    return out
