@@ -49,17 +49,18 @@ def measure_job(opts, store, progress=None) -> dict | None:
 
 def bench_job(specs, quick: bool, store, progress=None) -> dict | None:
     from .labs.bench import run
-    from .labs.roofs import latest_measure_in
+    from .labs.roofs import measure_history
     from .machine import describe
 
     comm = world()
-    # rank 0 reads this machine's stored roofline once; every rank places its points on the same one
-    roof = latest_measure_in(store, describe(clock=False)["key"]) if comm.Get_rank() == 0 else None
-    roof = comm.bcast(roof, root=0)
+    # rank 0 reads this machine's stored rooflines once; every rank places its points on the same roofs
+    history = measure_history(store, describe(clock=False)["key"], limit=10) if comm.Get_rank() == 0 else None
+    history = comm.bcast(history, root=0)
+    roof = history[0] if history else None
 
     def work(rank: int) -> dict:
         with RankSession("bench", comm, store=None, progress=progress if rank == 0 else None) as s:
-            return run(s, specs, quick=quick, measure_doc=roof)
+            return run(s, specs, quick=quick, measure_doc=history or None)
 
     doc = _job(comm, work)
     if doc is None:

@@ -33,7 +33,7 @@ def test_simulated_gpu_through_the_cli(monkeypatch, capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 0
     doc = json.loads(out)
-    assert doc["schema"] == "rooflab.measure.gpu/1" and doc["run_id"] >= 1
+    assert doc["schema"] == "rooflab.measure.gpu/2" and doc["run_id"] >= 1
     assert svg.read_text().startswith("<?xml") and "NVIDIA H200" in svg.read_text()
     html = page.read_text()
     assert "bf16 tensor GEMM" in html and html.count('class="ceiling ') == len(doc["roofs"]["compute"]) + len(

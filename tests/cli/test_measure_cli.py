@@ -40,7 +40,7 @@ def test_measure_quick_lang_zh_prints_chinese_throughout(quick_run):
 
 def test_json_has_the_documented_keys(quick_run):
     doc, _, _, _ = quick_run
-    assert doc["schema"] == "rooflab.measure/1" and doc["quick"] is True
+    assert doc["schema"] == "rooflab.measure/2" and doc["quick"] is True
     m = doc["machine"]
     assert m["clock_hz"] > 0
     assert m["theoretical"]["fp32_flops"] > 0 and m["theoretical"]["fp64_flops"] > 0
@@ -113,7 +113,7 @@ def test_library_api_measure_without_store():
     import rooflab
 
     doc = rooflab.measure(quick=True, threads=1, precisions=("fp64",), batch_sweep=False, store=False)
-    assert doc["schema"] == "rooflab.measure/1" and "run_id" not in doc
+    assert doc["schema"] == "rooflab.measure/2" and "run_id" not in doc
     assert {c["precision"] for c in doc["ceilings"]["compute"]} == {"fp64"}
     assert {c["threads"] for c in doc["ceilings"]["compute"]} == {1}
     assert doc["sweep"] == [] and doc["sweep_info"]["skipped"]["text"] == "disabled"

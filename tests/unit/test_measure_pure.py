@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from rooflab.labs import tasks
-from rooflab.labs.measure import (MeasureOptions, cache_capacities, elements_for, make_plan, roofs, working_sets)
+from rooflab.labs.measure import MeasureOptions, cache_capacities, elements_for, make_plan, working_sets
+from rooflab.model.roofline import measure_roofs as roofs
 from rooflab.report.ascii import Point, ascii_roofline
 
 MACHINE = {"cache_details": [

@@ -41,7 +41,7 @@ def test_migration_refuses_newer_and_unknown_documents():
         migrate({"schema": "rooflab.nonsense/1"})
     with pytest.raises(RooflabError, match="not a rooflab document"):
         migrate({"schema": "other/1"})
-    assert migrate({"schema": "rooflab.measure/1", "x": 1}) == {"schema": "rooflab.measure/1", "x": 1}
+    assert migrate({"schema": "rooflab.bench/1", "x": 1}) == {"schema": "rooflab.bench/1", "x": 1}
 
 
 def _header():
@@ -57,7 +57,7 @@ def test_store_run_lifecycle(tmp_path):
         doc = st.get(rid)
         assert doc["status"] == "complete" and doc["label"] == "first"
         assert [r["name"] for r in doc["records"]] == ["a", "b"] and doc["records"][1]["v"] == 2
-        assert doc["result"]["schema"] == "rooflab.measure/1"
+        assert doc["result"]["schema"] == "rooflab.measure/2"
         assert st.resolve("latest") == rid and st.resolve("latest:measure") == rid
         runs = st.runs(kind="measure")
         assert runs[0]["records"] == 2 and runs[0]["hostname"] == "box"

@@ -195,7 +195,7 @@ def _fma_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInf
             w = check_physical_limit(frac, 1.0, unit="", subject=f"GPU {name}",
                                      what=msg("theoretical peak at the clock measured beside it"))
             if w:
-                entry.update(status="above-limit", reason=w.msg)
+                entry.update(status="impossible", reason=w.msg)
                 session.warn(w)
         session.warn(check_clock_stability(clocks, subject=f"GPU {name}"))
         all_clocks += clocks
@@ -244,7 +244,7 @@ def _tensor_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.Device
         elif peak:
             w = check_physical_limit(rate, peak, what=msg("{prec} peak", prec=prec), subject=f"GPU {name}")
             if w:
-                entry.update(status="above-limit", reason=w.msg)
+                entry.update(status="impossible", reason=w.msg)
                 session.warn(w)
         session.record(f"gpu {name}", entry)
         out.append(entry)
@@ -298,7 +298,7 @@ def _bandwidth(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInfo) 
                 w = check_physical_limit(rate, hbm_th, what=msg("HBM bandwidth from the memory clock and bus width"),
                                          unit="B/s", subject=f"GPU HBM {kind}")
                 if w:
-                    entry.update(status="above-limit", reason=w.msg)
+                    entry.update(status="impossible", reason=w.msg)
                     session.warn(w)
             session.record(f"gpu {level} {kind}", entry)
             ceilings.append(entry)

@@ -31,8 +31,6 @@ ZH: dict[str, str] = {
         '粗粒度与细粒度任务划分：每个线程的忙碌时间与在屏障处的空闲时间',
     'local vs remote memory latency and bandwidth (numactl); on one node, the topology and why there is nothing to compare':
         '本地与远端内存的延迟和带宽（numactl）；只有一个节点时，给出拓扑并说明为何无可比较',
-    'measure run {id}':
-        'measure 运行 {id}',
     '{strips} strips on {t} threads: one thread gets two':
         '{strips} 个条带分给 {t} 个线程：有一个线程分到两个',
     'row by row, round robin':
@@ -397,8 +395,6 @@ ZH: dict[str, str] = {
         '本机的屋顶线（{n} 个线程）',
     'refused':
         '已拒绝',
-    'above limit':
-        '超出极限',
     'failed':
         '失败',
     'memory':
@@ -961,4 +957,48 @@ ZH: dict[str, str] = {
         '模拟设备没有 {prec} GEMM',
     'unsupported':
         '不支持',
+    '{nt} of {n} load(s) per iteration are non-temporal; the kernel is meant to use only non-temporal loads':
+        '每次迭代 {n} 个加载中只有 {nt} 个是非临时加载；该内核本应只使用非临时加载',
+    '{nt} of {n} store(s) per iteration are streaming stores; the kernel is meant to use only streaming stores':
+        '每次迭代 {n} 个存储中只有 {nt} 个是流式存储；该内核本应只使用流式存储',
+    '{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel ({bound:.3g} B/s: {basis})':
+        '{rate:.3g} B/s 是 {level} 能向该内核提供的最大带宽的 {r:.3g} 倍（{bound:.3g} B/s：{basis}）',
+    "all threads ran at {eff:.0%} of one thread's rate times the cores":
+        '全部线程的速度只有单线程速度乘以核心数的 {eff:.0%}',
+    'other processes used {cores:.2f} core(s) meanwhile':
+        '在此期间其他进程占用了 {cores:.2f} 个核心',
+    'measured while the CPUs were not all ours: {why}':
+        '测量时 CPU 并非全部归我们使用：{why}',
+    '{parts} per core, x {ghz:.2f} GHz (+{head:.0%}) x {n} core(s){generic}':
+        '每核心 {parts}，x {ghz:.2f} GHz（+{head:.0%}）x {n} 个核心{generic}',
+    'L1 ports {ld} B/cycle load, {st} B/cycle store':
+        'L1 端口每周期加载 {ld} B、存储 {st} B',
+    '{lv} {b} B/cycle':
+        '{lv} 每周期 {b} B',
+    " (a generic bound: this CPU's ports are not in rooflab's table)":
+        '（通用上界：rooflab 的表中没有这款 CPU 的端口数据）',
+    'impossible':
+        '不可能',
+    'disturbed':
+        '受干扰',
+    '{subject}: {level} measured faster than {upper} ({rate:.3g} against {urate:.3g} B/s; the 95% CIs do not overlap): a level farther from the core cannot feed it faster':
+        '{subject}：测得 {level} 比 {upper} 更快（{rate:.3g} 对 {urate:.3g} B/s；95% 置信区间不重叠）：离核心更远的层级不可能更快地供给数据',
+    'the plateaus were misread or one of the two ceilings was disturbed: check the sweep table and rerun on a quiet machine':
+        '平台识别有误，或两个上限之一受到了干扰：请检查扫描表，并在安静的机器上重新运行',
+    'by CPU: {cpus}':
+        '按 CPU：{cpus}',
+    'CPU {cpu} {frac:.0%} busy':
+        'CPU {cpu} 忙 {frac:.0%}',
+    'the host kept the core from it {lost:.0%} of the time':
+        '宿主机在 {lost:.0%} 的时间里占用了该核心',
+    'its threads waited for a CPU {wait:.0%} of the time':
+        '其线程有 {wait:.0%} 的时间在等待 CPU',
+    'no stored measure run of this machine holds a usable roof':
+        '这台机器存储的 measure 运行中没有可用的屋顶',
+    'measure run {id} ({what})':
+        'measure 运行 {id}（{what}）',
+    'not taken from newer runs: {why}':
+        '未采用较新的运行：{why}',
+    '{roof}: run {id} had it {status}':
+        '{roof}：运行 {id} 中该项为{status}',
 }

@@ -42,7 +42,8 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     return out
 
 
-def run(session: Session, specs: list[KernelSpec], *, quick: bool = False, measure_doc: dict | None = None) -> dict:
+def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
+        measure_doc: dict | list[dict] | None = None) -> dict:
     prec = specs[0].precision
     measure_doc = measure_doc or ensure_measure(session, prec)
     kernels = []
@@ -84,10 +85,10 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False, measu
                                "above_roof": row.get("above_roof", False)})
             entry["sizes"].append(row)
         kernels.append(entry)
-    first = kernels[0]["roofs"] if kernels else {"compute": [], "memory": []}
+    first = kernels[0]["roofs"] if kernels else roofs_at(measure_doc, 1, prec)
     doc = {"schema": schema_id("bench"), "quick": quick, "kernels": kernels, "points": points,
            "roofs": {"compute": first["compute"], "memory": first["memory"]},
-           "roofline_source": msg("measure run {id}", id=measure_doc.get("run_id", "(unstored)"))}
+           "roofline_source": first["source"]}
     from ..report.observations import bench_observations
 
     return session.finish(doc, observe=bench_observations)
@@ -175,7 +176,7 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
     doc = {"schema": schema_id("bench"), "quick": quick,
            "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}], "points": points,
            "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
-           "roofline_source": msg("measure run {id}", id=measure_doc.get("run_id", "(unstored)"))}
+           "roofline_source": roofs["source"]}
     from ..report.observations import bench_observations
 
     return session.finish(doc, observe=bench_observations)

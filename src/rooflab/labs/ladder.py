@@ -25,7 +25,7 @@ from ..session import Session
 from ..timing.harness import HarnessConfig, Timing
 from ..timing.stats import order_statistic_median_ci
 from . import tasks
-from .roofs import latest_measure
+from .roofs import measure_history, roofs_at
 from .kernels import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
                       default_chains, gemm_params, vector_bytes)
 
@@ -75,13 +75,20 @@ def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
 
 
 def peaks(session: Session, threads_all: int) -> dict:
-    """fp32 FMA ceilings for 1 and all threads: from the latest stored `measure` of this machine, else measured."""
-    doc = latest_measure(session)
-    if doc is not None:
-        out = {c["threads"]: c["flops_per_s"] for c in doc["ceilings"]["compute"]
-               if c["precision"] == "fp32" and c["klass"] == "simd_fma" and c.get("status") == "ok"}
-        if 1 in out and threads_all in out:
-            return {"flops_per_s": out, "source": msg("stored measure run {id}", id=doc.get("run_id"))}
+    """fp32 FMA ceilings for 1 and all threads: each from the newest stored `measure` of this machine that holds it
+    as a roof, else measured."""
+    docs = measure_history(session.store, session.machine.get("key"))
+    found = {}
+    for t in sorted({1, threads_all}):
+        r = roofs_at(docs, t, "fp32") if docs else None
+        fma = next((c for c in (r or {}).get("compute", []) if " FMA " in f" {c['name']} " and r["threads"] == t),
+                   None)
+        if fma:
+            found[t] = (fma["value"], fma["run_id"])
+    if len(found) == len({1, threads_all}):
+        ids = sorted({rid for _, rid in found.values()})
+        return {"flops_per_s": {t: v for t, (v, _) in found.items()},
+                "source": msg("stored measure run {id}", id=", ".join(str(i) for i in ids))}
     out = {}
     isa = session.machine["isa"]
     v = PeakVariant("fp32", "simd_fma", default_chains(isa), vector_bytes(isa))

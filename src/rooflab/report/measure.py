@@ -15,7 +15,8 @@ def ci_range(c, unit):
 
 
 def status_word(st: str) -> str:
-    return {"ok": tr("ok"), "refused": tr("refused"), "above-limit": tr("above limit"), "failed": tr("failed"),
+    return {"ok": tr("ok"), "refused": tr("refused"), "impossible": tr("impossible"), "disturbed": tr("disturbed"),
+            "failed": tr("failed"),
             "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
 
 

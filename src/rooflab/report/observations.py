@@ -80,7 +80,7 @@ def _compute_obs(doc: dict) -> list[dict]:
                            "achievable roof for real code.", prec=prec, tall=tall,
                            frac=pct(blas["flops_per_s"] / fman["flops_per_s"])))
     for c in cc:
-        if c.get("status") in ("refused", "above-limit"):
+        if c.get("status") in ("refused", "impossible", "disturbed"):
             obs.append(msg("Not used as a roof: {name} x{threads} — {reason}.", name=c["name"], threads=c["threads"],
                            reason=c["reason"]))
     return obs
@@ -646,7 +646,7 @@ def gpu_observations(doc: dict) -> list[dict]:
                None)
     for c in cc:
         if c.get("status") != "ok":
-            if c.get("status") in ("above-limit", "wrong", "unsupported", "failed"):
+            if c.get("status") in ("impossible", "wrong", "unsupported", "failed"):
                 out.append(msg("Not used as a roof: {name} — {reason}.", name=c["name"], reason=c.get("reason") or ""))
             continue
         if c["unit"] == "cuda_cores" and c.get("of_theoretical") is not None:

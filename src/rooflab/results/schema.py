@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import RooflabError
+from ..i18n import msg
 
 # kind -> current version
 CURRENT = {
     "info": 1,
-    "measure": 1,
-    "measure.gpu": 1,  # measure --device cuda
+    "measure": 2,  # 2: statuses "impossible" (was "above-limit") and "disturbed"; bandwidth bounds; trust; NT kernels
+    "measure.gpu": 2,  # measure --device cuda; 2: "above-limit" renamed "impossible"
     "lab.fma": 1, "lab.ladder": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1, "lab.vectorize": 1,
     "lab.threads": 1, "lab.imbalance": 1, "lab.numa": 1,
     "bench": 1, "compare": 1, "profile": 1,
@@ -27,8 +28,48 @@ CURRENT = {
     "labs": 1,  # the list of labs
 }
 
+def _rename_above_limit(doc: dict) -> dict:
+    for group in (doc.get("ceilings") or {}).values():
+        for c in group if isinstance(group, list) else []:
+            if isinstance(c, dict) and c.get("status") == "above-limit":
+                c["status"] = "impossible"
+    return doc
+
+
+def _measure_1_to_2(doc: dict) -> dict:
+    """A measure run stored before bandwidth had bounds: statuses renamed, every bandwidth ceiling held against the
+    bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
+    figures break a bound stops being drawn as a roof, as a new one would."""
+    from ..model.bounds import KERNEL_ACCESS, bandwidth_bound
+    from ..model.roofline import measure_roofs, trust
+
+    doc = _rename_above_limit(doc)
+    m = doc.get("machine") or {}
+    clock = max([m.get("clock_hz") or 0.0] + [c.get("clock_hz_during") or 0.0
+                                              for c in (doc.get("ceilings") or {}).get("compute", [])])
+    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
+        rate = c.get("bytes_per_s")
+        if c.get("status") != "ok" or not rate or c.get("reference"):
+            continue
+        loads, stores = KERNEL_ACCESS.get(c.get("kernel"), (8.0, 0.0))
+        bound, basis = bandwidth_bound(m.get("uarch"), c.get("level", "DRAM"), loads, stores, c.get("threads", 1),
+                                       m.get("physical_cores") or c.get("threads", 1), clock)
+        if rate > 1.02 * bound:
+            c["status"] = "impossible"
+            c["reason"] = msg("{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel "
+                              "({bound:.3g} B/s: {basis})", rate=rate, r=rate / bound, level=c.get("level"),
+                              bound=bound, basis=basis)
+    if "threads_all" in doc and "ceilings" in doc:
+        doc["roofs"] = measure_roofs(doc)
+        doc["trust"] = trust(doc)
+    return doc
+
+
 # (kind, from_version) -> function(doc) -> doc at from_version + 1
-MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {
+    ("measure", 1): _measure_1_to_2,
+    ("measure.gpu", 1): _rename_above_limit,
+}
 
 
 def schema_id(kind: str) -> str:

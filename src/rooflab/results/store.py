@@ -158,6 +158,13 @@ class Store:
                "result": migrate(json.loads(result)) if result else None}
         return doc
 
+    def result(self, run_id: int) -> dict | None:
+        """The result document of one run (migrated), without its records; None when it has none."""
+        row = self._db.execute("SELECT result FROM runs WHERE id = ?", (int(run_id),)).fetchone()
+        if row is None:
+            raise RunNotFound(f"no run {run_id} in {self.path} (see `rooflab history`)")
+        return migrate(json.loads(row[0])) if row[0] else None
+
     def runs(self, *, kind: str | None = None, machine: str | None = None, since: str | None = None,
              until: str | None = None, limit: int = 50) -> list[dict]:
         q = ("SELECT r.id, r.created, r.kind, r.status, r.hostname, r.machine, r.label, "

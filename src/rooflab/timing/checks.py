@@ -50,7 +50,8 @@ def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "
 
 
 def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 0.0, loadavg1: float | None = None,
-                         own_threads: int = 1, threshold: float = 0.25) -> Warning_ | None:
+                         own_threads: int = 1, threshold: float = 0.25,
+                         per_cpu: dict | None = None) -> Warning_ | None:
     """CPU time used by others during the run, in cores on average: other processes (``/proc/stat`` minus our own)
     plus steal time (the hypervisor running other guests on our CPUs).
 
@@ -65,6 +66,10 @@ def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 
         parts.append(msg("other processes used {cores:.2f} core(s)", cores=other_cores))
     if steal_cores >= threshold / 2:
         parts.append(msg("the hypervisor took {cores:.2f} core(s) (steal time)", cores=steal_cores))
+    busy = sorted(((c, v) for c, v in (per_cpu or {}).items() if v >= 0.05), key=lambda cv: -cv[1])
+    if busy:
+        parts.append(msg("by CPU: {cpus}", cpus=join([msg("CPU {cpu} {frac:.0%} busy", cpu=c, frac=v)
+                                                      for c, v in busy], ", ")))
     if not parts:
         parts.append(msg("others used {cores:.2f} core(s)", cores=seen))
     if loadavg1 is not None:
@@ -146,3 +151,18 @@ def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_effi
                                         sp=speedup, eff=eff, th=min_efficiency), eff, min_efficiency,
                     msg("the all-threads compute ceiling is what these CPUs can do together right now; pin to distinct "
                         "physical cores, or rerun (a VM's placement can change)"), subject)
+
+
+def check_level_order(level: str, rate: float, ci: list[float], upper: str, upper_rate: float,
+                      upper_ci: list[float], *, subject: str = "") -> Warning_ | None:
+    """A memory level farther from the core measured faster than the level nearer to it, beyond what the two
+    confidence intervals allow (the lower end of one above the upper end of the other)."""
+    if not (ci and upper_ci) or ci[0] <= upper_ci[1]:
+        return None
+    return Warning_("level-order", msg("{subject}: {level} measured faster than {upper} ({rate:.3g} against "
+                                       "{urate:.3g} B/s; the 95% CIs do not overlap): a level farther from the core "
+                                       "cannot feed it faster", subject=subject, level=level, upper=upper, rate=rate,
+                                       urate=upper_rate),
+                    rate / upper_rate, 1.0,
+                    msg("the plateaus were misread or one of the two ceilings was disturbed: check the sweep table "
+                        "and rerun on a quiet machine"), subject)
