@@ -43,8 +43,8 @@ def info(*, clock: bool = True) -> dict:
 
 @_as_result
 def measure(*, quick: bool = False, threads: int | None = None, precisions: tuple[str, ...] = ("fp64", "fp32"),
-            batch_sweep: bool = True, store=None, progress=None) -> dict:
-    """Measure this machine's roofline (the `rooflab measure` document, ``rooflab.measure/1``).
+            batch_sweep: bool = True, wait_quiet_s: float = 0.0, store=None, progress=None) -> dict:
+    """Measure this machine's roofline (the `rooflab measure` document, ``rooflab.measure/2``).
 
     ``store``: a :class:`~rooflab.results.store.Store`, a path, or None for the default store; False keeps the run
     out of the store.
@@ -53,13 +53,14 @@ def measure(*, quick: bool = False, threads: int | None = None, precisions: tupl
     from .session import Session
 
     with _store(store) as st, Session("measure", store=st, progress=progress) as s:
-        return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep), s)
+        return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep,
+                                  wait_quiet_s=wait_quiet_s), s)
 
 
 @_as_result
 def measure_gpu(*, quick: bool = False, batch_sweep: bool = True, index: int = 0, store=None, progress=None,
                 backend=None) -> dict:
-    """Measure an NVIDIA GPU's roofline (the `rooflab measure --device cuda` document, ``rooflab.measure.gpu/1``).
+    """Measure an NVIDIA GPU's roofline (the `rooflab measure --device cuda` document, ``rooflab.measure.gpu/2``).
     Needs CuPy (``pip install 'rooflab[gpu]'``); says so, and why, when there is no usable GPU."""
     from .gpu.backend import select_backend
     from .gpu.measure import GpuOptions, run

@@ -184,14 +184,18 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
               help="What to measure: this machine's CPUs, or its NVIDIA GPU (needs CuPy: pip install 'rooflab[gpu]').")
 @click.option("--gpu", "gpu_index", type=click.IntRange(0), default=0, show_default=True,
               help="Which CUDA device, with --device cuda.")
+@click.option("--wait-quiet", "wait_quiet", type=click.FloatRange(0, 3600), default=0.0, show_default=True,
+              metavar="SECONDS", help="When other processes disturb a ceiling, wait up to SECONDS in all for them to "
+                                      "stop before measuring it again (0: mark it disturbed at once).")
 def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path,
-            csv_dir, device, gpu_index):
+            csv_dir, device, gpu_index, wait_quiet):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
     from .labs.measure import MeasureOptions, run
     from .report.measure import render_measure
 
     precs = ("fp64", "fp32") if precision == "both" else (precision,)
-    opts = MeasureOptions(quick=quick, threads=threads, precisions=precs, batch_sweep=not no_batch_sweep)
+    opts = MeasureOptions(quick=quick, threads=threads, precisions=precs, batch_sweep=not no_batch_sweep,
+                          wait_quiet_s=wait_quiet)
     if plot_path:
         from .report.plot import check_plot_path
 

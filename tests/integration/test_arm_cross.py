@@ -53,3 +53,24 @@ def test_neon_fma_chains_audit(cc):
     lib = build_kernel("peak", name="peak_a64", compiler=cc, flags=["-ffp-contract=fast"],
                        defines={"RL_T": "float", "RL_VBYTES": 16, "RL_CHAINS": 40})
     assert audit_function(lib.path, "rl_peak_chain", objdump=cc.tool("objdump")).spills > 0
+
+
+def test_non_temporal_stream_kernels_correct_under_qemu(cc):
+    exe = build([CSRC / "stream.c", DATA / "arm_stream_check.c"], name="arm_stream_check", compiler=cc,
+                defines={"RL_VBYTES": 16}, flags=["-static", "-pthread", "-fno-tree-vectorize", "-lm"],
+                executable=True)
+    r = subprocess.run([QEMU, str(exe.path)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "all checks passed" in r.stdout and "30 cases" in r.stdout
+
+
+def test_non_temporal_stream_kernels_audit_as_ldnp_and_stnp(cc):
+    from rooflab.labs.kernels import audit_stream
+
+    lib = build_kernel("stream", name="stream_a64", compiler=cc, flags=["-fno-tree-vectorize"],
+                       defines={"RL_VBYTES": 16})
+    for kind in ("read", "copy", "triad", "read_nt", "copy_nt", "triad_nt"):
+        a = audit_function(lib.path, f"rl_{kind}_pass", objdump=cc.tool("objdump"))
+        assert a is not None and audit_stream(kind, a.to_dict(), 16) is None, (kind, a.to_dict())
+    nt = audit_function(lib.path, "rl_copy_nt_pass", objdump=cc.tool("objdump"))
+    assert nt.nt_stores == nt.stores == 2  # one STNP of two q registers per iteration

@@ -128,3 +128,55 @@ def test_aarch64_neon():
 
 def test_no_loop_gives_none():
     assert asm.hot_loop(asm.parse_objdump("    10:	ret\n")) is None
+
+
+# gcc -O3 -march=native: the streaming-store copy loop (AVX-512) and a non-temporal-load read
+X86_NT_COPY = """
+    1b10:	vmovupd 0x40(%rsi,%rax,8),%zmm0
+    1b18:	vmovupd (%rsi,%rax,8),%zmm1
+    1b1f:	add    $0x10,%rax
+    1b23:	sub    $0xffffffffffffff80,%rdx
+    1b27:	vmovntpd %zmm1,-0x80(%rdx)
+    1b2e:	vmovntpd %zmm0,-0x40(%rdx)
+    1b35:	cmp    %rdi,%rax
+    1b38:	jne    1b10 <rl_copy_nt_pass+0x90>
+"""
+X86_NT_READ = """
+    1c00:	vmovntdqa (%rdi,%rax,8),%zmm1
+    1c06:	vmovntdqa 0x40(%rdi,%rax,8),%zmm2
+    1c0d:	vaddpd %zmm1,%zmm3,%zmm3
+    1c13:	vaddpd %zmm2,%zmm4,%zmm4
+    1c19:	add    $0x10,%rax
+    1c1d:	cmp    %rax,%rsi
+    1c20:	jg     1c00 <rl_read_nt_pass+0x40>
+"""
+# aarch64: a NEON copy with plain q loads and stores, and its STNP twin
+A64_COPY = """
+     f00:	ldr	q0, [x1, x3]
+     f04:	str	q0, [x0, x3]
+     f08:	add	x3, x3, #0x10
+     f0c:	cmp	x3, x2
+     f10:	b.ne	f00 <rl_copy_pass+0x20>
+"""
+A64_NT_COPY = """
+     f40:	ldp	q0, q1, [x1]
+     f44:	stnp	q0, q1, [x0]
+     f48:	add	x1, x1, #0x20
+     f4c:	add	x0, x0, #0x20
+     f50:	cmp	x0, x2
+     f54:	b.ne	f40 <rl_copy_nt_pass+0x40>
+"""
+
+
+def test_non_temporal_loads_and_stores_are_counted():
+    c = asm.hot_loop(asm.parse_objdump(X86_NT_COPY))
+    assert (c.loads, c.stores, c.nt_loads, c.nt_stores, c.vector_bits) == (2, 2, 0, 2, 512)
+    r = asm.hot_loop(asm.parse_objdump(X86_NT_READ))
+    assert (r.loads, r.nt_loads, r.fp_add, r.stores) == (2, 2, 2, 0)
+    n = asm.hot_loop(asm.parse_objdump(A64_NT_COPY), "aarch64")
+    assert (n.loads, n.stores, n.nt_stores, n.vector_bits) == (2, 2, 2, 128)
+
+
+def test_an_arm_copy_loop_is_vector_work_without_arithmetic():
+    a = asm.hot_loop(asm.parse_objdump(A64_COPY), "aarch64")
+    assert (a.loads, a.stores, a.vector_bits, a.nt_stores) == (1, 1, 128, 0)

@@ -222,6 +222,8 @@ def _audit_a64(body: list[Insn]) -> dict:
             if cls == "fma":
                 c["fma_bits"] = max(c["fma_bits"], width)
         if m.startswith(("ld", "st")) and "[" in ops and not m.startswith(("ldadd", "stadd")):
+            # a vector load or store (q or v registers) is vector work even with no arithmetic (a copy loop)
+            c["vector_bits"] = max(c["vector_bits"], width)
             n_regs = 2 if m[2:].startswith(("p", "np")) else 1
             if m.startswith("ld"):
                 c["loads"] += n_regs

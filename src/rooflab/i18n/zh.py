@@ -995,10 +995,22 @@ ZH: dict[str, str] = {
         '其线程有 {wait:.0%} 的时间在等待 CPU',
     'no stored measure run of this machine holds a usable roof':
         '这台机器存储的 measure 运行中没有可用的屋顶',
-    'measure run {id} ({what})':
-        'measure 运行 {id}（{what}）',
     'not taken from newer runs: {why}':
         '未采用较新的运行：{why}',
     '{roof}: run {id} had it {status}':
         '{roof}：运行 {id} 中该项为{status}',
+    'Not used as a roof: {level} {kernel} x{threads} — {reason}.':
+        '未用作屋顶：{level} {kernel} x{threads} —— {reason}。',
+    "{n} ceiling(s) were measured while the CPUs were not all ours ({names}): they are shown with the reason but are not roofs, and this run does not replace the roofs of this machine's earlier undisturbed runs; bench and the labs keep using those. Rerun on a quiet machine, or with --wait-quiet SECONDS.":
+        '{n} 个上限是在 CPU 并非全部归我们使用时测得的（{names}）：它们连同原因一起显示，但不作为屋顶，这次运行也不会取代这台机器此前未受干扰的运行中的屋顶；bench 和各个实验继续使用那些屋顶。请在安静的机器上重新运行，或加上 --wait-quiet SECONDS。',
+    '{n} figure(s) broke a physical bound ({names}): impossible, a measurement problem, never a roof.':
+        '{n} 个数值超出了物理上界（{names}）：这是不可能的，属于测量问题，绝不作为屋顶。',
+    'DRAM roof on {tall} thread(s): {roof} ({kernel}); the best regular-store kernel reaches {reg} ({rkernel}), {r:.2f}x less.':
+        '{tall} 个线程的 DRAM 屋顶：{roof}（{kernel}）；最好的普通存储内核达到 {reg}（{rkernel}），低 {r:.2f} 倍。',
+    'Write-allocate: an ordinary store first reads the line it writes, so the triad moves 32 bytes per element where STREAM counts 24; streaming stores skip that read. Triad in DRAM: {nt} with streaming stores, {reg} without ({r:.2f}x; up to 1.33x if the read of each written line were all that differs).':
+        '写分配：普通存储会先读入它要写的缓存行，所以 triad 每个元素实际搬运 32 字节，而 STREAM 只计 24 字节；流式存储省去了这次读取。DRAM 中的 triad：使用流式存储为 {nt}，不使用为 {reg}（{r:.2f} 倍；如果差别只在于每个被写缓存行的那次读取，最多为 1.33 倍）。',
+    'run {id} ({what})':
+        '运行 {id}（{what}）',
+    'the newest measure runs holding each roof: {runs}':
+        '各屋顶取自持有它的最新 measure 运行：{runs}',
 }

@@ -52,6 +52,9 @@ class MeasureOptions:
     threads: int | None = None  # "all threads"; default: the CPUs this process may run on
     precisions: tuple[str, ...] = ("fp64", "fp32")
     batch_sweep: bool = True
+    # when a ceiling's CPUs were not ours, wait up to this long in all (seconds) for other load to stop before
+    # measuring it again; 0: measure again at once and mark it disturbed if that does not help
+    wait_quiet_s: float = 0.0
 
     def all_threads(self) -> int:
         return self.threads or usable_cpus()
@@ -59,6 +62,9 @@ class MeasureOptions:
 
 @dataclass(frozen=True)
 class Plan:
+    # max_sample_s caps how far a count may grow to dwarf a call overhead: under load a thread's wake-up can take
+    # milliseconds, and a measurement that cannot shed it within the cap fails (it is disturbed anyway) instead of
+    # running for minutes
     peak: HarnessConfig
     gemm: HarnessConfig
     sweep: HarnessConfig
@@ -86,8 +92,10 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
         ws_max = min(max(4 * llc, 64 << 20), mem // 8)
         return Plan(peak=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
                     gemm=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.6),
-                    sweep=HarnessConfig(min_sample_s=0.002, samples=3, warmup=1, min_samples=3, budget_s=0.2),
-                    ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
+                    sweep=HarnessConfig(min_sample_s=0.002, samples=3, warmup=1, min_samples=3, budget_s=0.2,
+                                        max_sample_s=0.05),
+                    ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5,
+                                          max_sample_s=0.25),
                     batch=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.5),
                     gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_min=8 << 10, ws_max=ws_max,
                     points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
@@ -95,8 +103,10 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
     ws_max = min(max(8 * llc, 256 << 20), mem // 6)
     return Plan(peak=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
                 gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=1.2),
-                sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3),
-                ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
+                sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3,
+                                    max_sample_s=0.1),
+                ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0,
+                                      max_sample_s=0.5),
                 batch=HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=1.0),
                 gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
                 points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=2,
@@ -716,6 +726,7 @@ def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None)
         machine = session.machine
         tall = opts.all_threads()
         plan = make_plan(opts, machine)
+        session.wait_quiet_left = max(session.wait_quiet_left, float(opts.wait_quiet_s))
         doc = {"schema": schema_id("measure"), "quick": opts.quick, "threads_all": tall,
                "precisions": list(opts.precisions),
                "plan": {"working_set_bytes": [plan.ws_min, plan.ws_max], "points_per_octave": plan.points_per_octave,
@@ -732,6 +743,8 @@ def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None)
             doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
         doc["roofs"] = measure_roofs(doc)
         doc["trust"] = trust(doc)
+        if opts.wait_quiet_s:
+            doc["trust"]["waited_for_quiet_s"] = session.waited_s
         doc["machine"] = machine
         doc["environment"] = session.environment
         from ..report.observations import measure_observations

@@ -102,7 +102,7 @@ def source_message(used: list[tuple], roofs: list[dict]) -> dict:
     by_run: dict = {}
     for rid, what in used:
         by_run.setdefault(rid, []).append(what)
-    parts = [msg("measure run {id} ({what})", id=rid if rid is not None else "(unstored)", what=join(whats, ", "))
+    parts = [msg("run {id} ({what})", id=rid if rid is not None else "(unstored)", what=join(whats, ", "))
              for rid, whats in sorted(by_run.items(), key=lambda kv: -(kv[0] or 0))]
     words = {"disturbed": msg("disturbed"), "impossible": msg("impossible"), "refused": msg("refused"),
              "failed": msg("failed")}
@@ -113,7 +113,7 @@ def source_message(used: list[tuple], roofs: list[dict]) -> dict:
                              status=words.get(s["status"], s["status"] or "")))
     if notes:
         parts.append(msg("not taken from newer runs: {why}", why=join(notes, ", ")))
-    return join(parts, "; ")
+    return msg("the newest measure runs holding each roof: {runs}", runs=join(parts, "; "))
 
 
 def level_for(working_set: float, capacities: dict[str, float]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 
 from .ascii import MARKS, Point, ascii_roofline
 from ..i18n import text, tr
@@ -22,7 +23,8 @@ def status_word(st: str) -> str:
 
 def status_cell(x: dict) -> str:
     st = x.get("status", "ok")
-    return tr("ok") if st == "ok" else f"[red]{status_word(st)}[/]: {text(x.get('reason') or '')}"
+    color = "yellow" if st == "disturbed" else "red"
+    return tr("ok") if st == "ok" else f"[{color}]{status_word(st)}[/]: {escape(text(x.get('reason') or ''))}"
 
 
 def bound_word(b: str) -> str:

@@ -156,8 +156,10 @@ class CpuSampler:
     """
 
     def __init__(self, own_pids: Callable[[], Iterable[int]] = lambda: (), interval_s: float = 0.5,
-                 read: Callable[[str], str | None] = _read, clock: Callable[[], float] = time.monotonic):
+                 read: Callable[[str], str | None] = _read, clock: Callable[[], float] = time.monotonic,
+                 list_tasks: Callable[[int], list[str]] | None = None):
         self._own_pids = own_pids
+        self._list_tasks = list_tasks or (lambda pid: os.listdir(f"/proc/{pid}/task"))
         self._interval = interval_s
         self._read = read
         self._clock = clock
@@ -183,7 +185,7 @@ class CpuSampler:
         seen = set()
         for pid in {os.getpid(), *[p for p in self._own_pids() if p]}:
             try:
-                tids = os.listdir(f"/proc/{pid}/task")
+                tids = self._list_tasks(pid)
             except OSError:
                 continue
             for tid in tids:

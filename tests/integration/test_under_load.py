@@ -1,0 +1,165 @@
+"""Numbers you can trust on a busy machine: the suite starts its own bounded load (a CPU hog pinned to one CPU, then
+a memory hog) during small real measurements, and checks properties that must hold on any machine. No timing is
+asserted: only that no figure breaks its physical bound, that every figure taken under load is either close to the
+quiet one or marked disturbed (or impossible), and that the stored reference roofline stays the quiet one."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import rooflab
+from rooflab.labs.measure import bound_clock
+from rooflab.labs.roofs import measure_history, roofs_at
+from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
+from rooflab.results.store import Store
+
+pytestmark = [pytest.mark.cc, pytest.mark.slow]
+
+CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+HOG_S = 90  # every hog ends by itself after this long, whatever happens to the test
+
+CPU_HOG = f"import time\nend = time.time() + {HOG_S}\nwhile time.time() < end: pass\n"
+MEM_HOG = ("import time, numpy as np\n"
+           "a = np.ones(32 << 20); b = np.empty_like(a)\n"  # 256 MiB each: far past any last-level cache
+           f"end = time.time() + {HOG_S}\n"
+           "while time.time() < end: np.copyto(b, a)\n")
+
+
+class Hog:
+    """A process keeping one CPU busy (and, for the memory hog, the memory system) while the block runs."""
+
+    def __init__(self, code: str, cpu: int):
+        self.code, self.cpu = code, cpu
+
+    def __enter__(self):
+        self.p = subprocess.Popen([sys.executable, "-c", self.code],
+                                  preexec_fn=lambda: os.sched_setaffinity(0, {self.cpu}))
+        time.sleep(0.5)  # let it start before measuring
+        assert self.p.poll() is None, "the hog did not start"
+        return self
+
+    def __exit__(self, *exc):
+        self.p.kill()
+        self.p.wait(timeout=10)
+
+
+def _measure(store_path):
+    return rooflab.measure(quick=True, precisions=("fp32",), batch_sweep=False, store=str(store_path))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    if len(CPUS) < 2:
+        pytest.skip("needs two CPUs: one for the hog, one at least for rooflab")
+    store = tmp_path_factory.mktemp("load") / "store.sqlite"
+    quiet = _measure(store)
+    with Hog(CPU_HOG, CPUS[-1]):
+        cpu = _measure(store)
+    with Hog(MEM_HOG, CPUS[-1]):
+        mem = _measure(store)
+    return store, quiet, {"cpu hog": cpu, "memory hog": mem}
+
+
+def _bw_bound(doc, c, level=None):
+    m = doc["machine"]
+    loads, stores = KERNEL_ACCESS.get(c["kernel"], (8.0, 0.0))
+    return bandwidth_bound(m["uarch"], level or c["level"], loads, stores, c["threads"], m["physical_cores"],
+                           bound_clock(m, doc["ceilings"]["compute"]))[0]
+
+
+def _all(runs):
+    _, quiet, loaded = runs
+    return [("quiet", quiet)] + list(loaded.items())
+
+
+def test_no_figure_above_its_physical_bound_is_shown_as_valid(runs):
+    for label, doc in _all(runs):
+        for c in doc["ceilings"]["compute"]:
+            if c["status"] == "ok" and c.get("of_theoretical") is not None:
+                assert c["of_theoretical"] <= 1.02, (label, c["name"], c["threads"], c["of_theoretical"])
+        for c in doc["ceilings"]["bandwidth"]:
+            if c["status"] == "ok" and c.get("bytes_per_s"):
+                assert c["bytes_per_s"] <= 1.02 * _bw_bound(doc, c), (label, c["level"], c["kernel"], c["threads"])
+        for sw in doc["bandwidth_sweeps"]:
+            for p in sw.get("points", []):
+                if p.get("bytes_per_s") and not p.get("impossible"):
+                    c = {"kernel": sw["kernel"], "threads": sw["threads"]}
+                    assert p["bytes_per_s"] <= 1.02 * _bw_bound(doc, c, "L1"), (label, sw["kernel"], p)
+        # and nothing else drawn: every roof is an ok ceiling of this run
+        ok_rates = {c.get("bytes_per_s") for c in doc["ceilings"]["bandwidth"] if c["status"] == "ok"} | \
+                   {c.get("flops_per_s") for c in doc["ceilings"]["compute"] if c["status"] == "ok"}
+        for r in doc["roofs"]["compute"] + doc["roofs"]["memory"]:
+            assert r["value"] in ok_rates, (label, r)
+
+
+def _key(c):
+    if "klass" in c:
+        return ("compute", c["precision"], c["klass"], c["threads"])
+    return ("bandwidth", c["level"], c["kernel"], c["threads"])
+
+
+def _rate(c):
+    return c.get("flops_per_s") or c.get("bytes_per_s")
+
+
+def test_every_figure_under_load_is_close_to_quiet_or_marked(runs):
+    _, quiet, loaded = runs
+    base = {_key(c): c for c in quiet["ceilings"]["compute"] + quiet["ceilings"]["bandwidth"]
+            if c["status"] == "ok" and _rate(c)}
+    for label, doc in loaded.items():
+        statuses = {c["status"] for c in doc["ceilings"]["compute"] + doc["ceilings"]["bandwidth"]}
+        assert statuses <= {"ok", "disturbed", "impossible", "failed", "refused"}, statuses
+        for c in doc["ceilings"]["compute"] + doc["ceilings"]["bandwidth"]:
+            q = base.get(_key(c))
+            if c["status"] != "ok" or q is None:
+                continue
+            # the host's DRAM swings by a third within seconds even when quiet: a wider band there
+            lo, hi = (0.67, 1.5) if c.get("level") == "DRAM" else (0.75, 1.33)
+            r = _rate(c) / _rate(q)
+            assert lo <= r <= hi, f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok"
+        # the other work was seen, and said
+        assert any(w["code"] == "competing-load" for w in doc["warnings"]), label
+        assert doc["trust"]["disturbed"], label
+
+
+def test_all_thread_ceilings_under_load_are_not_roofs(runs):
+    """With every CPU in use, another process necessarily shared rooflab's CPUs: the all-thread compute and the
+    shared-level ceilings must say so."""
+    _, _, loaded = runs
+    tall = max(CPUS)
+    for label, doc in loaded.items():
+        tall = doc["threads_all"]
+        fma = [c for c in doc["ceilings"]["compute"] if c["klass"] == "simd_fma" and c["threads"] == tall]
+        dram = [c for c in doc["ceilings"]["bandwidth"] if c["level"] == "DRAM" and c["threads"] == tall]
+        assert fma and all(c["status"] != "ok" for c in fma), (label, [(c["status"], c.get("reason")) for c in fma])
+        assert dram and all(c["status"] != "ok" for c in dram), (label, [(c["kernel"], c["status"]) for c in dram])
+
+
+def test_the_stored_reference_roofline_stays_the_quiet_one(runs):
+    store, quiet, loaded = runs
+    with Store(store) as st:
+        history = measure_history(st, quiet["machine"]["key"])
+    assert [d["run_id"] for d in history] == [loaded["memory hog"]["run_id"], loaded["cpu hog"]["run_id"],
+                                             quiet["run_id"]]
+    tall = quiet["threads_all"]
+    ref = roofs_at(history, tall, "fp32")
+    base = {_key(c): c for c in quiet["ceilings"]["compute"] + quiet["ceilings"]["bandwidth"] if c["status"] == "ok"}
+    loaded_ids = {d["run_id"]: d for d in loaded.values()}
+    for roof in ref["compute"] + ref["memory"]:
+        if roof["run_id"] == quiet["run_id"]:
+            continue
+        # a roof taken from a loaded run must be one that run measured as a roof, close to the quiet figure
+        doc = loaded_ids[roof["run_id"]]
+        match = [c for c in doc["ceilings"]["compute"] + doc["ceilings"]["bandwidth"]
+                 if c["status"] == "ok" and _rate(c) == roof["value"]]
+        assert match, roof
+        q = base.get(_key(match[0]))
+        assert q is None or 0.67 <= roof["value"] / _rate(q) <= 1.5, roof
+    fma_q = base.get(("compute", "fp32", "simd_fma", tall))
+    if fma_q is not None:  # the quiet run had this roof: no loaded run may have replaced it
+        fma = next(c for c in ref["compute"] if " FMA " in f" {c['name']} ")
+        assert fma["run_id"] == quiet["run_id"] and fma["value"] == fma_q["flops_per_s"]
+    assert "not taken from newer runs" in ref["source"]["text"]

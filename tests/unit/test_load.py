@@ -1,0 +1,96 @@
+"""Per-CPU accounting of other processes' CPU use, from recorded /proc texts (no real load, no clock)."""
+
+import os
+
+import pytest
+
+from rooflab.timing import load
+from rooflab.timing.checks import check_competing_load
+from rooflab.timing.load import CpuSampler, parse_proc_stat, parse_task_stat
+
+TICK = load._TICK
+
+STAT = """cpu  1000 0 500 8000 100 0 0 20 0 0
+cpu0 600 0 300 4000 50 0 0 10 0 0
+cpu1 400 0 200 4000 50 0 0 10 0 0
+intr 12345
+"""
+
+
+def test_proc_stat_is_read_per_cpu_busy_and_steal():
+    got = parse_proc_stat(STAT)
+    assert got["all"] == (pytest.approx(1500 / TICK), pytest.approx(20 / TICK))
+    assert got[0] == (pytest.approx(900 / TICK), pytest.approx(10 / TICK)) and set(got) == {"all", 0, 1}
+    assert parse_proc_stat("garbage\ncpu0 x y z\n") == {}
+
+
+def test_a_thread_stat_gives_its_cpu_seconds_and_last_cpu():
+    # the name may hold spaces and parentheses; fields are counted from the last ')'
+    rest = " ".join(["S"] + ["0"] * 10 + ["250", "50"] + ["0"] * 23 + ["1"] + ["0"] * 10)
+    assert parse_task_stat(f"123 (python (w) x) {rest}") == (pytest.approx(300 / TICK), 1)
+    assert parse_task_stat("123 (short) S 1 2") is None
+
+
+class FakeProc:
+    """/proc of a 2-CPU machine: one thread of ours and a stream of per-CPU busy ticks."""
+
+    def __init__(self):
+        self.busy = [0, 0]  # ticks per CPU
+        self.ours = 0  # our thread's ticks
+        self.our_cpu = 0
+        self.t = 0.0
+
+    def stat(self) -> str:
+        lines = [f"cpu {sum(self.busy)} 0 0 1000 0 0 0 0 0 0"]
+        lines += [f"cpu{i} {b} 0 0 1000 0 0 0 0 0 0" for i, b in enumerate(self.busy)]
+        return "\n".join(lines) + "\n"
+
+    def read(self, path: str):
+        if path == "/proc/stat":
+            return self.stat()
+        if path.endswith("/stat"):
+            fields = ["S"] + ["0"] * 10 + [str(self.ours), "0"] + ["0"] * 23 + [str(self.our_cpu)] + ["0"] * 10
+            return "1 (rooflab) " + " ".join(fields)
+        return None
+
+    def run(self, seconds: float, ours_on: int | None, others: dict[int, float]):
+        """Advance time: our thread busy on one CPU (or idle), other processes busy on CPUs (fraction of a core)."""
+        ticks = int(round(seconds * TICK))
+        if ours_on is not None:
+            self.ours += ticks
+            self.busy[ours_on] += ticks
+            self.our_cpu = ours_on
+        for cpu, frac in others.items():
+            self.busy[cpu] += int(round(frac * ticks))
+        self.t += seconds
+
+
+def sampler(proc: FakeProc) -> CpuSampler:
+    return CpuSampler(read=proc.read, clock=lambda: proc.t, list_tasks=lambda pid: ["1"] if pid == os.getpid() else [])
+
+
+def test_others_are_what_each_cpu_was_busy_beyond_our_threads():
+    p = FakeProc()
+    s = sampler(p)
+    assert s.available
+    a = s.mark()
+    p.run(2.0, ours_on=0, others={1: 1.0})  # we ran on CPU 0, a hog on CPU 1
+    w = s.between(a, s.mark())
+    assert w.others == {0: pytest.approx(0.0), 1: pytest.approx(1.0)}
+    assert w.own == {0: pytest.approx(1.0), 1: pytest.approx(0.0)}
+    assert w.others_cores() == pytest.approx(1.0) and w.others_cores([0]) == pytest.approx(0.0)
+    # the next window starts where this one ended: a quiet second shows nothing
+    b = s.mark()
+    p.run(1.0, ours_on=0, others={})
+    assert s.between(b, s.mark()).others_cores() == pytest.approx(0.0)
+
+
+def test_a_window_without_proc_is_unknown_not_quiet():
+    s = CpuSampler(read=lambda path: None)
+    assert not s.available and s.mark() is None and CpuSampler.between(None, None) is None
+
+
+def test_the_warning_names_the_busy_cpus():
+    w = check_competing_load(0.98, 2, per_cpu={0: 0.01, 1: 0.97})
+    assert w is not None and "CPU 1 97% busy" in w.message and "CPU 0" not in w.message
+    assert check_competing_load(0.1, 2, per_cpu={1: 0.1}) is None
