@@ -107,6 +107,35 @@ def likwid(kernel: str, ws_bytes: int, threads: int, iters: int) -> float | None
     return float(m.group(1)) * 1e6 if m else None
 
 
+def compare_cache_reads(quiet: dict, rounds: int) -> bool:
+    """The quiet run's cache read ceilings against likwid-bench's load kernel at the same working set and thread
+    count: rooflab's read kernel and likwid's alternated, rounds of both; target: median ratio >= 1 within noise."""
+    if not shutil.which("likwid-bench"):
+        return True
+    load = likwid_pairs(quiet["machine"]["isa"]["name"])[0][1]
+    rows = [c for c in quiet["ceilings"]["bandwidth"] if c["kernel"] == "read" and c["level"] in ("L1", "L2", "L3")
+            and c["status"] == "ok"]
+    print(f"\ncache read ceilings of the quiet run against likwid-bench {load} ({rounds} alternated rounds each):")
+    ok = True
+    for c in sorted(rows, key=lambda c: (c["threads"], c["level"])):
+        ws = int(c["working_set_bytes"])
+        iters = max(10, int(0.15 * c["bytes_per_s"] / ws))
+        ratios = []
+        for i in range(rounds):
+            pair = {}
+            for side in (("own", "lw") if i % 2 == 0 else ("lw", "own")):
+                pair[side] = (rooflab_dram("read", ws, c["threads"]) if side == "own"
+                              else likwid(load, ws, c["threads"], iters))
+            if pair["own"] and pair["lw"]:
+                ratios.append(pair["own"] / pair["lw"])
+        ratios.sort()
+        med = float(np.median(ratios)) if ratios else 0.0
+        ok &= med >= 0.97
+        print(f"  {c['level']} x{c['threads']} at {ws >> 10} KiB: ceiling {c['bytes_per_s'] / 1e9:.0f} GB/s; rooflab "
+              f"read / likwid {load}: median {med:.3f} (range {ratios[0]:.3f}–{ratios[-1]:.3f})")
+    return ok
+
+
 def rooflab_dram(kind: str, ws_bytes: int, threads: int) -> float | None:
     """Bytes/s of one of rooflab's own DRAM kernels at a working set, timed as `rooflab measure` times a ceiling
     (median of short samples), for about as long as the likwid-bench run beside it."""
@@ -199,7 +228,12 @@ def main() -> None:
         print(f"\nreference roofline ({prec}, {tall} threads) after the loaded runs: "
               + ("every roof from the quiet run" if not foreign else "roofs from loaded runs: " + ", ".join(foreign)))
 
+    fma = [c for c in quiet["ceilings"]["compute"] if c["precision"] == "fp32" and c["klass"] == "simd_fma"]
+    print("\nquiet fp32 FMA: " + ", ".join(f"x{c['threads']} {c['status']} {(c.get('of_theoretical') or 0):.1%} of "
+                                          "theoretical" for c in fma) + " (target >= 95%)")
+    ok_targets &= all(c["status"] == "ok" and c["of_theoretical"] >= 0.95 for c in fma)
     if not a.no_likwid:
+        ok_targets &= compare_cache_reads(quiet, a.rounds)
         ok_targets &= compare_likwid(quiet, tall, a.rounds)
     print("\ntargets met" if ok_targets else "\ntargets NOT met")
 

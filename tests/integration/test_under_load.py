@@ -163,3 +163,27 @@ def test_the_stored_reference_roofline_stays_the_quiet_one(runs):
         fma = next(c for c in ref["compute"] if " FMA " in f" {c['name']} ")
         assert fma["run_id"] == quiet["run_id"] and fma["value"] == fma_q["flops_per_s"]
     assert "not taken from newer runs" in ref["source"]["text"]
+
+
+def test_waiting_for_quiet_is_bounded_and_ends_when_the_load_does():
+    """A session waits while another process keeps a CPU busy, gives up when its budget is spent, and stops waiting
+    as soon as the other process ends."""
+    from rooflab.session import Session
+
+    if len(CPUS) < 2:
+        pytest.skip("needs two CPUs")
+    said = []
+    short = "import time\nend = time.time() + 1.5\nwhile time.time() < end: pass\n"
+    with Session("measure", machine={"key": "t", "virtualized": True}, environment={"hostname": "h"},
+                 wait_quiet_s=1.0, progress=said.append) as s:
+        with Hog(CPU_HOG, CPUS[-1]):
+            t0 = time.monotonic()
+            assert s.wait_for_quiet() is False
+            assert 0.9 <= time.monotonic() - t0 < 4.0 and s.wait_quiet_left <= 0
+        assert any("waiting for the machine to be quiet" in m and f"CPU {CPUS[-1]}" in m for m in said), said
+    with Session("measure", machine={"key": "t", "virtualized": True}, environment={"hostname": "h"},
+                 wait_quiet_s=20.0) as s:
+        with Hog(short, CPUS[-1]):
+            t0 = time.monotonic()
+            assert s.wait_for_quiet() is True
+            assert time.monotonic() - t0 < 10.0 and s.waited_s >= 0.5

@@ -117,13 +117,16 @@ def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     out: dict[str, tuple[list[str], list[list]]] = {}
     ce = doc.get("ceilings") or {}
     if ce.get("compute"):
-        out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status"],
+        out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status",
+                                    "reason"],
                                    [[c["name"], c.get("precision"), c.get("threads"), c.get("flops_per_s"),
-                                     c.get("of_theoretical"), c.get("status")] for c in ce["compute"]])
+                                     c.get("of_theoretical"), c.get("status"), c.get("reason")] for c in ce["compute"]])
     if ce.get("bandwidth"):
-        out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status"],
+        out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status",
+                                      "reason"],
                                      [[b["level"], b["kernel"], b.get("threads"), b.get("bytes_per_s"),
-                                       b.get("working_set_bytes"), b.get("status")] for b in ce["bandwidth"]])
+                                       b.get("working_set_bytes"), b.get("status"), b.get("reason")]
+                                      for b in ce["bandwidth"]])
     if doc.get("sweep"):
         out["batch_sweep"] = (["B", "intensity", "flops_per_s", "predicted_flops_per_s", "of_predicted",
                                "bytes_per_s"],
@@ -180,6 +183,8 @@ def table_title(name: str) -> str:
 
 
 def _cell(col: str, v) -> str:
+    if col == "reason":
+        return text(v) if v else ""
     if col == "status" and isinstance(v, str):
         from .measure import status_word
 
@@ -210,7 +215,8 @@ def write_csv(doc: dict, directory, prefix: str = "") -> list:
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(cols)
-            w.writerows(rows)
+            # a reason is a message: written in English, as the JSON's text is
+            w.writerows([[text(v, "en") if c == "reason" and v else v for c, v in zip(cols, r)] for r in rows])
         paths.append(path)
     return paths
 
