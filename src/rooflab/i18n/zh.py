@@ -1013,4 +1013,6 @@ ZH: dict[str, str] = {
         '运行 {id}（{what}）',
     'the newest measure runs holding each roof: {runs}':
         '各屋顶取自持有它的最新 measure 运行：{runs}',
+    'reason':
+        '原因',
 }

@@ -171,7 +171,7 @@ def column_label(col: str) -> str:
         "of_predicted": tr("of roofline"), "size": tr("size"), "of_roof": tr("of roof"), "error": tr("error"),
         "name": tr("name"), "label": tr("label"), "chains": tr("chains"), "order": tr("order"), "wall_s": tr("wall"),
         "rel_error": tr("rel. error"), "ratio_to_blas": tr("vs BLAS"), "speedup": tr("speed-up"),
-        "verdict": tr("verdict"), "ceiling": tr("ceiling"),
+        "verdict": tr("verdict"), "ceiling": tr("ceiling"), "reason": tr("reason"),
     }
     return labels.get(col, col)
 
