@@ -83,10 +83,13 @@ def test_prototypes_from_source_and_text():
         parse_prototype("void f(int n")
 
 
-def test_wrapper_calls_the_kernel_reps_times():
+def test_wrapper_calls_the_kernel_reps_times_with_names_no_user_can_take():
     w = wrapper_source(prototype_from_source(SRC, "dot", "spec"))
-    assert "double rl_bench_entry(long reps, size_t n, const double *a, const double *b)" in w
-    assert "volatile double rl_sink = dot(n, a, b);" in w and "RL_BARRIER()" in w
+    assert ("double rooflab_bench_entry(long rooflab_reps, size_t rooflab_a0, const double *rooflab_a1, "
+            "const double *rooflab_a2)") in w
+    assert "volatile double rooflab_sink = dot(rooflab_a0, rooflab_a1, rooflab_a2);" in w
+    assert "typedef __SIZE_TYPE__ size_t;" in w and "#include" not in w
+    assert "double dot(size_t, const double *, const double *);" in w
 
 
 def test_good_spec_loads(tmp_path):

@@ -3,6 +3,7 @@ and what this machine can do (compiler, OpenMP, perf counters, valgrind, numactl
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import shutil
@@ -19,11 +20,72 @@ THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BL
 
 
 def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity), which is what "all threads" means."""
+    """The CPUs this process may run on (its affinity, and no more than its cgroup's CPU quota allows), which is
+    what "all threads" means."""
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except AttributeError:  # macOS
-        return os.cpu_count() or 1
+        n = os.cpu_count() or 1
+    quota = cgroup_cpu_limit()
+    return max(1, min(n, math.ceil(quota))) if quota else n
+
+
+def _cgroup_dirs(root: str = "/sys/fs/cgroup", proc: str = "/proc/self/cgroup") -> list[Path]:
+    """This process's cgroup directories (v2 unified, and the v1 controllers), most specific first."""
+    out = []
+    text = _read(proc) or ""
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, rel = parts
+        rel = rel.lstrip("/")
+        if controllers == "":
+            out.append(Path(root) / rel)
+        for c in controllers.split(","):
+            if c in ("memory", "cpu", "cpu,cpuacct"):
+                out.append(Path(root) / c / rel)
+    out += [Path(root), Path(root) / "memory", Path(root) / "cpu"]
+    return out
+
+
+def cgroup_memory_left(root: str = "/sys/fs/cgroup", proc: str = "/proc/self/cgroup") -> int | None:
+    """Bytes this process's cgroup still allows (limit minus use), or None when it sets no limit."""
+    for d in _cgroup_dirs(root, proc):
+        for lim_f, use_f in (("memory.max", "memory.current"), ("memory.limit_in_bytes", "memory.usage_in_bytes")):
+            lim, use = _read(str(d / lim_f)), _read(str(d / use_f))
+            if lim is None or lim == "max":
+                continue
+            try:
+                limit, used = int(lim), int(use or 0)
+            except ValueError:
+                continue
+            if limit >= 1 << 60:  # v1's "no limit"
+                continue
+            return max(0, limit - used)
+    return None
+
+
+def cgroup_cpu_limit(root: str = "/sys/fs/cgroup", proc: str = "/proc/self/cgroup") -> float | None:
+    """CPUs this process's cgroup allows (quota / period), or None when it sets no quota."""
+    for d in _cgroup_dirs(root, proc):
+        v2 = _read(str(d / "cpu.max"))
+        if v2:
+            q, _, per = v2.partition(" ")
+            if q != "max":
+                try:
+                    return int(q) / int(per or 100000)
+                except ValueError:
+                    pass
+            continue
+        q, per = _read(str(d / "cpu.cfs_quota_us")), _read(str(d / "cpu.cfs_period_us"))
+        if q and per:
+            try:
+                if int(q) > 0:
+                    return int(q) / int(per)
+            except ValueError:
+                pass
+    return None
 
 
 def _read(path: str) -> str | None:

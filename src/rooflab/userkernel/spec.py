@@ -27,10 +27,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, Literal, Optional, Union
 
 import numpy as np
+from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, StrictStr,
+                      ValidationError)
 
 from ..errors import RooflabError
 from .expr import ExprError, arith, names_in, numpy_expr
@@ -50,6 +54,114 @@ KERNEL_KEYS = {"name", "source", "function", "prototype", "flags", "profile", "o
                "bytes", "args", "check", "timeout", "min_sample", "samples", "precision"}
 ARRAY_KEYS = {"shape", "dtype", "fill", "output", "seed"}
 FILLS = ("random", "zeros", "ones", "arange")
+# names that generated code uses: a kernel or parameter of the user's may not take them
+RESERVED_PREFIX = "rooflab_"
+MAX_THREADS = 256  # the C kernels' thread limit (RL_MAX_THREADS)
+MAX_SIZE = 1e15
+C_IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+# ------------------------------------------------------------------------------------------- the typed schema
+# Every field of a spec is typed, finite and in range before anything runs (pydantic, strict: "4" is not a number,
+# nan and inf are refused). Expressions are checked afterwards, on every size, by the safe evaluator.
+
+
+def _expr(v):
+    """A number (finite) or an expression in quotes."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise ValueError(f"expected a number or an expression in quotes, got {v!r}")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError(f"expected a finite number, got {v!r}")
+    if isinstance(v, str) and not v.strip():
+        raise ValueError("the expression is empty")
+    return v
+
+
+def _size_value(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{v!r} is not a number")
+    if not math.isfinite(v) or v < 0 or v > MAX_SIZE:
+        raise ValueError(f"{v!r} is not a size (a finite number from 0 to {MAX_SIZE:g})")
+    return v
+
+
+Expr = Annotated[Any, PlainValidator(_expr)]
+SizeValue = Annotated[Any, PlainValidator(_size_value)]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ArrayModel(_Model):
+    shape: Union[list[Expr], Expr]
+    dtype: Optional[StrictStr] = None
+    fill: Union[Literal["random", "zeros", "ones", "arange"], StrictInt, Finite] = "random"
+    output: StrictBool = False
+    seed: Annotated[int, Field(ge=0, le=2 ** 32 - 1)] = 0
+
+
+class KernelModel(_Model):
+    name: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = None
+    source: Annotated[str, Field(min_length=1)]
+    function: Annotated[str, Field(pattern=C_IDENT, max_length=200)]
+    prototype: Optional[Annotated[str, Field(min_length=1, max_length=4000)]] = None
+    flags: list[Annotated[str, Field(min_length=1)]] = []
+    profile: Literal["native", "portable"] = "native"
+    openmp: StrictBool = False
+    threads: Annotated[int, Field(ge=1, le=MAX_THREADS)] = 1
+    sizes: Union[dict[str, Union[list[SizeValue], SizeValue]], list[dict[str, SizeValue]]]
+    flops: Expr
+    bytes: Expr
+    args: dict[str, Union[ArrayModel, Expr]]
+    check: dict[str, Any] = {}
+    timeout: Annotated[float, Field(gt=0, le=86400, allow_inf_nan=False)] = 60.0
+    min_sample: Annotated[float, Field(gt=0, le=60, allow_inf_nan=False)] = 0.01
+    samples: Annotated[int, Field(ge=1, le=100000)] = 11
+    precision: Optional[Literal["fp32", "fp64"]] = None
+
+
+class CheckModel(_Model):
+    model_config = ConfigDict(extra="allow", strict=True)
+    tolerance: Annotated[float, Field(ge=0, le=1e6, allow_inf_nan=False)] = 1e-5
+
+
+def _loc(loc: tuple) -> str:
+    """A pydantic error location as the field path a user wrote (``args.x.shape``), without union member names."""
+    out = []
+    for part in loc:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif part in ("ArrayModel", "function-plain[_expr()]", "function-plain[_size_value()]", "list[...]", "dict[...]",
+                      "str", "int", "float", "literal['random','zeros','ones','arange']", "constrained-str"):
+            continue
+        elif str(part).startswith(("list[", "dict[", "union[", "function-")):
+            continue
+        else:
+            out.append(("." if out else "") + str(part))
+    return "".join(out)
+
+
+def _schema_error(where: str, exc: ValidationError) -> SpecError:
+    """One line per field, naming it: pydantic's errors, grouped so a union of choices reads as one."""
+    seen: dict[str, str] = {}
+    for e in exc.errors():
+        path = _loc(e["loc"]) or "(spec)"
+        if e["type"] == "extra_forbidden":
+            field_name = path.split(".")[-1]
+            known = ARRAY_KEYS if ".args." in f".{path}" or path.startswith("args.") else KERNEL_KEYS
+            text = f"unknown field {field_name!r} (known: {', '.join(sorted(known))})"
+            path = ".".join(path.split(".")[:-1]) or "(spec)"
+        elif e["type"] == "missing":
+            text = f"missing field `{path.split('.')[-1]}`"
+            path = ".".join(path.split(".")[:-1]) or "(spec)"
+        else:
+            msg = e["msg"].removeprefix("Value error, ").replace("Input should be", "should be")
+            text = f"{msg} (got {e.get('input')!r})" if "got" not in msg else msg
+        seen.setdefault(path, text)
+    lines = [f"{where}: {p}: {t}" if p != "(spec)" else f"{where}: {t}" for p, t in seen.items()]
+    return SpecError("\n".join(lines))
 
 
 @dataclass(frozen=True)
@@ -116,62 +228,82 @@ def _sizes(raw, where: str) -> list[dict]:
         keys = list(raw)
         vals = [v if isinstance(v, list) else [v] for v in raw.values()]
         return [dict(zip(keys, combo)) for combo in itertools.product(*vals)]
-    if isinstance(raw, list) and all(isinstance(x, dict) for x in raw):
-        return [dict(x) for x in raw]
-    raise SpecError(f"{where}: sizes must be a table of lists (sizes = {{n = [1000, 10000]}}) or a list of tables")
+    return [dict(x) for x in raw]
 
 
 def _available_memory() -> int:
+    """Bytes of memory this process may still use: the smaller of what the machine has free and what its cgroup
+    (a container, a batch job) still allows."""
+    avail = None
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    avail = int(line.split()[1]) * 1024
     except OSError:
         pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError):
-        return 8 << 30
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+        except (ValueError, OSError):
+            avail = 8 << 30
+    from ..machine.env import cgroup_memory_left
+
+    left = cgroup_memory_left()
+    return min(avail, left) if left is not None else avail
+
+
+def _check_name(name: str, what: str, where: str) -> None:
+    if name.startswith(RESERVED_PREFIX):
+        raise SpecError(f"{where}: {what} {name!r}: names starting with {RESERVED_PREFIX!r} are reserved for the code "
+                        "rooflab generates around a kernel; rename it")
 
 
 def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
-    unknown = set(raw) - KERNEL_KEYS
-    if unknown:
-        raise SpecError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KERNEL_KEYS))})")
-    for req in ("source", "function", "flops", "bytes", "sizes", "args"):
-        if req not in raw:
-            raise SpecError(f"{where}: missing field `{req}`")
-    name = str(raw.get("name") or raw["function"])
+    try:
+        m = KernelModel.model_validate(raw)
+    except ValidationError as exc:
+        name = raw.get("name") or raw.get("function")
+        raise _schema_error(f"{where} ({name})" if isinstance(name, str) else where, exc) from None
+    try:
+        chk = CheckModel.model_validate(m.check)
+    except ValidationError as exc:
+        raise _schema_error(f"{where}: check", exc) from None
+    name = m.name or m.function
     where = f"{where} ({name})"
-    src = (base / raw["source"]).resolve()
+    if m.function == "main":
+        raise SpecError(f"{where}: function: a kernel cannot be `main` (rooflab builds a program around it)")
+    _check_name(m.function, "function", where)
+    src = (base / m.source).resolve()
     if not src.is_file():
         raise SpecError(f"{where}: source: file {src} not found")
     try:
-        if "prototype" in raw:
-            proto = parse_prototype(raw["prototype"], f"{where}: prototype")
+        if m.prototype is not None:
+            proto = parse_prototype(m.prototype, f"{where}: prototype")
         else:
-            proto = prototype_from_source(src.read_text(errors="replace"), raw["function"], f"{where}: function")
+            proto = prototype_from_source(src.read_bytes().decode("utf-8", errors="replace"), m.function,
+                                          f"{where}: function")
     except RooflabError as exc:
         raise SpecError(str(exc)) from None
-    if proto.name != raw["function"]:
-        raise SpecError(f"{where}: prototype names {proto.name!r} but function is {raw['function']!r}")
-    sizes = _sizes(raw["sizes"], f"{where}: sizes")
-    if not sizes:
+    except OSError as exc:
+        raise SpecError(f"{where}: source: cannot read {src}: {exc.strerror}") from None
+    if proto.name != m.function:
+        raise SpecError(f"{where}: prototype names {proto.name!r} but function is {m.function!r}")
+    for p in proto.params:
+        _check_name(p.name, "parameter", where)
+    sizes = _sizes(m.sizes, f"{where}: sizes")
+    if not sizes or not sizes[0]:
         raise SpecError(f"{where}: sizes: no size to run")
     size_names = set(sizes[0])
-    for s in sizes:
-        if set(s) != size_names:
+    for s_ in sizes:
+        if set(s_) != size_names:
             raise SpecError(f"{where}: sizes: every size needs the same variables ({', '.join(sorted(size_names))})")
-        for k, v in s.items():
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                raise SpecError(f"{where}: sizes.{k}: {v!r} is not a number")
-    rargs = raw["args"]
-    if not isinstance(rargs, dict):
-        raise SpecError(f"{where}: args must be a table, one entry per parameter")
+    for k in size_names:
+        if not re.match(C_IDENT, k):
+            raise SpecError(f"{where}: sizes: {k!r} is not a name an expression can use")
     params = {p.name: p for p in proto.params}
-    missing = [p for p in params if p not in rargs]
-    extra = [a for a in rargs if a not in params]
+    missing = [p for p in params if p not in m.args]
+    extra = [a for a in m.args if a not in params]
     if missing or extra:
         msg = []
         if missing:
@@ -181,47 +313,44 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
         raise SpecError(f"{where}: args and the prototype `{proto.declaration()}` disagree: {'; '.join(msg)}")
     args: dict = {}
     for pname, p in params.items():
-        v = rargs[pname]
+        v = m.args[pname]
         fld = f"{where}: args.{pname}"
         if p.pointer:
-            if not isinstance(v, dict):
+            if not isinstance(v, ArrayModel):
                 raise SpecError(f"{fld}: parameter `{p.c_decl}` is a pointer: give an array "
                                 "{shape = [...], dtype = ...}")
-            bad = set(v) - ARRAY_KEYS
-            if bad:
-                raise SpecError(f"{fld}: unknown key(s) {', '.join(sorted(bad))} (known: {', '.join(sorted(ARRAY_KEYS))})")
-            if "shape" not in v:
-                raise SpecError(f"{fld}: missing `shape`")
             want = POINTEE_DTYPE.get(p.base)
-            dtype = v.get("dtype", want)
+            dtype = v.dtype or want
+            if dtype is None:
+                raise SpecError(f"{fld}: `{p.c_decl}` points to void: give its dtype")
             try:
                 dtype = np.dtype(dtype).name
             except TypeError:
-                raise SpecError(f"{fld}: unknown dtype {v.get('dtype')!r}") from None
+                raise SpecError(f"{fld}: unknown dtype {v.dtype!r}") from None
+            if np.dtype(dtype).kind not in "fiu":
+                raise SpecError(f"{fld}: dtype {dtype} is not a number type")
             if want and dtype != want:
                 raise SpecError(f"{fld}: dtype {dtype} does not match the prototype's {p.base} * ({want})")
-            fill = v.get("fill", "random")
-            if not (fill in FILLS or isinstance(fill, (int, float))):
-                raise SpecError(f"{fld}: fill must be one of {', '.join(FILLS)} or a number")
-            if p.const and v.get("output"):
+            if p.const and v.output:
                 raise SpecError(f"{fld}: a const pointer cannot be an output")
-            shape = tuple(v["shape"]) if isinstance(v["shape"], list) else (v["shape"],)
-            args[pname] = ArrayArg(shape, dtype, fill, bool(v.get("output", False)), int(v.get("seed", 0)))
+            shape = tuple(v.shape) if isinstance(v.shape, list) else (v.shape,)
+            if not shape:
+                raise SpecError(f"{fld}: shape: empty; give at least one dimension")
+            args[pname] = ArrayArg(shape, dtype, v.fill, v.output, v.seed)
         else:
-            if isinstance(v, dict):
+            if isinstance(v, ArrayModel):
                 raise SpecError(f"{fld}: parameter `{p.c_decl}` is a scalar: give a number or an expression")
             args[pname] = v
-    check = dict(raw.get("check") or {})
-    tol = float(check.pop("tolerance", 1e-5))
-    for out in check:
+    check = dict(chk.model_extra or {})
+    for out, text in check.items():
         if out not in args or not isinstance(args[out], ArrayArg):
             raise SpecError(f"{where}: check.{out}: not an array argument of the kernel")
-    spec = KernelSpec(name=name, source=src, function=raw["function"], prototype=proto, flops=raw["flops"],
-                      bytes=raw["bytes"], sizes=sizes, args=args, flags=list(raw.get("flags", [])),
-                      profile=str(raw.get("profile", "native")), openmp=bool(raw.get("openmp", False)),
-                      threads=int(raw.get("threads", 1)), check=check, tolerance=tol,
-                      timeout=float(raw.get("timeout", 60.0)), min_sample=float(raw.get("min_sample", 0.01)),
-                      samples=int(raw.get("samples", 11)), precision=str(raw.get("precision", _precision(args))),
+        if not isinstance(text, str) or not text.strip():
+            raise SpecError(f"{where}: check.{out}: give the expected value as an expression in quotes, got {text!r}")
+    spec = KernelSpec(name=name, source=src, function=m.function, prototype=proto, flops=m.flops, bytes=m.bytes,
+                      sizes=sizes, args=args, flags=list(m.flags), profile=m.profile, openmp=m.openmp,
+                      threads=m.threads, check=check, tolerance=chk.tolerance, timeout=m.timeout,
+                      min_sample=m.min_sample, samples=m.samples, precision=m.precision or _precision(args),
                       spec_path=spec_path)
     _validate_expressions(spec, where)
     return spec
@@ -238,7 +367,10 @@ def _validate_expressions(spec: KernelSpec, where: str) -> None:
     for size in spec.sizes:
         try:
             env = spec.scalars(size)
-            spec.work(size)
+            flops, nbytes = spec.work(size)
+            if flops < 0 or nbytes < 0:
+                raise SpecError(f"{where}: {'flops' if flops < 0 else 'bytes'}: {flops if flops < 0 else nbytes:g} "
+                                f"at {size}: work cannot be negative")
             for k, v in spec.args.items():
                 if isinstance(v, ArrayArg):
                     for d in v.shape:
@@ -246,7 +378,8 @@ def _validate_expressions(spec: KernelSpec, where: str) -> None:
                         if n < 0 or int(n) != n:
                             raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
             for out, text in spec.check.items():
-                unknown = names_in(text, f"{where}: check.{out}") - set(env) - set(spec.args) - {"np"}
+                known = set(env) | set(spec.args)
+                unknown = names_in(text, f"{where}: check.{out}", known) - known - {"np"}
                 if unknown:
                     raise SpecError(f"{where}: check.{out}: unknown name(s) {', '.join(sorted(unknown))} in {text!r}")
         except ExprError as exc:
@@ -259,18 +392,29 @@ def _validate_expressions(spec: KernelSpec, where: str) -> None:
 
 def load_spec(path: str | Path) -> list[KernelSpec]:
     path = Path(path)
-    if not path.is_file():
-        raise SpecError(f"spec file {path} not found")
     try:
-        raw = tomllib.loads(path.read_text())
+        if not path.is_file():
+            raise SpecError(f"spec file {path} not found")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"spec file {path}: cannot read it: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}): save the spec "
+                        "as UTF-8") from None
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SpecError(f"{path}: not valid TOML: nested too deeply") from None
     base = path.resolve().parent
     kernels = raw.pop("kernel", None)
     if kernels is None:
         return [_kernel(raw, base, str(path), path)]
-    if not isinstance(kernels, list) or not kernels:
-        raise SpecError(f"{path}: [[kernel]] must be a list of tables")
+    if not isinstance(kernels, list) or not kernels or not all(isinstance(k, dict) for k in kernels):
+        raise SpecError(f"{path}: kernel: [[kernel]] must be a list of tables")
     out = [_kernel({**raw, **k}, base, f"{path}: kernel {i + 1}", path) for i, k in enumerate(kernels)]
     names = [k.name for k in out]
     dup = {n for n in names if names.count(n) > 1}
