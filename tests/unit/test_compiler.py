@@ -52,15 +52,79 @@ def test_build_caches_by_content(tmp_path):
     src.write_text(SRC + "\n/* changed */\n")
     d = cc.build([src], name="k", cache=cache)
     assert d.key != a.key
-    # a header next to the source is part of the key
+    # a header it does not include is not part of the key
     (tmp_path / "extra.h").write_text("#define X 1\n")
     e = cc.build([src], name="k", cache=cache)
-    assert e.key != d.key
+    assert e.key == d.key and e.cached
     fn = ctypes.CDLL(str(e.path)).add_one
     fn.restype = ctypes.c_double
     fn.argtypes = [ctypes.c_long, ctypes.c_void_p]
     x = (ctypes.c_double * 1)(0.0)
     assert fn(5, x) >= 0 and x[0] == 5.0
+
+
+def _value_of(lib) -> int:
+    f = ctypes.CDLL(str(lib.path)).value
+    f.restype = ctypes.c_int
+    return f()
+
+
+@pytest.mark.parametrize("layout", ["-I", "subfolder", "inc"])
+def test_a_changed_include_anywhere_rebuilds(tmp_path, layout):
+    """Headers reached through -I, a subfolder or an included .inc are dependencies too: changing one must not
+    leave an old library in use (the compiler's depfile says what was read)."""
+    cache = tmp_path / "cache"
+    inc = tmp_path / "include"
+    inc.mkdir()
+    if layout == "-I":
+        dep, line, incs = inc / "v.h", '#include "v.h"', [inc]
+    elif layout == "subfolder":
+        (tmp_path / "sub").mkdir()
+        dep, line, incs = tmp_path / "sub" / "v.h", '#include "sub/v.h"', []
+    else:
+        dep, line, incs = tmp_path / "v.inc", '#include "v.inc"', []
+    dep.write_text("#define V 1\n")
+    src = _src(tmp_path, f"{line}\nint value(void) {{ return V; }}\n")
+    a = cc.build([src], name="v", cache=cache, include_dirs=incs)
+    assert _value_of(a) == 1 and not a.cached
+    assert cc.build([src], name="v", cache=cache, include_dirs=incs).cached
+    dep.write_text("#define V 2\n")
+    b = cc.build([src], name="v", cache=cache, include_dirs=incs)
+    assert not b.cached and b.key != a.key and _value_of(b) == 2
+    dep.write_text("#define V 1\n")  # back: the first build is found again
+    c = cc.build([src], name="v", cache=cache, include_dirs=incs)
+    assert c.cached and c.key == a.key
+
+
+def test_a_cached_library_changed_on_disk_is_rebuilt_not_loaded(tmp_path):
+    cache = tmp_path / "cache"
+    src = _src(tmp_path)
+    a = cc.build([src], name="k", cache=cache)
+    with open(a.path, "ab") as f:
+        f.write(b"tampered")
+    b = cc.build([src], name="k", cache=cache)
+    assert not b.cached and cc._sha(b.path) == cc._read_meta(b.path.parent)["sha256"]
+
+
+def test_the_cache_is_private_to_its_user(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o777)
+    os.chmod(cache, 0o777)
+    cc.build([_src(tmp_path)], name="k", cache=cache)
+    assert cache.stat().st_mode & 0o077 == 0
+    assert all(p.stat().st_mode & 0o077 == 0 for p in cache.rglob("*") if p.is_dir())
+
+
+def test_cc_keeps_its_own_arguments(tmp_path):
+    c = cc.find_compiler({"CC": "gcc -O0 -DFROM_CC=7", "PATH": os.environ["PATH"]})
+    assert c.extra == ("-O0", "-DFROM_CC=7") and "-DFROM_CC=7" in c.identity
+    src = _src(tmp_path, "int value(void) { return FROM_CC; }\n")
+    assert _value_of(cc.build([src], name="v", cache=tmp_path / "cache", compiler=c)) == 7
+
+
+def test_depfiles_are_read_with_continuations_and_escaped_spaces():
+    text = "out.o: a.c /x/my\\ dir/h.h \\\n /usr/include/stdio.h\nh.h:\n"
+    assert cc.parse_depfile(text) == ["a.c", "/x/my dir/h.h", "/usr/include/stdio.h"]
 
 
 def test_compile_error_has_file_and_line(tmp_path):

@@ -37,7 +37,7 @@ def report_flags(cc: Compiler) -> list[str]:
 
 def vectorization_report(cc: Compiler, flags: list[str], function_lines: tuple[int, int]) -> list[str]:
     """The compiler's messages about loops inside the timed kernel's source lines."""
-    cmd = [cc.path, "-c", "-o", "/dev/null", f"-I{CSRC}", *flags, *report_flags(cc), str(CSRC / "loops.c")]
+    cmd = [*cc.argv, "-c", "-o", "/dev/null", f"-I{CSRC}", *flags, *report_flags(cc), str(CSRC / "loops.c")]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
