@@ -65,6 +65,24 @@ class WrongResult(RooflabError):
         return (type(self), (self.kernel, self.rel_error, self.tolerance))
 
 
+class OutOfBounds(WrongResult):
+    """A kernel wrote outside one of its arrays (the guard bytes around it changed): its result cannot be trusted,
+    and neither can its speed."""
+
+    def __init__(self, kernel: str, array: str, where: str, changed: int):
+        self.array, self.where, self.changed = array, where, changed
+        RooflabError.__init__(self, f"kernel {kernel!r} wrote {where} `{array}` ({changed} guard byte(s) changed): "
+                                    "check its loop bounds and the array shapes in the spec")
+        self.kernel, self.rel_error, self.tolerance = kernel, None, 0.0
+
+    def __reduce__(self):
+        return (_out_of_bounds, (self.kernel, self.array, self.where, self.changed))
+
+
+def _out_of_bounds(kernel, array, where, changed):
+    return OutOfBounds(kernel, array, where, changed)
+
+
 class OverheadDominates(RooflabError):
     """The measured fixed cost of a timed call is too large a part of its samples to subtract: what is left would be
     a small difference of two noisy numbers (under load, waking a thread can take longer than the work itself)."""

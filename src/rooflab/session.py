@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Callable
 
-from .errors import KernelFailed, RooflabError, WrongResult
+from .errors import KernelFailed, OutOfBounds, RooflabError, WrongResult
 from .results.store import Store
 from .timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
 from .timing.clock import MonotonicClock, measured_resolution
@@ -37,16 +37,20 @@ class Outcome:
     """A kernel's result or its failure: ``timing`` is None when it crashed, hung or was wrong."""
 
     def __init__(self, name: str, timing: Timing | None = None, rel_error: float | None = None,
-                 error: str | None = None, error_kind: str | None = None):
+                 error: str | None = None, error_kind: str | None = None, output: dict | None = None):
         self.name, self.timing, self.rel_error, self.error, self.error_kind = name, timing, rel_error, error, error_kind
+        self.output = output or {}  # what the kernel printed: {"stdout": ..., "stderr": ...}
 
     @property
     def ok(self) -> bool:
         return self.timing is not None
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "timing": self.timing.to_dict() if self.timing else None,
-                "rel_error": self.rel_error, "error": self.error, "error_kind": self.error_kind}
+        d = {"name": self.name, "timing": self.timing.to_dict() if self.timing else None,
+             "rel_error": self.rel_error, "error": self.error, "error_kind": self.error_kind}
+        if self.output:
+            d["output"] = self.output
+        return d
 
 
 class Session:
@@ -136,13 +140,17 @@ class Session:
         try:
             res = self._worker.call(kernel.name, run_c_kernel, kernel, config, reps, timeout_s=timeout_s)
         except WrongResult as exc:
-            out = Outcome(kernel.name, rel_error=exc.rel_error, error=str(exc), error_kind="wrong")
+            out = Outcome(kernel.name, rel_error=exc.rel_error, error=str(exc),
+                          error_kind="out-of-bounds" if isinstance(exc, OutOfBounds) else "wrong",
+                          output=self._worker.last_output)
         except KernelFailed as exc:
             kind = "timeout" if exc.timeout_s else ("crash" if exc.signal else "error")
-            out = Outcome(kernel.name, error=str(exc), error_kind=kind)
+            out = Outcome(kernel.name, error=str(exc), error_kind=kind, output=self._worker.last_output)
+        except RooflabError as exc:  # measured, but not measurable (e.g. its samples are mostly call overhead)
+            out = Outcome(kernel.name, error=str(exc), error_kind="error", output=self._worker.last_output)
         else:
             t = Timing.from_dict(res["timing"])
-            out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"])
+            out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"], output=self._worker.last_output)
             self.check_timing(kernel.name, t)
         self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
         return out

@@ -1015,4 +1015,12 @@ ZH: dict[str, str] = {
         '各屋顶取自持有它的最新 measure 运行：{runs}',
     'reason':
         '原因',
+    '{label} printed on {stream}:':
+        '{label} 在 {stream} 上的输出：',
+    'out of bounds':
+        '越界写入',
+    'crash':
+        '崩溃',
+    'timeout':
+        '超时',
 }

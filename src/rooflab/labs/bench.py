@@ -71,6 +71,8 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
             row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
                    "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error,
                    "checked": bool(spec.check)}
+            if out.output:  # what the kernel printed, kept apart from rooflab's own output
+                row["output"] = out.output
             if not out.ok:
                 row.update(error=out.error, error_kind=out.error_kind)
             else:

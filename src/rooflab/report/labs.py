@@ -166,6 +166,13 @@ def render_bench(doc: dict, console: Console) -> None:
         console.print(table(tr("{name} (median time and 95% CI per call)", name=k["name"]),
                             [tr("size"), tr("time"), "FLOP/s", tr("bytes/s"), "FLOP/B", tr("bound"), tr("of roof"),
                              tr("correct")], rows))
+        for r in k["sizes"]:
+            for stream in ("stdout", "stderr"):
+                said = (r.get("output") or {}).get(stream)
+                if said:
+                    console.print(tr("{label} printed on {stream}:", label=r["label"], stream=stream), markup=False,
+                                  highlight=False)
+                    console.print("  " + said.rstrip().replace("\n", "\n  "), markup=False, highlight=False)
     r = doc.get("roofs") or {}
     if pts and r.get("compute") and r.get("memory"):
         for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],

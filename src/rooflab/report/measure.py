@@ -17,7 +17,8 @@ def ci_range(c, unit):
 
 def status_word(st: str) -> str:
     return {"ok": tr("ok"), "refused": tr("refused"), "impossible": tr("impossible"), "disturbed": tr("disturbed"),
-            "failed": tr("failed"),
+            "failed": tr("failed"), "out-of-bounds": tr("out of bounds"), "crash": tr("crash"),
+            "timeout": tr("timeout"), "error": tr("error"),
             "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
 
 

@@ -13,9 +13,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import RooflabError, WrongResult
+from ..errors import OutOfBounds, RooflabError, WrongResult
 from .harness import HarnessConfig, calibrate, run_interleaved, run_samples
 from .memory import aligned_array
+
+
+GUARD = 4096  # bytes of a known pattern before and after every array a kernel gets
+GUARD_BYTE = 0xA5
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,17 @@ class ArraySpec:
     fill: str | float = "random"  # "random" (uniform in [0.5, 1.5)), "zeros", "ones", "arange", or a constant
     seed: int = 0
     skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
+    name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
+
+    def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
+        A kernel that writes past either end changes them, which :func:`check_guards` reports."""
+        src = self.make()
+        buf = aligned_array(self.nbytes + 2 * GUARD, np.uint8, skew=self.skew)
+        buf.fill(GUARD_BYTE)
+        a = buf[GUARD:GUARD + self.nbytes].view(np.dtype(self.dtype)).reshape(self.shape)
+        a[...] = src
+        return a, buf[:GUARD], buf[GUARD + self.nbytes:]
 
     def make(self) -> np.ndarray:
         """The same contents and the same memory layout every time, in every process."""
@@ -78,14 +93,28 @@ class CKernel:
     params: dict = field(default_factory=dict)
 
 
-def _ctypes_args(argtypes: Sequence[str], args: Sequence) -> tuple[list, list, list[np.ndarray]]:
+def check_guards(kernel: str, guards: list[tuple[str, np.ndarray, np.ndarray]]) -> None:
+    """Raise OutOfBounds when a guard pattern around an array changed."""
+    for name, before, after in guards:
+        for where, g in (("past the end of", after), ("before the start of", before)):
+            changed = int(np.count_nonzero(g != GUARD_BYTE))
+            if changed:
+                raise OutOfBounds(kernel, name or "an array", where, changed)
+
+
+def _ctypes_args(argtypes: Sequence[str], args: Sequence,
+                 guards: list | None = None) -> tuple[list, list, list[np.ndarray]]:
     if len(argtypes) != len(args):
         raise RooflabError(f"{len(argtypes)} argument types but {len(args)} arguments")
     ct, vals, arrays = [], [], []
     for t, a in zip(argtypes, args):
         t = t.replace(" ", "")
         if t.endswith("*"):
-            arr = a.make() if isinstance(a, ArraySpec) else np.ascontiguousarray(a)
+            if isinstance(a, ArraySpec) and guards is not None:
+                arr, before, after = a.make_guarded()
+                guards.append((a.name, before, after))
+            else:
+                arr = a.make() if isinstance(a, ArraySpec) else np.ascontiguousarray(a)
             arrays.append(arr)
             ct.append(ctypes.c_void_p)
             vals.append(arr.ctypes.data)
@@ -97,15 +126,16 @@ def _ctypes_args(argtypes: Sequence[str], args: Sequence) -> tuple[list, list, l
     return ct, vals, arrays
 
 
-def _bind(k: CKernel, arrays: list[np.ndarray] | None = None):
-    """The timed function of a kernel over fresh arrays, or over ``arrays`` (same order and kinds) when given."""
+def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | None = None):
+    """The timed function of a kernel over fresh arrays (guarded, when ``guards`` is a list to fill), or over
+    ``arrays`` (same order and kinds) when given."""
     lib = ctypes.CDLL(k.library)
     try:
         fn = getattr(lib, k.symbol)
     except AttributeError:
         raise RooflabError(f"symbol {k.symbol!r} not found in {k.library}") from None
     if arrays is None:
-        ct, vals, arrays = _ctypes_args(k.argtypes, k.args)
+        ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
     else:
         ct, vals, _ = _ctypes_args(k.argtypes, tuple(a if not isinstance(a, ArraySpec) else np.empty(0)
                                                      for a in k.args))
@@ -125,15 +155,18 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None):
 
 def _prepare(k: CKernel):
     """Load, allocate and check a kernel once; returns (timed function, rel. error, the arrays it uses, which the
-    caller keeps alive while timing)."""
-    timed, arrays = _bind(k)
+    caller keeps alive while timing, and their guards). A kernel that writes outside an array is reported as such,
+    checked or not."""
+    guards: list = []
+    timed, arrays = _bind(k, guards=guards)
     rel_error = None
+    timed(1)
+    check_guards(k.name, guards)
     if k.verify is not None:
-        timed(1)
         rel_error = float(k.verify(arrays))
         if not math.isfinite(rel_error) or rel_error > k.tolerance:
             raise WrongResult(k.name, rel_error, k.tolerance)
-    return timed, rel_error, arrays
+    return timed, rel_error, (arrays, guards)
 
 
 def _empty_overhead(k: CKernel) -> tuple[float, float]:
@@ -152,21 +185,25 @@ def _empty_overhead(k: CKernel) -> tuple[float, float]:
 
 def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
     """Runs in the worker: allocate, check once, calibrate, sample; returns the timing and the error."""
-    timed, rel_error, _arrays = _prepare(k)
+    timed, rel_error, (_arrays, guards) = _prepare(k)
     if reps is None:
         reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
     per_call, per_rep = _empty_overhead(k)
     t = run_samples(timed, config, overhead_per_call=per_call, overhead_per_rep=per_rep, reps=reps, name=k.name)
+    check_guards(k.name, guards)  # once more: a write outside may depend on the repetition
     return {"timing": t.to_dict(), "rel_error": rel_error}
 
 
 def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:
     """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...)."""
-    ta, ea, shared = _prepare(a)
-    tb, eb, _ = _prepare(b)
+    ta, ea, (shared, guards_a) = _prepare(a)
+    tb, eb, (_, guards_b) = _prepare(b)
     if [x for x in a.args if isinstance(x, ArraySpec)] == [x for x in b.args if isinstance(x, ArraySpec)]:
         # the same inputs: time B on A's very arrays, so that neither gets the better memory placement
         tb, _ = _bind(b, shared)
+        guards_b = guards_a
     res = run_interleaved({"A": ta, "B": tb}, config, rounds=rounds)
+    check_guards(a.name, guards_a)
+    check_guards(b.name, guards_b)
     return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
 

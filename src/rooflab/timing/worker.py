@@ -15,6 +15,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from multiprocessing.connection import Connection
@@ -23,11 +24,48 @@ from typing import Any, Callable
 from ..errors import KernelFailed, RooflabError
 
 _POLL_S = 0.05
+OUTPUT_LIMIT = 8000  # characters of a kernel's printed output kept per call
 
 
-def _child_main(conn) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this process when its parent dies, so a kernel hung in C never outlives a rooflab that
+    was killed outright (SIGKILL, a crashed terminal)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request: nobody will kill us
+        os._exit(1)
+
+
+def _line_buffered_stdio():
+    """C stdout line-buffered (a kernel's printf reaches the capture file line by line, even before a crash), and
+    a function that flushes every C stream (after each task)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        for name in ("stdout", "stderr"):
+            try:
+                stream = ctypes.c_void_p.in_dll(libc, name)
+                libc.setvbuf(stream, None, 1, 0)  # _IOLBF
+            except ValueError:
+                pass
+        libc.fflush.argtypes = [ctypes.c_void_p]
+        return lambda: libc.fflush(None)
+    except (OSError, AttributeError):  # pragma: no cover - no C library to talk to
+        return lambda: None
+
+
+def _child_main(conn, parent: int | None = None) -> None:
     # A kernel may be interrupted from the terminal: the parent handles Ctrl-C, the child ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _die_with_parent(parent)
+    flush = _line_buffered_stdio()
     while True:
         try:
             raw = conn.recv_bytes()
@@ -44,8 +82,11 @@ def _child_main(conn) -> None:
         fn, args, kwargs = msg
         try:
             result = fn(*args, **kwargs)
+            flush()
+            sys.stdout.flush()
             conn.send(("ok", result))
         except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
+            flush()
             tb = traceback.format_exc()
             try:
                 payload = pickle.dumps(exc)
@@ -73,6 +114,9 @@ class Worker:
         self.prefix = tuple(prefix)  # a command the child runs under, e.g. numactl --cpunodebind=0 --membind=1
         self._proc: subprocess.Popen | None = None
         self._conn: Connection | None = None
+        self._out = self._err = None
+        self._pending: dict = {}
+        self.last_output: dict = {}
 
     def _alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
@@ -85,17 +129,50 @@ class Worker:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         env = {**os.environ, **self.env}
-        # the child imports what this process can import (this rooflab, the modules that define the tasks)
-        env["PYTHONPATH"] = os.pathsep.join([p or os.getcwd() for p in sys.path])
+        # isolated mode (-I): no PYTHON* variables, no user site, and not the current directory first on the path, so
+        # a module there named like one of the standard library cannot take its place; the child gets this process's
+        # path explicitly, with the current directory moved to the end (a script's own modules still import)
+        cwd = os.getcwd()
+        path = [p for p in sys.path if p not in ("", ".", cwd)] + [cwd]
+        boot = ("import sys; sys.path[:] = " + repr(path) + "; from rooflab.timing.worker import _boot; _boot()")
+        # what a kernel prints goes to files of the worker's own, read after each call: never to rooflab's stdout
+        # (that would corrupt --json), and never lost with a crash
+        self._out = tempfile.TemporaryFile()
+        self._err = tempfile.TemporaryFile()
+        self._out_pos = self._err_pos = 0
         self._proc = subprocess.Popen(
-            [*self.prefix, sys.executable, "-m", "rooflab.timing.worker", str(to_child_r), str(from_child_w)],
-            pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL, close_fds=True)
+            [*self.prefix, sys.executable, "-I", "-c", boot, str(to_child_r), str(from_child_w), str(os.getpid())],
+            pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL, stdout=self._out,
+            stderr=self._err, close_fds=True)
         os.close(to_child_r)
         os.close(from_child_w)
         self._conn = _DuplexConnection(Connection(from_child_r, writable=False),
                                        Connection(to_child_w, readable=False))
 
+    def _take_output(self) -> dict:
+        """What the worker printed since the last call: ``stdout`` and ``stderr`` (text, the last 8000 characters
+        of each; ``truncated`` when there was more)."""
+        out = {}
+        for key, f, pos_attr in (("stdout", getattr(self, "_out", None), "_out_pos"),
+                                 ("stderr", getattr(self, "_err", None), "_err_pos")):
+            if f is None:
+                continue
+            try:
+                f.seek(getattr(self, pos_attr))
+                data = f.read()
+                setattr(self, pos_attr, getattr(self, pos_attr) + len(data))
+            except (OSError, ValueError):
+                continue
+            if data:
+                text = data.decode("utf-8", errors="replace")
+                if len(text) > OUTPUT_LIMIT:
+                    out["truncated"] = True
+                    text = text[-OUTPUT_LIMIT:]
+                out[key] = text
+        return out
+
     def _discard(self, kill: bool) -> None:
+        self._pending = self._take_output()  # a crashed or stopped child's last words, read before the files close
         if self._proc is not None:
             if kill and self._alive():
                 self._proc.kill()
@@ -106,9 +183,27 @@ class Worker:
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
+        for f in (getattr(self, "_out", None), getattr(self, "_err", None)):
+            if f is not None:
+                f.close()
+        self._out = self._err = None
 
     def call(self, kernel: str, fn: Callable[..., Any], *args, timeout_s: float | None = None, **kwargs) -> Any:
-        """Run ``fn(*args, **kwargs)`` in the child and return its result."""
+        """Run ``fn(*args, **kwargs)`` in the child and return its result. What the call printed is in
+        ``last_output`` afterwards (and on a :class:`KernelFailed`, in its ``output``)."""
+        self.last_output = {}
+        self._pending = {}
+        try:
+            return self._call(kernel, fn, *args, timeout_s=timeout_s, **kwargs)
+        except RooflabError as exc:
+            self.last_output = self._pending or self._take_output()
+            exc.output = self.last_output
+            raise
+        finally:
+            if not self.last_output:
+                self.last_output = self._pending or self._take_output()
+
+    def _call(self, kernel: str, fn: Callable[..., Any], *args, timeout_s: float | None = None, **kwargs) -> Any:
         timeout_s = self.default_timeout_s if timeout_s is None else timeout_s
         if not self._alive():
             self._discard(kill=True)
@@ -204,6 +299,11 @@ def pid_cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-if __name__ == "__main__":
+def _boot() -> None:
+    parent = int(sys.argv[3]) if len(sys.argv) > 3 else None
     _child_main(_DuplexConnection(Connection(int(sys.argv[1]), writable=False),
-                                  Connection(int(sys.argv[2]), readable=False)))
+                                  Connection(int(sys.argv[2]), readable=False)), parent)
+
+
+if __name__ == "__main__":
+    _boot()
