@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import math
 import sys
 
 import click
@@ -20,14 +22,59 @@ def _console(stderr: bool = False):
 
     stream = sys.stderr if stderr else sys.stdout
     # a pipe or file gets wide lines (tables and the ASCII roofline stay unbroken); a terminal its own width
-    width = None if stream.isatty() else int(os.environ.get("COLUMNS", "140"))
-    return Console(stderr=stderr, highlight=False, width=width)
+    width = None if stream.isatty() else columns(os.environ.get("COLUMNS"))
+    return Console(stderr=stderr, highlight=False, width=width, emoji=False)
+
+
+def columns(value: str | None, default: int = 140) -> int:
+    """$COLUMNS as a width: a number from 40 to 1000; anything else (abc, -5, 1e9) gives the default."""
+    try:
+        n = int(str(value).strip())
+    except (TypeError, ValueError):
+        return default
+    return n if 40 <= n <= 1000 else default
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option in a range that also refuses nan and inf (a plain FloatRange lets nan through: every
+    comparison with it is false)."""
+
+    name = "finite float"
+
+    def convert(self, value, param, ctx):
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return v
+
+
+def _finite_json(doc):
+    """The document with every nan and infinity replaced by null (they are not JSON), and the places they were,
+    with why, in ``nonfinite``."""
+    where: list[dict] = []
+
+    def walk(x, path):
+        if isinstance(x, float) and not math.isfinite(x):
+            where.append({"path": path or "/", "value": "nan" if x != x else ("inf" if x > 0 else "-inf")})
+            return None
+        if isinstance(x, dict):
+            return {k: walk(v, f"{path}/{k}") for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [walk(v, f"{path}/{i}") for i, v in enumerate(x)]
+        return x
+
+    out = walk(doc, "")
+    if where and isinstance(out, dict):
+        out["nonfinite"] = {"reason": "JSON has no nan or infinity: these values are null here (an infinite "
+                                      "intensity has no bytes, a nan comes from an undefined ratio)", "at": where}
+    return out
 
 
 def _emit_json(doc: dict) -> None:
     from .results.store import to_jsonable
 
-    click.echo(json.dumps(doc, indent=2, default=to_jsonable, allow_nan=True))
+    plain = json.loads(json.dumps(doc, default=to_jsonable, allow_nan=True))
+    click.echo(json.dumps(_finite_json(plain), indent=2, allow_nan=False, ensure_ascii=False))
 
 
 def _store(path):
@@ -130,14 +177,20 @@ def history(as_json, store_path, kind, machine, since, until, limit):
               help="Also write every table of the runs as CSV files into DIR.")
 @click.argument("runs", nargs=-1, required=True)
 def show(as_json, store_path, plot_path, csv_dir, runs):
-    """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, or 'latest')."""
+    """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, 'latest', or a run
+    saved to a .json file when the store could not be written)."""
     from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
     from .report import gpu as _gpu_renderer  # noqa: F401
     from .report import measure as _measure_renderer  # noqa: F401
     from .report.text import render_run
 
-    with _store(store_path) as st:
-        docs = [st.get(r) for r in runs]
+    from .results.store import read_run_file
+
+    if all(r.endswith(".json") and os.path.isfile(r) for r in runs):  # runs saved beside an unwritable store
+        docs = [read_run_file(r) for r in runs]
+    else:
+        with _store(store_path) as st:
+            docs = [read_run_file(r) if r.endswith(".json") and os.path.isfile(r) else st.get(r) for r in runs]
     if plot_path:
         from .report.plot import plot_roofline
 
@@ -184,7 +237,7 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
               help="What to measure: this machine's CPUs, or its NVIDIA GPU (needs CuPy: pip install 'rooflab[gpu]').")
 @click.option("--gpu", "gpu_index", type=click.IntRange(0), default=0, show_default=True,
               help="Which CUDA device, with --device cuda.")
-@click.option("--wait-quiet", "wait_quiet", type=click.FloatRange(0, 3600), default=0.0, show_default=True,
+@click.option("--wait-quiet", "wait_quiet", type=FiniteFloat(0, 3600), default=0.0, show_default=True,
               metavar="SECONDS", help="When other processes disturb a ceiling, wait up to SECONDS in all for them to "
                                       "stop before measuring it again (0: mark it disturbed at once).")
 def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path,
@@ -422,6 +475,11 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
         plot_roofline(doc, plot_path, title=tr("Your kernels on this machine"))
         click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
     _write_html("bench", doc, html_path, as_json, csv_dir)
+    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
+    if rows and all(r.get("error") for r in rows):
+        click.echo("rooflab: no kernel of the spec could be measured (every one failed to build, crashed, hung or "
+                   "was wrong); see above", err=True)
+        raise click.exceptions.Exit(EXIT_NOTHING_MEASURED)
 
 
 @cli.command()
@@ -429,17 +487,25 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
 @store_option
 @click.argument("a")
 @click.argument("b")
-@click.option("--threshold", type=click.FloatRange(0, 1), default=0.02, show_default=True,
+@click.option("--threshold", type=FiniteFloat(0, 1), default=0.02, show_default=True,
               help="Smallest relative change called a difference.")
-@click.option("--rounds", type=click.IntRange(5), default=None, help="Interleaved rounds (default 30; --quick: 10).")
+@click.option("--rounds", type=click.IntRange(5, 100000), default=None,
+              help="Interleaved rounds (default 30; --quick: 10).")
 @click.option("--quick", is_flag=True, help="Fewer rounds: a first look.")
+@click.option("--fail-if-slower", is_flag=True, help="Exit with status 1 when B is slower than A at any size (a "
+                                                     "performance gate for CI).")
 @no_store_option
-def compare(as_json, store_path, a, b, threshold, rounds, quick, no_store):
+def compare(as_json, store_path, a, b, threshold, rounds, quick, fail_if_slower, no_store):
     """Did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)."""
     from .labs import compare as cmp
 
-    _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
-             store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
+    doc = _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
+                   store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
+    slower = [r for r in doc.get("rows", []) if r.get("verdict") == "slower"]
+    if fail_if_slower and slower:
+        sizes = ", ".join(" ".join(f"{k}={v}" for k, v in r["size"].items()) or r.get("kernel", "") for r in slower)
+        click.echo(f"rooflab: B is slower than A ({sizes}): failing as --fail-if-slower asks", err=True)
+        raise click.exceptions.Exit(EXIT_SLOWER)
 
 
 @cli.command()
@@ -462,11 +528,14 @@ def _size_option(values: tuple[str, ...]) -> dict | None:
     for v in values:
         name, eq, num = v.partition("=")
         try:
-            out[name.strip()] = int(num) if num.strip().lstrip("-").isdigit() else float(num)
+            val = int(num) if num.strip().lstrip("-").isdigit() else float(num)
         except ValueError:
             raise RooflabError(f"--size {v!r}: write NAME=NUMBER, e.g. --size n=4096") from None
         if not eq or not name.strip():
             raise RooflabError(f"--size {v!r}: write NAME=NUMBER, e.g. --size n=4096")
+        if not math.isfinite(val) or val < 0 or val > 1e15:
+            raise RooflabError(f"--size {v!r}: {num.strip()} is not a size (a finite number from 0 to 1e15)")
+        out[name.strip()] = val
     return out or None
 
 
@@ -545,12 +614,45 @@ def _add_lang_option(cmd: click.Command) -> None:
 _add_lang_option(cli)
 
 
+# exit statuses beyond 0 (done) and 2 (a user error, with one line saying what)
+EXIT_SLOWER = 1  # compare --fail-if-slower: B was slower than A
+EXIT_NOTHING_MEASURED = 3  # bench: every kernel failed to build, crashed, hung or was wrong
+
+
+def _stdout_usable() -> bool:
+    """False when standard output is closed (no stream, or a descriptor that is not open); a stream without a
+    descriptor of its own (a notebook's, a test's capture) is usable."""
+    import io
+
+    if sys.stdout is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (io.UnsupportedOperation, AttributeError):
+        return True
+    except (OSError, ValueError):
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
 def main(argv=None) -> int:
     from .session import Interrupted
 
+    if not _stdout_usable():
+        # `rooflab measure >&-`: nothing could be printed, and a run that cannot show its result is not started
+        try:
+            sys.stderr.write("rooflab: error: standard output is closed; give it a file or a pipe (or /dev/null)\n")
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 2
     try:
         with using(None):  # --lang sets the language for this command only
             cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
+        sys.stdout.flush()  # here, where a reader that went away is caught, not at exit
     except Interrupted as exc:
         click.echo(f"rooflab: {exc}", err=True)
         return 143
@@ -563,8 +665,11 @@ def main(argv=None) -> int:
         if exc.ctx is not None:
             click.echo(f"  see `{exc.ctx.command_path} --help`", err=True)
         return 2
-    except click.exceptions.Abort:
-        click.echo("rooflab: interrupted", err=True)
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, Interrupted):  # SIGTERM (click turns every KeyboardInterrupt into Abort)
+            click.echo(f"rooflab: {exc.__cause__}", err=True)
+            return 143
+        click.echo("rooflab: interrupted; finished measurements are stored", err=True)
         return 130
     except KeyboardInterrupt:
         click.echo("rooflab: interrupted; finished measurements are stored", err=True)
@@ -574,6 +679,14 @@ def main(argv=None) -> int:
     except click.ClickException as exc:
         exc.show()
         return 2
+    except BrokenPipeError:
+        # the reader went away (`rooflab history | head -1`): stop quietly, as command-line tools do
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
     return 0
 
 

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Callable
 
-from .errors import KernelFailed, OutOfBounds, RooflabError, WrongResult
+from .errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
 from .results.store import Store
 from .timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
 from .timing.clock import MonotonicClock, measured_resolution
@@ -25,8 +25,10 @@ from .timing.worker import Worker
 ProgressFn = Callable[[str], None]
 
 
-class Interrupted(RooflabError):
-    """The run was stopped by a signal; what it had finished is stored."""
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal (SIGTERM: `timeout`, systemd, a batch scheduler); what it had finished is
+    stored. Like Ctrl-C, it is no error of the measurement: no handler of measuring errors may swallow it and go
+    on with a half-finished step, so it derives from KeyboardInterrupt, not from RooflabError."""
 
 
 def _raise_interrupted(signum, frame):  # pragma: no cover - exercised through a subprocess test
@@ -77,6 +79,9 @@ class Session:
         self.waited_s = 0.0
         self._old_term = None
         self.timer_resolution: float | None = None  # measured when the session starts
+        self._records: list[tuple[str, dict]] = []
+        self.unsaved: str | None = None  # why the store could not take this run (then it goes to saved_to)
+        self.saved_to: str | None = None
 
     # ------------------------------------------------------------------------------------------- lifecycle
     @property
@@ -121,13 +126,28 @@ class Session:
         if self._old_term is not None:
             signal.signal(signal.SIGTERM, self._old_term)
         if exc_type is not None and self.store is not None and self.run_id is not None:
-            self.store.mark(self.run_id, "interrupted" if issubclass(exc_type, (KeyboardInterrupt, Interrupted))
-                            else "failed")
+            status = "interrupted" if issubclass(exc_type, (KeyboardInterrupt, Interrupted)) else "failed"
+            try:
+                self.store.mark(self.run_id, status)
+            except StoreError as err:
+                self._store_failed(err)
+            if self.unsaved is not None:
+                self._save_beside({"status": status}, status)
 
     # ----------------------------------------------------------------------------------------- measuring
     def record(self, name: str, data: dict) -> None:
-        if self.store is not None and self.run_id is not None:
-            self.store.add_record(self.run_id, name, data)
+        self._records.append((name, data))
+        if self.store is not None and self.run_id is not None and self.unsaved is None:
+            try:
+                self.store.add_record(self.run_id, name, data)
+            except StoreError as exc:  # the disk filled, the store was locked or made read-only mid-run
+                self._store_failed(exc)
+
+    def _store_failed(self, exc: StoreError) -> None:
+        """From now on the run is kept in memory and written, whole, to a file beside the store when it ends:
+        nothing measured is lost because the store cannot take it."""
+        self.unsaved = str(exc)
+        self.progress(f"the store cannot be written ({exc}); the run will be saved to a file beside it")
 
     def warn(self, w: Warning_ | None) -> None:
         if w is not None and all(w.message != x.message for x in self.warnings):
@@ -262,5 +282,40 @@ class Session:
             result["observations"] = observe(result)
         if self.store is not None and self.run_id is not None:
             result["run_id"] = self.run_id
-            self.store.finish(self.run_id, result)
+            if self.unsaved is None:
+                try:
+                    self.store.finish(self.run_id, result)
+                except StoreError as exc:
+                    self._store_failed(exc)
+            if self.unsaved is not None:
+                result["saved_to"] = self._save_beside(result, "complete")
         return result
+
+    def _save_beside(self, result: dict, status: str) -> str | None:
+        """The whole run (header, every finished measurement, the result) as one JSON file beside the store, or in
+        the current or temporary folder when that one cannot be written either; returns where."""
+        import datetime
+        import json
+        import tempfile
+        from pathlib import Path
+
+        from .results.store import to_jsonable
+
+        doc = {"schema": "rooflab.run/1", "kind": self.kind, "status": status, "store_error": self.unsaved,
+               "header": self.header(), "records": [{"name": n, **d} for n, d in self._records], "result": result}
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        name = f"rooflab-unsaved-{self.kind}-{stamp}-{os.getpid()}.json"
+        folders = [Path(self.store.path).parent if self.store is not None else None, Path.cwd(),
+                   Path(tempfile.gettempdir())]
+        for folder in folders:
+            if folder is None:
+                continue
+            try:
+                path = folder / name
+                path.write_text(json.dumps(doc, default=to_jsonable, allow_nan=True))
+            except OSError:
+                continue
+            self.saved_to = str(path)
+            self.progress(f"saved to {path}")
+            return self.saved_to
+        return None

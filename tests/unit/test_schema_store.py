@@ -89,7 +89,7 @@ def test_unknown_runs_give_clear_errors(tmp_path):
 def test_corrupt_store_is_reported(tmp_path):
     p = tmp_path / "bad.sqlite"
     p.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(RooflabError, match="cannot open the results store"):
+    with pytest.raises(RooflabError, match="cannot open: file is not a database .* not a rooflab store"):
         Store(p)
 
 

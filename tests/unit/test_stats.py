@@ -101,3 +101,31 @@ def test_paired_ratio_rejects_mismatched_rounds():
         stats.paired_ratio([1.0, 2.0], [1.0])
     with pytest.raises(ValueError):
         stats.paired_ratio([1.0, 0.0], [1.0, 1.0])
+
+
+def test_the_median_interval_covers_what_it_says_even_with_three_samples():
+    """Coverage on synthetic samples (a skewed distribution, as timings are): the interval contains the true
+    median at least as often as its stated level, at every n the quick settings allow."""
+    from rooflab.timing.stats import summarize
+
+    rng = np.random.default_rng(7)
+    true_median = float(np.log(2.0))  # of the exponential distribution with rate 1
+    for n in (3, 4, 5, 6, 7, 11):
+        hits = 0
+        trials = 3000
+        level = None
+        for _ in range(trials):
+            s = summarize(rng.exponential(1.0, n))
+            level = s.ci_level
+            hits += s.ci95[0] <= true_median <= s.ci95[1]
+        assert hits / trials >= level - 0.02, (n, hits / trials, level)
+        assert (level < 0.95) == (n < 6)
+
+
+def test_order_statistics_do_not_overflow_with_thousands_of_rounds():
+    from rooflab.timing.stats import order_statistic_median_ci, paired_ratio
+
+    r = np.random.default_rng(3).random(5000) + 1.0
+    lo, hi = order_statistic_median_ci(r)
+    assert lo < float(np.median(r)) < hi
+    assert paired_ratio(r, r).verdict == "no difference" and paired_ratio(r, 1.5 * r).verdict == "slower"

@@ -1023,4 +1023,6 @@ ZH: dict[str, str] = {
         '崩溃',
     'timeout':
         '超时',
+    ', {level:.0%} only: {n} samples':
+        '，仅 {level:.0%}：{n} 个样本',
 }

@@ -28,13 +28,14 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     """Rates, intensity, the roof over the point (the level its working set lives in) and the fraction reached."""
     fl = flops / seconds
     by = nbytes / seconds
-    inten = flops / nbytes if nbytes else float("inf")
+    # no bytes: no intensity (the point has no place on the roofline, rather than an infinite one)
+    inten = flops / nbytes if nbytes else None
     out = {"flops_per_s": fl, "bytes_per_s": by, "intensity": inten}
     comp = roofs["compute"][0]["value"] if roofs.get("compute") else None
     mem = {m["level"]: m["value"] for m in roofs.get("memory", [])}
     level = level_for(working_set, capacities)
     bw = mem.get(level) or mem.get("DRAM")
-    if comp and bw and nbytes:
+    if comp and bw and nbytes and flops:
         roof = attainable(inten, comp, bw)
         out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
                    bound=("memory" if inten * bw < comp else "compute"),
@@ -77,14 +78,16 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
                 row.update(error=out.error, error_kind=out.error_kind)
             else:
                 s = out.timing.summary
-                row.update(time_s=s.median, time_ci95=list(s.ci95), samples=s.n, cv=s.cv, seconds=out.timing.samples,
+                row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv,
+                           seconds=out.timing.samples,
                            **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
                 if flops:
                     row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
                 if row.get("of_roof", 0) > 1.02:
                     row["above_roof"] = True
-                points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
-                               "above_roof": row.get("above_roof", False)})
+                if row["intensity"] and row["flops_per_s"]:
+                    points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                                   "above_roof": row.get("above_roof", False)})
             entry["sizes"].append(row)
         kernels.append(entry)
     first = kernels[0]["roofs"] if kernels else roofs_at(measure_doc, 1, prec)
@@ -164,13 +167,15 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
             session.record(label, row)
             continue
         s = t.summary
-        row.update(time_s=s.median, time_ci95=list(s.ci95), samples=s.n, cv=s.cv, seconds=t.samples,
+        row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv,
+                   seconds=t.samples,
                    **place(fl, by, s.median, ws, roofs, caps))
         if row.get("of_roof", 0) > 1.02:
             row["above_roof"] = True
         session.check_timing(label, t)
-        points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
-                       "above_roof": row.get("above_roof", False)})
+        if row["intensity"] and row["flops_per_s"]:
+            points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                           "above_roof": row.get("above_roof", False)})
         rows.append(row)
         session.record(label, row)
     spec = {"name": name, "prototype": f"Python callable {getattr(fn, '__qualname__', name)}", "threads": threads,

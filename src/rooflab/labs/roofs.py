@@ -17,11 +17,16 @@ def measure_history(st, key: str | None, limit: int = 50) -> list[dict]:
     """The results of the complete `measure` runs of this machine in a store, newest first."""
     if st is None:
         return []
+    from ..errors import StoreError
+
     out = []
     for r in st.runs(kind="measure", limit=limit):
         if r["kind"] == "measure" and r["status"] == "complete" and (not key or r["machine"] == key):
-            res = st.result(r["run_id"])
-            if res and res.get("ceilings"):
+            try:
+                res = st.result(r["run_id"])
+            except StoreError:  # a damaged run is passed over; the others still give roofs
+                continue
+            if res and isinstance(res.get("ceilings"), dict):
                 out.append(res)
     return out
 

@@ -105,21 +105,37 @@ def blas_info() -> list[dict]:
     return [{k: d.get(k) for k in keep if k in d} for d in threadpool_info()]
 
 
+def _git(args: list[str], cwd, overrides: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """git with nothing of the work tree's configuration that runs a program: no fsmonitor hook, no untracked
+    cache, no clean/smudge filters (their names are read from the configuration, which runs nothing), and no
+    lock taken on the index."""
+    cmd = ["git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", *overrides, *args]
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=10, env=env,
+                          stdin=subprocess.DEVNULL)
+
+
 def git_state(cwd: str | Path | None = None) -> dict | None:
-    """Revision and dirty state of the work tree the command runs in (None outside a git work tree)."""
+    """Revision and dirty state of the work tree the command runs in (None outside a git work tree), read without
+    running anything the work tree configures."""
     if not shutil.which("git"):
         return None
     try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10)
+        rev = _git(["rev-parse", "HEAD"], cwd)
         if rev.returncode != 0:
             return None
-        st = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True,
-                            text=True, timeout=10)
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
-                             timeout=10)
+        filters = _git(["config", "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"], cwd)
+        overrides: list[str] = []
+        for line in filters.stdout.splitlines():
+            key = line.split(None, 1)[0] if line.strip() else ""
+            if key:
+                overrides += ["-c", f"{key}="]
+        st = _git(["status", "--porcelain", "--untracked-files=no", "--no-renames"], cwd, tuple(overrides))
+        top = _git(["rev-parse", "--show-toplevel"], cwd)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return {"revision": rev.stdout.strip(), "dirty": bool(st.stdout.strip()), "root": top.stdout.strip()}
+    return {"revision": rev.stdout.strip(), "dirty": bool(st.stdout.strip()) if st.returncode == 0 else None,
+            "root": top.stdout.strip()}
 
 
 def loadavg() -> tuple[float, float, float] | None:

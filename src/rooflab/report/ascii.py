@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from ..i18n import tr
-from .format import si
+from .format import drawable, si
 
 MARKS = "123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 LINE_CHARS = "=-~:+*#%"
@@ -27,6 +27,9 @@ def ascii_roofline(compute: list[tuple[str, float]], memory: list[tuple[str, flo
 
     Lines are capped by the highest compute roof, as a roofline is. Returns the lines of the plot with a legend.
     """
+    compute = [(n, v) for n, v in compute if drawable(v)]
+    memory = [(n, v) for n, v in memory if drawable(v)]
+    points = [p for p in points if drawable(p.intensity) and drawable(p.flops)]
     if not compute or not memory:
         return [tr("(no roofline: a compute and a memory ceiling are needed)")]
     top = max(v for _, v in compute)

@@ -44,3 +44,9 @@ def seconds(t: float | None) -> str:
 def pct(x: float | None, digits: int = 0) -> str:
     return "—" if x is None or not math.isfinite(x) else f"{x * 100:.{digits}f}%"
 
+
+
+def drawable(x) -> bool:
+    """Whether a value can be placed on a log-log plot: a finite number above zero (a stored run may hold an
+    infinite intensity, a zero or a negative count; those are left out of a plot, never drawn or crashed on)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0

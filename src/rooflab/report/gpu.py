@@ -8,7 +8,7 @@ from ..i18n import text, tr
 from .ascii import ascii_roofline
 from .format import binary_bytes, pct, si
 from .measure import ci_range, render_sweep, roof_points, status_cell
-from .text import kv_table, render_observations, render_warnings, renderer, table
+from .text import esc, heading, kv_table, render_observations, render_warnings, renderer, table
 
 
 def _ghz(hz) -> str:
@@ -19,7 +19,7 @@ def _ghz(hz) -> str:
 def render_gpu(doc: dict, console: Console) -> None:
     g = doc["gpu"]
     mode = tr("quick (a first look: fewer samples, smaller sizes)") if doc.get("quick") else tr("full")
-    console.print(f"[bold]rooflab measure --device cuda[/] · {mode} · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab measure --device cuda", f" · {mode} · " + tr("run {id}", id=doc.get("run_id", "—"))))
     th = doc["theoretical"]
     rows = [[tr("GPU"), g["name"]], [tr("compute capability"), g["compute_capability"]],
             [tr("architecture"), th.get("arch") or tr("not in rooflab's table")],
@@ -37,7 +37,7 @@ def render_gpu(doc: dict, console: Console) -> None:
         console.print(table(tr("Theoretical peaks at the measured SM clock ({ghz})", ghz=_ghz(th.get("sm_clock_hz"))),
                             [tr("precision"), tr("peak")], rows))
         if th.get("source"):
-            console.print(f"  [dim]{th['source']}[/]", highlight=False)
+            console.print(f"  [dim]{esc(str(th['source']))}[/]", highlight=False)
     rows = []
     for c in doc["ceilings"]["compute"]:
         rows.append([c["name"], si(c.get("flops_per_s"), "FLOP/s"), ci_range(c.get("ci95"), "FLOP/s"),
@@ -73,7 +73,7 @@ def render_gpu(doc: dict, console: Console) -> None:
         render_sweep(pts, tr("Batch sweep X[B,{d}]·W[{d},{d}] {dtype} on the GPU", d=info["D"], dtype=info["dtype"]),
                      console)
     elif info.get("skipped"):
-        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])))
+        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])), markup=False)
     r = doc.get("roofs") or {}
     console.print("")
     for line in ascii_roofline([(c["name"], c["value"]) for c in r.get("compute", [])],

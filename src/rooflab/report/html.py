@@ -9,7 +9,7 @@ import json
 import math
 
 from ..i18n import get_lang, text, tr
-from .format import binary_bytes, pct, si
+from .format import binary_bytes, drawable, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
 
@@ -21,16 +21,18 @@ def _e(x) -> str:
 def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
     """(compute roofs, memory roofs, points) of a measure or bench document."""
     roofs = doc.get("roofs") or {}
-    comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", [])]
-    mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", [])]
+    comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", []) if drawable(c.get("value"))]
+    mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", []) if drawable(m.get("value"))]
     pts = []
     for p in doc.get("sweep") or []:
+        if not (drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))):
+            continue
         pts.append({"label": f"B={p['B']}", "intensity": p["intensity"], "flops": p["flops_per_s"],
                     "bytes": p.get("bytes_per_s"), "of_roof": p.get("of_predicted"), "ci": p.get("ci95"),
                     "flagged": p.get("above_roof", False)})
     for k in doc.get("kernels") or []:
         for r in k.get("sizes", []):
-            if r.get("flops_per_s"):
+            if drawable(r.get("flops_per_s")) and drawable(r.get("intensity")):
                 pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
                             "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
                             "flagged": r.get("above_roof", False)})
@@ -202,6 +204,15 @@ def _tables(doc: dict) -> str:
                    for name, (cols, rows) in tables_of(doc).items())
 
 
+def safe_file_stem(name: str, limit: int = 120) -> str:
+    """A file name made of a table's name: letters, digits, dot, dash and underscore only (a kernel called
+    ``a/b`` or ``../x`` names a file in the CSV folder, never another path)."""
+    import re
+
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "table"
+    return stem[:limit]
+
+
 def write_csv(doc: dict, directory, prefix: str = "") -> list:
     """Every table of a run as a CSV file (raw numbers) in ``directory``; returns the paths written."""
     import csv
@@ -210,8 +221,13 @@ def write_csv(doc: dict, directory, prefix: str = "") -> list:
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     paths = []
+    used: set[str] = set()
     for name, (cols, rows) in tables_of(doc).items():
-        path = d / f"{prefix}{name}.csv"
+        stem = safe_file_stem(f"{prefix}{name}")
+        while stem in used:  # two kernels whose names differ only in characters a file name cannot hold
+            stem += "_"
+        used.add(stem)
+        path = d / f"{stem}.csv"
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(cols)

@@ -5,16 +5,17 @@ from __future__ import annotations
 from rich.console import Console
 
 from ..i18n import text, tr
-from .format import pct, seconds, si
+from .format import drawable, pct, seconds, si
 from .measure import bound_word, status_word
-from .text import render_mpi, render_observations, render_warnings, renderer, table
+from .text import esc, heading, render_mpi, render_observations, render_warnings, renderer, styled, table
 
 
 @renderer("lab.fma")
 def render_fma(doc: dict, console: Console) -> None:
-    console.print(f"[bold]rooflab lab fma[/] · {doc['precision']} · "
-                  + tr("{bits}-bit vectors · {n} vector registers", bits=doc["vector_bits"], n=doc["vector_registers"])
-                  + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab lab fma", f" · {doc['precision']} · "
+                          + tr("{bits}-bit vectors · {n} vector registers", bits=doc["vector_bits"],
+                               n=doc["vector_registers"])
+                          + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     rows = []
     best = max((p.get("flops_per_s") or 0 for p in doc["points"]), default=0) or 1
     for p in doc["points"]:
@@ -24,15 +25,16 @@ def render_fma(doc: dict, console: Console) -> None:
         bar = "#" * max(1, round(30 * p["flops_per_s"] / best))
         a = p.get("audit") or {}
         rows.append([p["chains"], si(p["flops_per_s"], "FLOP/s"), f"{p['fma_per_cycle']:.2f}", pct(p.get("of_peak"), 1),
-                     tr("{fma} FMA, {spills} spill", fma=a.get("fma", "?"), spills=a.get("spills", "?"))
-                     + (f" [red]{tr('(spills)')}[/]" if a.get("spills") else ""), bar])
+                     styled(esc(tr("{fma} FMA, {spills} spill", fma=a.get("fma", "?"), spills=a.get("spills", "?")))
+                            + (f" [red]{esc(tr('(spills)'))}[/]" if a.get("spills") else "")), bar])
     console.print(table(tr("FMA chains on one core (median; FMAs per cycle at the clock measured beside each)"),
                         [tr("chains"), "FLOP/s", tr("FMA/cycle"), tr("of peak"), tr("loop audit"), ""], rows))
     a = doc.get("analysis") or {}
     if a.get("latency_cycles"):
         console.print(tr("latency {lat:.2f} cycles × throughput {thr:.2f} FMA/cycle = {need:.1f} chains needed "
                          "(Little's law); measured saturation at {sat} chains", lat=a["latency_cycles"],
-                         thr=a["throughput_fma_per_cycle"], need=a["littles_law_chains"], sat=a["saturation_chains"]))
+                         thr=a["throughput_fma_per_cycle"], need=a["littles_law_chains"], sat=a["saturation_chains"]),
+                      markup=False)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 
@@ -40,10 +42,10 @@ def render_fma(doc: dict, console: Console) -> None:
 @renderer("lab.ladder")
 def render_ladder(doc: dict, console: Console) -> None:
     gp = doc.get("gemm_params") or {}
-    console.print(f"[bold]rooflab lab ladder[/] · C = A·B fp32, n = {doc['n']} · "
-                  + tr("microkernel {mr}x{nr} at {bits} bits · peaks: {source}", mr=gp.get("MR"), nr=gp.get("NR"),
-                       bits=gp.get("vector_bits"), source=text(doc["peaks"]["source"]))
-                  + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab lab ladder", f" · C = A·B fp32, n = {doc['n']} · "
+                          + tr("microkernel {mr}x{nr} at {bits} bits · peaks: {source}", mr=gp.get("MR"),
+                               nr=gp.get("NR"), bits=gp.get("vector_bits"), source=text(doc["peaks"]["source"]))
+                          + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     rows = []
     for r in doc["rungs"]:
         if not r.get("flops_per_s"):
@@ -71,9 +73,9 @@ def _gemm_rows(rows: list[dict], cols) -> list[list]:
     return out
 
 
-def _head(doc: dict, title: str, extra: str = "") -> str:
-    return (f"[bold]rooflab lab {doc['lab']}[/] · {title}" + (f" · {extra}" if extra else "")
-            + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+def _head(doc: dict, title: str, extra: str = ""):
+    return heading(f"rooflab lab {doc['lab']}", f" · {title}" + (f" · {extra}" if extra else "")
+                   + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—")))
 
 
 @renderer("lab.loops")
@@ -137,27 +139,33 @@ def render_tiles(doc: dict, console: Console) -> None:
 def render_bench(doc: dict, console: Console) -> None:
     from .ascii import MARKS, Point, ascii_roofline
 
-    console.print("[bold]rooflab bench[/] · " + tr("roofline from {source}", source=text(doc["roofline_source"]))
-                  + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab bench", " · " + tr("roofline from {source}", source=text(doc["roofline_source"]))
+                          + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     pts = []
     for k in doc["kernels"]:
         if k.get("error"):
             console.print(f"{k['name']}: {text(k['error'])}", markup=False, highlight=False)
             continue
         lib = k.get("library") or {}
-        console.print(f"{k['name']}: {k['spec']['prototype']}  [dim]{' '.join(lib.get('flags', []))}[/]")
+        console.print(f"{esc(k['name'])}: {esc(k['spec']['prototype'])}  [dim]{esc(' '.join(lib.get('flags', [])))}[/]")
         rows = []
         for r in k["sizes"]:
             size = " ".join(f"{a}={b}" for a, b in r["size"].items())
             if r.get("error"):
-                rows.append([size, "—", "—", "—", "—", "—", "—", f"[red]{status_word(r['error_kind'])}[/]: "
-                             f"{text(r['error'])}"])
+                rows.append([size, "—", "—", "—", "—", "—", "—", styled(f"[red]{esc(status_word(r['error_kind']))}[/]: "
+                                                                        f"{esc(text(r['error']))}")])
                 continue
-            mark = MARKS[len(pts) % len(MARKS)]
-            pts.append(Point(mark, r["intensity"], r["flops_per_s"], r.get("above_roof", False)))
+            if drawable(r.get("intensity")) and drawable(r.get("flops_per_s")):
+                mark = MARKS[len(pts) % len(MARKS)]
+                pts.append(Point(mark, r["intensity"], r["flops_per_s"], r.get("above_roof", False)))
+            else:
+                mark = " "  # no place on the roofline (no bytes, or no FLOPs)
             ci = r.get("time_ci95")
-            rows.append([f"{mark} {size}", f"{seconds(r['time_s'])} ({seconds(ci[0])}–{seconds(ci[1])})",
-                         si(r["flops_per_s"], "FLOP/s"), si(r["bytes_per_s"], "B/s"), f"{r['intensity']:.3g}",
+            level = r.get("ci_level", 0.95)
+            note = tr(", {level:.0%} only: {n} samples", level=level, n=r.get("samples")) if level < 0.95 else ""
+            rows.append([f"{mark} {size}", f"{seconds(r['time_s'])} ({seconds(ci[0])}–{seconds(ci[1])}{note})",
+                         si(r["flops_per_s"], "FLOP/s"), si(r["bytes_per_s"], "B/s"),
+                         f"{r['intensity']:.3g}" if isinstance(r.get("intensity"), (int, float)) else "—",
                          bound_word(r.get("bound", "—")) + (f" ({r['level']})" if r.get("level") else ""),
                          pct(r.get("of_roof")),
                          (tr("wrong") if r.get("error_kind") == "wrong" else
@@ -192,8 +200,8 @@ def verdict_word(v: str) -> str:
 def render_compare(doc: dict, console: Console) -> None:
     a = doc["a"].get("name", f"run {doc['a'].get('run_id')}")
     b = doc["b"].get("name", f"run {doc['b'].get('run_id')}")
-    console.print(f"[bold]rooflab compare[/] · A = {a} · B = {b} · " + tr("threshold {th:.0%}", th=doc["threshold"])
-                  + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab compare", f" · A = {a} · B = {b} · " + tr("threshold {th:.0%}", th=doc["threshold"])
+                          + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     rows = []
     for r in doc["rows"]:
         where = " ".join(f"{k}={v}" for k, v in r["size"].items())
@@ -214,10 +222,10 @@ def render_compare(doc: dict, console: Console) -> None:
 @renderer("profile")
 def render_profile(doc: dict, console: Console) -> None:
     size = " ".join(f"{k}={v}" for k, v in doc["size"].items())
-    console.print("[bold]rooflab profile[/] · " + tr("{name} at {size} · {calls} call(s) · method: {method}",
-                                                     name=doc["kernel"]["name"], size=size, calls=doc["calls"],
-                                                     method=doc["method"])
-                  + " · " + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab profile", " · " + tr("{name} at {size} · {calls} call(s) · method: {method}",
+                                                          name=doc["kernel"]["name"], size=size, calls=doc["calls"],
+                                                          method=doc["method"])
+                          + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     c = doc["counters"]
     rows = [[k, f"{v:.6g}" if isinstance(v, (int, float)) else tr("not counted")] for k, v in c.items()]
     console.print(table(tr("Counters (per call, kernel function only)") if doc["method"] == "cachegrind" else

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 
 from .ascii import MARKS, Point, ascii_roofline
 from ..i18n import text, tr
 from .format import binary_bytes, pct, seconds, si
-from .text import render_machine, render_mpi, render_observations, render_warnings, renderer, table
+from .text import esc, heading, render_machine, render_mpi, render_observations, render_warnings, renderer, styled, table
 
 
 def ci_range(c, unit):
@@ -25,7 +24,7 @@ def status_word(st: str) -> str:
 def status_cell(x: dict) -> str:
     st = x.get("status", "ok")
     color = "yellow" if st == "disturbed" else "red"
-    return tr("ok") if st == "ok" else f"[{color}]{status_word(st)}[/]: {escape(text(x.get('reason') or ''))}"
+    return tr("ok") if st == "ok" else styled(f"[{color}]{esc(status_word(st))}[/]: {esc(text(x.get('reason') or ''))}")
 
 
 def bound_word(b: str) -> str:
@@ -44,7 +43,7 @@ def render_sweep(pts: list[dict], title: str, console: Console) -> None:
         rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
                      si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
                      pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
-                     f"[red]{tr('above roof')}[/]" if p["above_roof"] else bound_word(p["bound"])])
+                     styled(f"[red]{esc(tr('above roof'))}[/]") if p["above_roof"] else bound_word(p["bound"])])
     console.print(table(title, [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
                                 tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
 
@@ -54,8 +53,8 @@ def render_measure(doc: dict, console: Console) -> None:
     m = doc["machine"]
     info = doc.get("sweep_info") or {}
     mode = tr("quick (a first look: fewer samples, smaller sizes)") if doc.get("quick") else tr("full")
-    console.print(f"[bold]rooflab measure[/] · {mode} · " + tr("all threads = {n}", n=doc["threads_all"]) + " · "
-                  + tr("run {id}", id=doc.get("run_id", "—")))
+    console.print(heading("rooflab measure", f" · {mode} · " + tr("all threads = {n}", n=doc["threads_all"]) + " · "
+                          + tr("run {id}", id=doc.get("run_id", "—"))))
     render_machine(m, console)
     rows = []
     for c in doc["ceilings"]["compute"]:
@@ -90,14 +89,14 @@ def render_measure(doc: dict, console: Console) -> None:
                          tr("points")], rows))
     for sw in doc.get("bandwidth_sweeps", []):
         if sw.get("refused"):
-            console.print(f"[red]{tr('{kernel} loop audit', kernel=sw['kernel'])}[/]: {text(sw['refused'])}")
+            console.print(f"[red]{esc(tr('{kernel} loop audit', kernel=sw['kernel']))}[/]: {esc(text(sw['refused']))}")
     pts = doc.get("sweep") or []
     if pts:
         d = info.get("D")
         render_sweep(pts, tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=d, t=info.get("threads"))
                      + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""), console)
     elif info.get("skipped"):
-        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])))
+        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])), markup=False)
     r = doc.get("roofs") or {}
     comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
     mem = [(x["name"], x["value"]) for x in r.get("memory", [])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import RooflabError
+from .format import drawable
 from ..i18n import get_lang, tr, using
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -33,6 +34,12 @@ def check_plot_path(path: str | Path) -> Path:
     if importlib.util.find_spec("matplotlib") is None:
         raise RooflabError("plotting needs matplotlib (pip install matplotlib)")
     return path
+
+
+def _plain(label: str) -> str:
+    """A label drawn as the text it is: matplotlib reads $...$ as mathematics (a kernel called cost$1 would fail to
+    draw), so every dollar sign is escaped."""
+    return str(label).replace("$", r"\$")
 
 
 def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
@@ -65,12 +72,13 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
             doc["roofs"]["memory"] += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
         title = title or tr("Rooflines of {runs}", runs=", ".join(t for t, _ in tagged))
     roofs = doc.get("roofs") or {}
-    comp = roofs.get("compute", [])
-    mem = roofs.get("memory", [])
+    comp = [c for c in roofs.get("compute", []) if drawable(c.get("value"))]
+    mem = [m for m in roofs.get("memory", []) if drawable(m.get("value"))]
     if not comp or not mem:
         raise RooflabError(tr("this run has no compute and memory ceilings to draw"))
     top = max(c["value"] for c in comp)
-    pts = doc.get("sweep") or doc.get("points") or []
+    pts = [p for p in (doc.get("sweep") or doc.get("points") or [])
+           if drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))]
     xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
     import numpy as np
 
@@ -80,23 +88,24 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     cmap = plt.get_cmap("viridis")
     for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
         y = np.minimum(x * m["value"], top)
-        ax.loglog(x, y, color=cmap(i / max(1, len(mem))), lw=2, label=f"{m['name']}: {m['value'] / 1e9:.1f} GB/s")
+        ax.loglog(x, y, color=cmap(i / max(1, len(mem))), lw=2,
+                  label=_plain(f"{m['name']}: {m['value'] / 1e9:.1f} GB/s"))
     for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
         ax.axhline(c["value"], color="0.3", ls=["-", "--", ":", "-."][j % 4], lw=1.2,
-                   label=f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s")
+                   label=_plain(f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s"))
     for p in pts:
         flagged = p.get("above_roof")
         ax.plot(p["intensity"], p["flops_per_s"], "x" if flagged else "o", color="crimson", ms=6)
         lab = f"B={p['B']}" if "B" in p else p.get("label", "")
-        ax.annotate(lab + (tr(" (above roof)") if flagged else ""), (p["intensity"], p["flops_per_s"]),
+        ax.annotate(_plain(lab + (tr(" (above roof)") if flagged else "")), (p["intensity"], p["flops_per_s"]),
                     textcoords="offset points", xytext=(4, -10), fontsize=7)
     ax.set_xlabel(tr("arithmetic intensity (FLOP/byte)"))
     ax.set_ylabel("FLOP/s")
     m = doc.get("machine", {})
     if title is None and doc.get("gpu"):
         title = tr("Roofline: {model}", model=doc["gpu"]["name"])
-    ax.set_title(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
-                             n=doc.get("threads_all", "?")))
+    ax.set_title(_plain(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
+                                    n=doc.get("threads_all", "?"))))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()

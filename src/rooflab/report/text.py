@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape as esc
 from rich.table import Table
+from rich.text import Text
 
 from ..i18n import sep, text, tr
 from .format import binary_bytes, pct, seconds, si
@@ -21,21 +23,43 @@ def renderer(kind: str):
     return deco
 
 
+class Styled(str):
+    """A table cell written in rich markup on purpose (its data parts escaped with ``esc``); every other cell is
+    shown as the literal text it is, so a kernel called ``scale[/x]`` is a name, not a markup tag."""
+
+
+def styled(markup: str) -> Styled:
+    return Styled(markup)
+
+
+def _cell(x) -> Text:
+    if isinstance(x, Text):
+        return x
+    if isinstance(x, Styled):
+        return Text.from_markup(str(x))
+    return Text(str(x))
+
+
+def heading(bold: str, rest: str = "") -> Text:
+    """A report's first line: the command in bold, then its details as literal text (names are data)."""
+    return Text.assemble((bold, "bold"), rest)
+
+
 def table(title: str, columns: list[str], rows: list[list], *, justify_numbers: bool = True) -> Table:
-    t = Table(title=title, title_justify="left", header_style="bold")
+    t = Table(title=Text(str(title)), title_justify="left", header_style="bold")
     for i, c in enumerate(columns):
-        t.add_column(c, justify="right" if (justify_numbers and i > 0) else "left")
+        t.add_column(Text(str(c)), justify="right" if (justify_numbers and i > 0) else "left")
     for r in rows:
-        t.add_row(*[str(x) for x in r])
+        t.add_row(*[_cell(x) for x in r])
     return t
 
 
 def kv_table(title: str, rows: list[list]) -> Table:
-    t = Table(title=title, title_justify="left", show_header=False)
+    t = Table(title=Text(str(title)), title_justify="left", show_header=False)
     t.add_column(style="bold")
     t.add_column()
     for k, v in rows:
-        t.add_row(str(k), str(v))
+        t.add_row(_cell(k), _cell(v))
     return t
 
 
@@ -48,7 +72,7 @@ def render_warnings(warnings: list[dict], console: Console) -> None:
     for code, ws in by_code.items():
         if len(ws) == 1 or code not in ("high-spread", "unstable-clock"):
             for w in ws:
-                console.print(f"[yellow]{label}[/]: {warning_text(w)}", highlight=False)
+                console.print(f"[yellow]{esc(label)}[/]: {esc(warning_text(w))}", highlight=False)
             continue
         worst = max(ws, key=lambda w: w["seen"])
         subjects = sep(", ").join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
@@ -58,7 +82,7 @@ def render_warnings(warnings: list[dict], console: Console) -> None:
         else:
             line = tr("the clock beside the kernel dipped by more than {th:.0%} in {n} measurements: {subjects}",
                       th=worst["threshold"], n=len(ws), subjects=subjects)
-        console.print(f"[yellow]{label}[/]: {line} — {text(worst.get('remedy_msg') or worst['remedy'])}",
+        console.print(f"[yellow]{esc(label)}[/]: {esc(line)} — {esc(text(worst.get('remedy_msg') or worst['remedy']))}",
                       highlight=False)
 
 
@@ -69,9 +93,9 @@ def warning_text(w: dict) -> str:
 
 def render_observations(obs: list, console: Console) -> None:
     if obs:
-        console.print(f"[bold]{tr('Observations')}[/]")
+        console.print(f"[bold]{esc(tr('Observations'))}[/]")
         for o in obs:
-            console.print(f"  • {text(o)}", highlight=False)
+            console.print(f"  • {text(o)}", highlight=False, markup=False)
 
 
 def render_machine(m: dict, console: Console) -> None:
@@ -107,7 +131,7 @@ def render_machine(m: dict, console: Console) -> None:
     console.print(kv_table(tr("Machine"), rows))
     if th:
         for a in th["assumptions"]:
-            console.print(f"  [dim]{text(a)}[/]", highlight=False)
+            console.print(f"  [dim]{esc(text(a))}[/]", highlight=False)
 
 
 def render_environment(env: dict, console: Console) -> None:
@@ -179,13 +203,14 @@ def render_records(records: list[dict], console: Console) -> None:
 def render_run(doc: dict, console: Console) -> None:
     """A stored run: the kind's own renderer when the run completed, else what it had finished."""
     result = doc.get("result")
-    console.print(f"[bold]{tr('run {id}', id=doc['run_id'])}[/] · {doc['kind']} · {doc['created']} · {doc['status']}")
+    console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
+                  + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
     if result is not None and doc["kind"] in RENDERERS:
         RENDERERS[doc["kind"]](result, console)
         return
     if doc["status"] != "complete":
-        console.print("[yellow]" + tr("this run did not complete ({status}); showing the {n} measurement(s) it finished",
-                                      status=doc["status"], n=len(doc["records"])) + "[/]")
+        console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) it "
+                                          "finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
     render_machine(doc["header"]["machine"], console)
     render_records(doc["records"], console)
     if result:
@@ -227,4 +252,4 @@ def render_mpi(doc: dict, console: Console) -> None:
                                n=jr["roofs"]["ranks"]),
                             [tr("kernel and size"), "FLOP/B", tr("job"), tr("job roof"), tr("of roof")], rows))
     elif jr:
-        console.print(f"[dim]{text(jr['note'])}[/]")
+        console.print(f"[dim]{esc(text(jr['note']))}[/]")
