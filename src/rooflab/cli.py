@@ -651,8 +651,10 @@ def main(argv=None) -> int:
         return 2
     try:
         with using(None):  # --lang sets the language for this command only
-            cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
+            rc = cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
         sys.stdout.flush()  # here, where a reader that went away is caught, not at exit
+        if isinstance(rc, int) and rc:  # a command's own exit status (click returns it without standalone mode)
+            return rc
     except Interrupted as exc:
         click.echo(f"rooflab: {exc}", err=True)
         return 143

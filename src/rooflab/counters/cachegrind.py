@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..errors import RooflabError
+from .perf import run_tool
 
 
 def geometry(caches: list[dict]) -> dict[str, str]:
@@ -53,7 +53,7 @@ def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: 
     geo = geometry(caches)
     cmd = [vg, "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={out}"]
     cmd += [f"--{k}={v}" for k, v in geo.items()]
-    r = subprocess.run(cmd + [str(exe)], capture_output=True, text=True, timeout=timeout)
+    r = run_tool(cmd + [str(exe)], "cachegrind", timeout)
     if r.returncode != 0 or not out.exists():
         lines = [ln.split("== ", 1)[-1] for ln in r.stderr.splitlines()]
         why = next((ln for ln in lines if "Unrecognised instruction" in ln or "Process terminating" in ln),

@@ -6,6 +6,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..errors import RooflabError
+
 EVENTS = ("cycles", "instructions", "cache-references", "cache-misses", "branches", "branch-misses", "task-clock")
 
 
@@ -41,10 +43,20 @@ def parse_perf_report(text: str, limit: int = 10) -> list[dict]:
     return rows[:limit]
 
 
+def run_tool(cmd: list[str], what: str, timeout: float) -> subprocess.CompletedProcess:
+    """A profiler run; a time-out or a tool that cannot start is a clear error, never a traceback."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise RooflabError(f"{what} did not finish within {timeout:g} s (and was stopped): the kernel hangs, or the "
+                           "driver runs too long; profile fewer --calls or a smaller --size") from None
+    except OSError as exc:
+        raise RooflabError(f"{what} could not be started: {exc}") from None
+
+
 def perf_stat(exe: str | Path, timeout: float = 300) -> dict:
     perf = shutil.which("perf")
-    r = subprocess.run([perf, "stat", "-x,", "-e", ",".join(EVENTS), str(exe)], capture_output=True, text=True,
-                       timeout=timeout)
+    r = run_tool([perf, "stat", "-x,", "-e", ",".join(EVENTS), str(exe)], "perf stat", timeout)
     return {"returncode": r.returncode, "counters": parse_perf_stat(r.stderr), "raw": r.stderr[-4000:]}
 
 
@@ -52,13 +64,11 @@ def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300) -> dict[
     """Hot functions and, from the debug info the driver is built with, hot source lines."""
     perf = shutil.which("perf")
     data = workdir / "perf.data"
-    rec = subprocess.run([perf, "record", "-q", "-o", str(data), str(exe)], capture_output=True, text=True,
-                         timeout=timeout)
+    rec = run_tool([perf, "record", "-q", "-o", str(data), str(exe)], "perf record", timeout)
     if rec.returncode != 0:
         return {"functions": [], "lines": []}
     out = {}
     for key, sort in (("functions", "symbol"), ("lines", "srcline")):
-        rep = subprocess.run([perf, "report", "--stdio", "-i", str(data), "--sort", sort], capture_output=True,
-                             text=True, timeout=timeout)
+        rep = run_tool([perf, "report", "--stdio", "-i", str(data), "--sort", sort], "perf report", timeout)
         out[key] = parse_perf_report(rep.stdout)
     return out

@@ -1025,4 +1025,8 @@ ZH: dict[str, str] = {
         '超时',
     ', {level:.0%} only: {n} samples':
         '，仅 {level:.0%}：{n} 个样本',
+    '{line}   (x{n})':
+        '{line}   (x{n})',
+    '... {n} more line(s): the whole output is in --json':
+        '…… 另有 {n} 行：完整输出见 --json',
 }

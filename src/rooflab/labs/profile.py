@@ -62,10 +62,13 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
     if extra:
         doc["driver_note"] = ("built with -mno-avx512f because valgrind cannot run AVX-512 code: instruction counts "
                               "are those of the AVX2 build; memory traffic is comparable")
+    # the profiler may run the kernel far slower than native (cachegrind: 20-100x); the spec's timeout bounds one
+    # size's whole measurement, so here it bounds the driver's run, with that slowdown allowed for
+    limit = spec.timeout * (1 if use_perf else 50)
     with tempfile.TemporaryDirectory(prefix="rooflab-profile-") as d:
         if use_perf:
             session.progress("profile: perf stat")
-            st = perf.perf_stat(exe.path)
+            st = perf.perf_stat(exe.path, timeout=limit)
             c = st["counters"]
             doc["method"] = "perf"
             doc["counters"] = c
@@ -80,14 +83,14 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
                 "miss_traffic_bytes_per_call": c["cache-misses"] * line / calls if c.get("cache-misses") else None,
             }
             session.progress("profile: perf record")
-            spots = perf.perf_hotspots(exe.path, Path(d))
+            spots = perf.perf_hotspots(exe.path, Path(d), timeout=limit)
             doc["hotspots"], doc["hot_lines"] = spots["functions"], spots["lines"]
         else:
             doc["method"] = "cachegrind"
             doc["fallback_reason"] = (msg("asked for cachegrind") if force_cachegrind else
                                       msg("perf hardware counters are not available: {reason}", reason=probe["reason"]))
             session.progress("profile: cachegrind (simulated caches)")
-            cg = cachegrind.run_cachegrind(exe.path, caches, Path(d))
+            cg = cachegrind.run_cachegrind(exe.path, caches, Path(d), timeout=limit)
             doc["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}
             doc["counters"] = cachegrind_summary(cg["functions"], spec.function, calls, line)
     session.record(spec.name, {"method": doc["method"], "counters": doc["counters"]})

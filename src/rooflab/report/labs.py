@@ -180,7 +180,8 @@ def render_bench(doc: dict, console: Console) -> None:
                 if said:
                     console.print(tr("{label} printed on {stream}:", label=r["label"], stream=stream), markup=False,
                                   highlight=False)
-                    console.print("  " + said.rstrip().replace("\n", "\n  "), markup=False, highlight=False)
+                    for line in printed_lines(said):
+                        console.print("  " + line, markup=False, highlight=False)
     r = doc.get("roofs") or {}
     if pts and r.get("compute") and r.get("memory"):
         for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],
@@ -190,6 +191,21 @@ def render_bench(doc: dict, console: Console) -> None:
     render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+def printed_lines(text: str, limit: int = 8) -> list[str]:
+    """What a kernel printed, as a report shows it: runs of the same line gathered (a kernel printing in its loop
+    prints it once per call), at most ``limit`` lines, and how many more the JSON holds."""
+    runs: list[list] = []
+    for line in text.rstrip("\n").split("\n"):
+        if runs and runs[-1][0] == line:
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    out = [line if n == 1 else tr("{line}   (x{n})", line=line, n=n) for line, n in runs[:limit]]
+    if len(runs) > limit:
+        out.append(tr("... {n} more line(s): the whole output is in --json", n=sum(n for _, n in runs[limit:])))
+    return out
 
 
 def verdict_word(v: str) -> str:

@@ -94,15 +94,43 @@ def _advice(exc: BaseException) -> str:
     return "use --store FILE to write elsewhere, or --no-store"
 
 
+def lock_timeout() -> float:
+    """How long to wait for a store another process holds locked: ROOFLAB_STORE_TIMEOUT seconds, else 30."""
+    try:
+        v = float(os.environ.get("ROOFLAB_STORE_TIMEOUT", LOCK_TIMEOUT_S))
+    except ValueError:
+        return LOCK_TIMEOUT_S
+    return v if 0 <= v <= 3600 else LOCK_TIMEOUT_S
+
+
 class Store:
-    def __init__(self, path: str | Path | None = None, *, timeout_s: float = LOCK_TIMEOUT_S):
+    def __init__(self, path: str | Path | None = None, *, timeout_s: float | None = None):
         self.path = Path(path) if path else default_store_path()
         self._db = None
+        self.read_only = False
+        timeout_s = lock_timeout() if timeout_s is None else timeout_s
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder of the results store {self.path.parent}: {exc.strerror}; "
-                             "use --store FILE, --no-store, or set ROOFLAB_HOME to a writable folder") from None
+            if not self.path.is_file():
+                raise StoreError(f"cannot create the folder of the results store {self.path.parent}: "
+                                 f"{exc.strerror}; use --store FILE, --no-store, or set ROOFLAB_HOME to a writable "
+                                 "folder") from None
+        try:
+            self._connect(timeout_s)
+        except StoreError:
+            if not (self.path.is_file() and not os.access(self.path.parent, os.W_OK | os.X_OK)
+                    or self._probe_read_only()):
+                raise
+            # a store on a read-only medium (or in a folder that cannot be written) still reads: opened as it is
+            self.close()
+            with self._sql("open read-only"):
+                uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+                self._db = sqlite3.connect(uri, uri=True, timeout=timeout_s)
+                self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
+            self.read_only = True
+
+    def _connect(self, timeout_s: float) -> None:
         with self._sql("open"):
             self._db = sqlite3.connect(str(self.path), timeout=timeout_s)
             self._db.execute("PRAGMA foreign_keys = ON")
@@ -111,6 +139,17 @@ class Store:
                 self._db.execute("PRAGMA journal_mode = WAL")
             except sqlite3.OperationalError:
                 pass
+
+    def _probe_read_only(self) -> bool:
+        """Whether the store's file system refuses writes (a read-only mount): then it can still be read."""
+        if not self.path.is_file():
+            return False
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+            os.close(fd)
+            return False
+        except OSError as exc:
+            return exc.errno in (30, 13, 1)  # EROFS, EACCES, EPERM
 
     @contextlib.contextmanager
     def _sql(self, what: str):

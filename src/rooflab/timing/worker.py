@@ -168,6 +168,7 @@ class Worker:
                 if len(text) > OUTPUT_LIMIT:
                     out["truncated"] = True
                     text = text[-OUTPUT_LIMIT:]
+                    text = text[text.find("\n") + 1:] if "\n" in text[:-1] else text  # whole lines only
                 out[key] = text
         return out
 

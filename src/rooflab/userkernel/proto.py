@@ -51,24 +51,87 @@ class Prototype:
         return f"{self.returns} {self.name}({', '.join(p.c_decl for p in self.params) or 'void'});"
 
 
+# comments (an unclosed one runs to the end) and string or character literals, in one linear pass
+_COMMENT_OR_LITERAL = re.compile(r"/\*(?:[^*]|\*(?!/))*(?:\*/|$)|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?")
+
+
 def _strip_comments(src: str) -> str:
-    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", src)
+    """Comments blanked out (string literals kept), in time linear in the text's length."""
+    return _COMMENT_OR_LITERAL.sub(lambda m: " " if m.group(0).startswith("/") else m.group(0), src)
+
+
+_ATTRIBUTE = re.compile(r"__attribute__\s*\(\(")
+
+
+def _drop_attributes(text: str) -> str:
+    """``__attribute__((...))`` removed, with nested parentheses, in one pass."""
+    out, i = [], 0
+    for m in _ATTRIBUTE.finditer(text):
+        if m.start() < i:
+            continue
+        out.append(text[i:m.start()])
+        depth, j = 2, m.end()
+        while j < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        out.append(" ")
+        i = j
+    out.append(text[i:])
+    return "".join(out)
 
 
 def find_prototype_text(source: str, symbol: str) -> str | None:
-    """The text of ``symbol``'s definition or declaration up to its body (or semicolon)."""
-    src = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", _strip_comments(source))
-    m = re.search(r"(?:^|[;}\n])\s*((?:[A-Za-z_][\w\s\*]*?)\b" + re.escape(symbol) + r"\s*\(([^()]*)\))\s*[{;]",
-                  src, re.S)
-    if not m:
-        return None
-    text = m.group(1)
-    # drop storage classes and attributes pycparser does not need
-    text = re.sub(r"\b(static|inline|extern|__inline__|__inline)\b", " ", text)
-    text = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", text)
-    text = re.sub(r"\b(restrict|__restrict__|__restrict)\b", " ", text)
-    return " ".join(text.split())
+    """The text of ``symbol``'s definition or declaration up to its body (or semicolon).
+
+    Linear in the length of the source: every occurrence of the name followed by ``(`` is looked at once, its
+    parameter list read to the matching parenthesis, and only where a ``{`` or ``;`` follows (a definition or a
+    declaration, not a call) is the return type read back to the previous statement."""
+    src = _strip_comments(source)
+    for m in re.finditer(r"(?<![\w$])" + re.escape(symbol) + r"\s*\(", src):
+        depth, j = 1, m.end()
+        while j < len(src) and depth:
+            c = src[j]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif c in "{};":
+                break  # not a parameter list
+            j += 1
+        if depth:
+            continue
+        k = j
+        while k < len(src) and src[k].isspace():
+            k += 1
+        if src.startswith("__attribute__", k):  # attributes between the parameters and the body
+            rest = _drop_attributes(src[k:k + 4000])
+            k2 = 0
+            while k2 < len(rest) and rest[k2].isspace():
+                k2 += 1
+            follow = rest[k2:k2 + 1]
+        else:
+            follow = src[k:k + 1]
+        if follow not in ("{", ";"):
+            continue
+        # the return type and qualifiers: back to the previous statement, block or preprocessor line
+        b = m.start()
+        start = b
+        while start > 0 and src[start - 1] not in ";{}" and not (src[start - 1] == "\n" and src[start:b].lstrip()
+                                                                 .startswith("#")):
+            start -= 1
+            if b - start > 2000:  # no return type is that long: a preprocessor line or stray text before it
+                break
+        head = src[start:b]
+        lines = [ln for ln in head.split("\n") if not ln.lstrip().startswith("#")]
+        text = " ".join(lines) + src[b:j]
+        text = _drop_attributes(text)
+        text = re.sub(r"\b(static|inline|extern|__inline__|__inline)\b", " ", text)
+        text = re.sub(r"\b(restrict|__restrict__|__restrict)\b", " ", text)
+        text = " ".join(text.split())
+        if re.search(r"[=\[\]]", text.split(symbol)[0]):  # an expression, not a return type
+            continue
+        return text
+    return None
 
 
 def parse_prototype(text: str, where: str = "prototype") -> Prototype:

@@ -144,13 +144,17 @@ def _loc(loc: tuple) -> str:
 
 
 def _schema_error(where: str, exc: ValidationError) -> SpecError:
-    """One line per field, naming it: pydantic's errors, grouped so a union of choices reads as one."""
-    seen: dict[str, str] = {}
+    """One line per field, naming it: pydantic's errors, grouped so a union of choices reads as one (our own
+    messages, which say what was expected, win over the generic ones of the other choices)."""
+    by_path: dict[str, list[dict]] = {}
     for e in exc.errors():
-        path = _loc(e["loc"]) or "(spec)"
+        by_path.setdefault(_loc(e["loc"]) or "(spec)", []).append(e)
+    lines = []
+    for path, errs in by_path.items():
+        e = next((x for x in errs if x["type"] == "value_error"), errs[0])
         if e["type"] == "extra_forbidden":
             field_name = path.split(".")[-1]
-            known = ARRAY_KEYS if ".args." in f".{path}" or path.startswith("args.") else KERNEL_KEYS
+            known = ARRAY_KEYS if path.startswith("args.") else KERNEL_KEYS
             text = f"unknown field {field_name!r} (known: {', '.join(sorted(known))})"
             path = ".".join(path.split(".")[:-1]) or "(spec)"
         elif e["type"] == "missing":
@@ -159,9 +163,8 @@ def _schema_error(where: str, exc: ValidationError) -> SpecError:
         else:
             msg = e["msg"].removeprefix("Value error, ").replace("Input should be", "should be")
             text = f"{msg} (got {e.get('input')!r})" if "got" not in msg else msg
-        seen.setdefault(path, text)
-    lines = [f"{where}: {p}: {t}" if p != "(spec)" else f"{where}: {t}" for p, t in seen.items()]
-    return SpecError("\n".join(lines))
+        lines.append(f"{where}: {path}: {text}" if path != "(spec)" else f"{where}: {text}")
+    return SpecError("\n".join(dict.fromkeys(lines)))
 
 
 @dataclass(frozen=True)
