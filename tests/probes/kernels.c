@@ -31,3 +31,10 @@ void reserved(long rooflab_n, float *y) { (void)rooflab_n; (void)y; }
 #ifdef PROBE_FLAG
 void flagged(long n, float *y) { for (long k = 0; k < n; k++) y[k] = PROBE_FLAG; }
 #endif
+/* the same result as scale, with forty times the work */
+void scale_slow(long n, float a, const float *x, float *y) {
+    for (int rep = 0; rep < 40; rep++) {
+        for (long i = 0; i < n; i++) y[i] = a * x[i];
+        __asm__ volatile("" ::: "memory");
+    }
+}

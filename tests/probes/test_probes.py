@@ -247,6 +247,8 @@ CLI_PROBES = [
     Probe("unknown-command", None, ["frobnicate"], 2, r"No such command"),
     Probe("bench-all-wrong-exit-3", kernel("wrong", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 1e-6'), bench(), 3, r"no kernel of the spec could be measured"),
     Probe("compare-gate", GOOD, ["compare", "SPEC:scale", "SPEC:scale", "--quick", "--fail-if-slower", "--no-store"], 0, r"no (measurable )?difference"),
+    Probe("compare-gate-fails-when-slower", GOOD.replace('function = "scale"\n', "") + '[[kernel]]\nfunction = "scale"\n[[kernel]]\nfunction = "scale_slow"\n', ["compare", "SPEC:scale", "SPEC:scale_slow", "--quick", "--fail-if-slower", "--no-store"], 1, r"B is slower than A .*fail-if-slower"),
+    Probe("profile-hang-times-out", kernel("hangs", f'n = "n"\n{ARR}', sizes="{n = [64]}").replace("timeout = 20", "timeout = 0.05"), ["profile", "SPEC", "--cachegrind", "--no-store"], 2, r"cachegrind did not finish within 2\.5 s"),
     Probe("compare-many-rounds", GOOD.replace("sizes = {n = [64, 1000]}", "sizes = {n = [64]}"), ["compare", "SPEC:scale", "SPEC:scale", "--rounds", "1024", "--no-store"], 0, r"1024|no (measurable )?difference"),
 ]
 

@@ -177,3 +177,8 @@ def test_limits_of_a_cgroup_are_read(tmp_path):
     (v1 / "memory" / "b" / "memory.usage_in_bytes").write_text(str(1 << 30))
     proc.write_text("5:memory:/b\n")
     assert cgroup_memory_left(str(v1), str(proc)) == 1 << 30
+
+
+def test_a_closed_standard_output_is_refused_before_anything_runs(tmp_path):
+    r = subprocess.run(f"{ROOFLAB} info >&-", shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "standard output is closed" in r.stderr and "Traceback" not in r.stderr
