@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 
-from .results.document import Result
-from .results.schema import schema_id
+from rooflab.render.notebook import Result
+from rooflab.results.schema import schema_id
 
 
 def _as_result(fn):
@@ -20,7 +20,7 @@ def _as_result(fn):
 @contextlib.contextmanager
 def _store(store):
     """A Store given as an object (left open), a path or None (opened and closed here), or False (no store)."""
-    from .results.store import Store
+    from rooflab.results.store import Store
 
     if store is False:
         yield None
@@ -34,8 +34,8 @@ def _store(store):
 @_as_result
 def info(*, clock: bool = True) -> dict:
     """Machine, environment and capabilities as one document (``rooflab.info/1``)."""
-    from .machine import describe
-    from .machine.env import capabilities, environment
+    from rooflab.machine import describe
+    from rooflab.machine.env import capabilities, environment
 
     return {"schema": schema_id("info"), "machine": describe(clock=clock), "environment": environment(),
             "capabilities": capabilities()}
@@ -49,8 +49,8 @@ def measure(*, quick: bool = False, threads: int | None = None, precisions: tupl
     ``store``: a :class:`~rooflab.results.store.Store`, a path, or None for the default store; False keeps the run
     out of the store.
     """
-    from .labs.measure import MeasureOptions, run
-    from .session import Session
+    from rooflab.commands.measure import MeasureOptions, run
+    from rooflab.session import Session
 
     with _store(store) as st, Session("measure", store=st, progress=progress) as s:
         return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep,
@@ -62,9 +62,9 @@ def measure_gpu(*, quick: bool = False, batch_sweep: bool = True, index: int = 0
                 backend=None) -> dict:
     """Measure an NVIDIA GPU's roofline (the `rooflab measure --device cuda` document, ``rooflab.measure.gpu/2``).
     Needs CuPy (``pip install 'rooflab[gpu]'``); says so, and why, when there is no usable GPU."""
-    from .gpu.backend import select_backend
-    from .gpu.measure import GpuOptions, run
-    from .session import Session
+    from rooflab.gpu.backend import select_backend
+    from rooflab.commands.measure_gpu import GpuOptions, run
+    from rooflab.session import Session
 
     backend = backend or select_backend("cuda", index)
     with _store(store) as st, Session("measure.gpu", store=st, progress=progress) as s:
@@ -79,9 +79,9 @@ def lab(name: str, *, store=None, progress=None, **options) -> dict:
     """
     import importlib
 
-    from .errors import RooflabError
-    from .labs import LABS
-    from .session import Session
+    from rooflab.errors import RooflabError
+    from rooflab.labs import LABS
+    from rooflab.session import Session
 
     if name not in LABS:
         raise RooflabError(f"no lab {name!r}; the labs are: {', '.join(LABS)}")
@@ -97,11 +97,11 @@ def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=N
 
     ``target``: a spec file (``kernels`` picks some of its kernels), or a Python callable with ``sizes``,
     ``setup``, ``flops``, ``bytes`` and optionally ``expected``, ``name``, ``tolerance``, ``threads`` and
-    ``precision`` (see :func:`rooflab.labs.bench.run_callable`).
+    ``precision`` (see :func:`rooflab.commands.bench.run_callable`).
     """
-    from .labs import bench as bench_lab
-    from .session import Session
-    from .userkernel.spec import load_spec
+    from rooflab.commands import bench as bench_lab
+    from rooflab.session import Session
+    from rooflab.userkernel.spec import load_spec
 
     with _store(store) as st, Session("bench", store=st, progress=progress) as s:
         if callable(target):
@@ -114,8 +114,8 @@ def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=N
 def compare(a: str, b: str, *, threshold: float = 0.02, rounds: int | None = None, quick: bool = False, store=None,
             progress=None) -> dict:
     """Did B really get faster than A? Two kernels (``spec.toml[:NAME]``) or two stored bench runs (ids)."""
-    from .labs import compare as cmp
-    from .session import Session
+    from rooflab.commands import compare as cmp
+    from rooflab.session import Session
 
     with _store(store) as st, Session("compare", store=st, progress=progress) as s:
         return cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick)

@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from . import __version__
-from .errors import RooflabError
-from .i18n import LANGS, set_lang, text, tr, using
+from rooflab import __version__
+from rooflab.errors import RooflabError
+from rooflab.i18n import LANGS, set_lang, text, tr, using
 
 
 def _console(stderr: bool = False):
@@ -71,14 +71,14 @@ def _finite_json(doc):
 
 
 def _emit_json(doc: dict) -> None:
-    from .results.store import to_jsonable
+    from rooflab.results.store import to_jsonable
 
     plain = json.loads(json.dumps(doc, default=to_jsonable, allow_nan=True))
     click.echo(json.dumps(_finite_json(plain), indent=2, allow_nan=False, ensure_ascii=False))
 
 
 def _store(path):
-    from .results.store import Store
+    from rooflab.results.store import Store
 
     return Store(path)
 
@@ -109,12 +109,12 @@ csv_option = click.option("--csv", "csv_dir", type=click.Path(file_okay=False), 
 
 def _write_html(kind: str, doc: dict, html_path, as_json: bool, csv_dir=None) -> None:
     if html_path:
-        from .report.html import run_from_doc, write_html
+        from rooflab.render.html import run_from_doc, write_html
 
         write_html([run_from_doc(kind, doc)], html_path)
         click.echo(tr("report written to {path}", path=html_path), err=as_json)
     if csv_dir:
-        from .report.html import write_csv
+        from rooflab.render.html import write_csv
 
         n = len(write_csv(doc, csv_dir))
         click.echo(tr("{n} table(s) written to {dir}", n=n, dir=csv_dir), err=as_json)
@@ -134,8 +134,8 @@ def cli():
 @click.option("--no-clock", is_flag=True, help="Skip the clock measurement (theoretical peaks then use the nominal MHz).")
 def info(as_json, no_clock):
     """Machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, numactl, BLAS)."""
-    from .api import info as get_info
-    from .report.text import render_info
+    from rooflab.api import info as get_info
+    from rooflab.render.text import render_info
 
     with progress_bar(not as_json) as prog:
         prog("measuring the core clock")
@@ -156,8 +156,8 @@ def info(as_json, no_clock):
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1))
 def history(as_json, store_path, kind, machine, since, until, limit):
     """List stored runs, newest first."""
-    from .report.text import render_history
-    from .results.schema import schema_id
+    from rooflab.render.text import render_history
+    from rooflab.results.schema import schema_id
 
     with _store(store_path) as st:
         runs = st.runs(kind=kind, machine=machine, since=since, until=until + "T99" if until else None, limit=limit)
@@ -179,12 +179,12 @@ def history(as_json, store_path, kind, machine, since, until, limit):
 def show(as_json, store_path, plot_path, csv_dir, runs):
     """Draw stored runs again, without measuring anything (RUN: an id from `rooflab history`, 'latest', or a run
     saved to a .json file when the store could not be written)."""
-    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
-    from .report import gpu as _gpu_renderer  # noqa: F401
-    from .report import measure as _measure_renderer  # noqa: F401
-    from .report.text import render_run
+    from rooflab.render import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from rooflab.render import gpu as _gpu_renderer  # noqa: F401
+    from rooflab.render import measure as _measure_renderer  # noqa: F401
+    from rooflab.render.text import render_run
 
-    from .results.store import read_run_file
+    from rooflab.results.store import read_run_file
 
     if all(r.endswith(".json") and os.path.isfile(r) for r in runs):  # runs saved beside an unwritable store
         docs = [read_run_file(r) for r in runs]
@@ -192,7 +192,7 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
         with _store(store_path) as st:
             docs = [read_run_file(r) if r.endswith(".json") and os.path.isfile(r) else st.get(r) for r in runs]
     if plot_path:
-        from .report.plot import plot_roofline
+        from rooflab.render.plot import plot_roofline
 
         drawn = [d for d in docs if d.get("result")]
         if not drawn:
@@ -203,12 +203,12 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
             plot_roofline([(f"run {d['run_id']}", d["result"]) for d in drawn], plot_path)
         click.echo(tr("roofline written to {path}", path=plot_path), err=True)
     if csv_dir:
-        from .report.html import write_csv
+        from rooflab.render.html import write_csv
 
         n = sum(len(write_csv(d["result"], csv_dir, prefix=f"run{d['run_id']}_")) for d in docs if d.get("result"))
         click.echo(tr("{n} table(s) written to {dir}", n=n, dir=csv_dir), err=True)
     if as_json:
-        from .results.schema import schema_id
+        from rooflab.results.schema import schema_id
 
         _emit_json(docs[0] if len(docs) == 1 else {"schema": schema_id("runs"), "runs": docs})
         return
@@ -243,14 +243,14 @@ def show(as_json, store_path, plot_path, csv_dir, runs):
 def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot_path, no_store, use_mpi, html_path,
             csv_dir, device, gpu_index, wait_quiet):
     """Measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot."""
-    from .labs.measure import MeasureOptions, run
-    from .report.measure import render_measure
+    from rooflab.commands.measure import MeasureOptions, run
+    from rooflab.render.measure import render_measure
 
     precs = ("fp64", "fp32") if precision == "both" else (precision,)
     opts = MeasureOptions(quick=quick, threads=threads, precisions=precs, batch_sweep=not no_batch_sweep,
                           wait_quiet_s=wait_quiet)
     if plot_path:
-        from .report.plot import check_plot_path
+        from rooflab.render.plot import check_plot_path
 
         check_plot_path(plot_path)
     if device == "cuda":
@@ -261,7 +261,7 @@ def measure(as_json, store_path, quick, threads, precision, no_batch_sweep, plot
                      csv_dir)
         return
     if use_mpi:
-        from .mpijobs import measure_job
+        from rooflab.mpi.jobs import measure_job
 
         doc = _mpi_job(lambda store, prog: measure_job(opts, store, prog), as_json, store_path, no_store)
         if doc is None:
@@ -279,7 +279,7 @@ def _show_measure(kind: str, doc: dict, render, as_json: bool, plot_path, html_p
     else:
         render(doc, _console())
     if plot_path:
-        from .report.plot import plot_roofline
+        from rooflab.render.plot import plot_roofline
 
         plot_roofline(doc, plot_path)
         click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
@@ -287,9 +287,9 @@ def _show_measure(kind: str, doc: dict, render, as_json: bool, plot_path, html_p
 
 
 def _measure_gpu(quick, batch_sweep, index, as_json, store_path, no_store, plot_path, html_path, csv_dir) -> None:
-    from .gpu.backend import select_backend
-    from .gpu.measure import GpuOptions, run
-    from .report.gpu import render_gpu
+    from rooflab.gpu.backend import select_backend
+    from rooflab.commands.measure_gpu import GpuOptions, run
+    from rooflab.render.gpu import render_gpu
 
     backend = select_backend("cuda", index)  # no CuPy, driver or device: said before a run is opened in the store
     _refuse_under_launcher("measure")
@@ -305,10 +305,10 @@ def lab(ctx, as_json):
     """The labs that show why: `rooflab lab` lists them, `rooflab lab NAME` runs one."""
     if ctx.invoked_subcommand is not None:
         return
-    from .labs import LABS
+    from rooflab.labs import LABS
 
     if as_json:
-        from .results.schema import schema_id
+        from rooflab.results.schema import schema_id
 
         _emit_json({"schema": schema_id("labs"), "labs": [{"name": k, "description": d["text"]} for k, (_, d) in LABS.items()]})
         return
@@ -320,7 +320,7 @@ def _refuse_under_launcher(command: str) -> None:
     """Under mpirun without --mpi, N copies would fight over the same cores and the same store: say so."""
     import os
 
-    from .mpi import launched_ranks
+    from rooflab.mpi.session import launched_ranks
 
     n = launched_ranks()
     if n:
@@ -334,7 +334,7 @@ def _mpi_job(job, as_json: bool, store_path, no_store: bool) -> dict | None:
     """Run an MPI job; rank 0 gets the document (and stores it), the other ranks None."""
     store = None
     try:
-        from .mpi import world
+        from rooflab.mpi.session import world
 
         rank = world().Get_rank()
         store = None if (no_store or rank != 0) else _store(store_path)
@@ -347,7 +347,7 @@ def _mpi_job(job, as_json: bool, store_path, no_store: bool) -> dict | None:
 
 def _in_session(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None) -> dict:
     """Run ``fn(session)`` in a measuring session with a progress spinner, storing the run unless told not to."""
-    from .session import Session
+    from rooflab.session import Session
 
     store = None if no_store else _store(store_path)
     try:
@@ -360,8 +360,8 @@ def _in_session(kind: str, fn, as_json: bool, store_path, no_store: bool, worker
 
 
 def _run_lab(kind: str, fn, as_json: bool, store_path, no_store: bool, worker_env=None, **kw) -> dict:
-    from .report import labs as _lab_renderers  # noqa: F401  (registers the renderers)
-    from .report.text import RENDERERS
+    from rooflab.render import labs as _lab_renderers  # noqa: F401  (registers the renderers)
+    from rooflab.render.text import RENDERERS
 
     doc = _in_session(kind, lambda s: fn(s, **kw), as_json, store_path, no_store, worker_env)
     if as_json:
@@ -422,7 +422,7 @@ def _lab_command(name: str, module: str, description: str):
 
 
 def _register_labs() -> None:
-    from .labs import LABS
+    from rooflab.labs import LABS
 
     for name, (module, description) in LABS.items():
         _lab_command(name, module, description)
@@ -446,18 +446,18 @@ _register_labs()
 @csv_option
 def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mpi, html_path, csv_dir):
     """Your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline."""
-    from .labs import bench as bench_lab
-    from .userkernel.spec import load_spec
+    from rooflab.commands import bench as bench_lab
+    from rooflab.userkernel.spec import load_spec
 
     specs = bench_lab.select(load_spec(spec), kernels)  # every mistake in the spec is reported before running
     if plot_path:
-        from .report.plot import check_plot_path
+        from rooflab.render.plot import check_plot_path
 
         check_plot_path(plot_path)
     if use_mpi:
-        from .mpijobs import bench_job
-        from .report import labs as _lab_renderers  # noqa: F401
-        from .report.text import RENDERERS
+        from rooflab.mpi.jobs import bench_job
+        from rooflab.render import labs as _lab_renderers  # noqa: F401
+        from rooflab.render.text import RENDERERS
 
         doc = _mpi_job(lambda store, prog: bench_job(specs, quick, store, prog), as_json, store_path, no_store)
         if doc is None:
@@ -470,7 +470,7 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
         _refuse_under_launcher("bench")
         doc = _run_lab("bench", lambda s: bench_lab.run(s, specs, quick=quick), as_json, store_path, no_store)
     if plot_path:
-        from .report.plot import plot_roofline
+        from rooflab.render.plot import plot_roofline
 
         plot_roofline(doc, plot_path, title=tr("Your kernels on this machine"))
         click.echo(tr("roofline written to {path}", path=plot_path), err=as_json)
@@ -497,7 +497,7 @@ def bench(as_json, store_path, spec, kernels, quick, plot_path, no_store, use_mp
 @no_store_option
 def compare(as_json, store_path, a, b, threshold, rounds, quick, fail_if_slower, no_store):
     """Did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)."""
-    from .labs import compare as cmp
+    from rooflab.commands import compare as cmp
 
     doc = _run_lab("compare", lambda s: cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick), as_json,
                    store_path, no_store and not (cmp.is_run_ref(a) and cmp.is_run_ref(b)))
@@ -515,7 +515,7 @@ def compare(as_json, store_path, a, b, threshold, rounds, quick, fail_if_slower,
               help="Write one self-contained page (opens offline) to FILE.")
 def report(store_path, runs, html_path):
     """A report of stored runs: an interactive roofline, the tables, observations, warnings and the full record."""
-    from .report.html import write_html
+    from rooflab.render.html import write_html
 
     with _store(store_path) as st:
         docs = [st.get(r) for r in runs]
@@ -554,13 +554,13 @@ def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, n
 
     SPEC is a kernel spec file, or lab:NAME for one of the labs' own kernels (lab:gemm_ikj, lab:loop_kji,
     lab:stream_triad, ...)."""
-    from .labs import bench as bench_lab
-    from .labs import profile as prof
-    from .userkernel.spec import load_spec
+    from rooflab.commands import bench as bench_lab
+    from rooflab.commands import profile as prof
+    from rooflab.userkernel.spec import load_spec
 
     if spec.startswith("lab:"):
-        from .labs.labkernels import spec_for
-        from .machine import describe
+        from rooflab.kernels.labkernels import spec_for
+        from rooflab.machine import describe
 
         specs = [spec_for(spec[4:], describe(clock=False))]
     else:
@@ -574,8 +574,8 @@ def profile(as_json, store_path, spec, kernel, sizes, calls, force_cachegrind, n
 
 def _render_comparison(docs: list[dict], con) -> None:
     """Several runs with ceilings (two machines, two dates): their ceilings in one table with ratios."""
-    from .report.html import ceiling_comparison, column_label
-    from .report.text import table
+    from rooflab.render.html import ceiling_comparison, column_label
+    from rooflab.render.text import table
 
     cmp = ceiling_comparison(docs)
     if not cmp:
@@ -640,7 +640,7 @@ def _stdout_usable() -> bool:
 
 
 def main(argv=None) -> int:
-    from .session import Interrupted
+    from rooflab.session import Interrupted
 
     if not _stdout_usable():
         # `rooflab measure >&-`: nothing could be printed, and a run that cannot show its result is not started

@@ -13,14 +13,14 @@ import sys
 import time
 from typing import Callable
 
-from .errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
-from .results.store import Store
-from .timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
-from .timing.clock import MonotonicClock, measured_resolution
-from .timing.harness import HarnessConfig, Timing
-from .timing.load import CpuSampler, LoadMonitor, Mark, Window
-from .timing.runner import CKernel, run_c_kernel
-from .timing.worker import Worker
+from rooflab.errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
+from rooflab.results.store import Store
+from rooflab.timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
+from rooflab.timing.clock import MonotonicClock, measured_resolution
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.load import CpuSampler, LoadMonitor, Mark, Window
+from rooflab.kernels.runner import CKernel, run_c_kernel
+from rooflab.timing.worker import Worker
 
 ProgressFn = Callable[[str], None]
 
@@ -87,7 +87,7 @@ class Session:
     @property
     def machine(self) -> dict:
         if self._machine is None:
-            from .machine import describe
+            from rooflab.machine import describe
 
             self._machine = describe()
         return self._machine
@@ -95,7 +95,7 @@ class Session:
     @property
     def environment(self) -> dict:
         if self._environment is None:
-            from .machine.env import environment
+            from rooflab.machine.env import environment
 
             self._environment = environment()
         return self._environment
@@ -299,7 +299,7 @@ class Session:
         import tempfile
         from pathlib import Path
 
-        from .results.store import to_jsonable
+        from rooflab.results.store import to_jsonable
 
         doc = {"schema": "rooflab.run/1", "kind": self.kind, "status": status, "store_error": self.unsaved,
                "header": self.header(), "records": [{"name": n, **d} for n, d in self._records], "result": result}

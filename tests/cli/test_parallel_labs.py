@@ -7,9 +7,10 @@ import stat
 import pytest
 
 from rooflab.cli import main
-from rooflab.labs import numa, tasks
+from rooflab.kernels import tasks
+from rooflab.labs import numa
 from rooflab.labs.threads import thread_counts
-from rooflab.report.observations import imbalance_observations, numa_observations
+from rooflab.interpret.observations import imbalance_observations, numa_observations
 from rooflab.session import Session
 
 pytestmark = pytest.mark.cc

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rooflab.build.asm import audit_function
-from rooflab.build.compiler import build, build_kernel, probe_compiler
-from rooflab.labs.kernels import PORTABLE_GEMM, audit_microkernel, gemm_params
+from rooflab.toolchain.asm import audit_function
+from rooflab.toolchain.compiler import build, build_kernel, probe_compiler
+from rooflab.kernels.builders import PORTABLE_GEMM, audit_microkernel, gemm_params
 from rooflab.paths import CSRC
 
 CROSS = shutil.which("aarch64-linux-gnu-gcc")
@@ -65,7 +65,7 @@ def test_non_temporal_stream_kernels_correct_under_qemu(cc):
 
 
 def test_non_temporal_stream_kernels_audit_as_ldnp_and_stnp(cc):
-    from rooflab.labs.kernels import audit_stream
+    from rooflab.kernels.builders import audit_stream
 
     lib = build_kernel("stream", name="stream_a64", compiler=cc, flags=["-fno-tree-vectorize"],
                        defines={"RL_VBYTES": 16})

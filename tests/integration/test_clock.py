@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from rooflab.build.compiler import build_kernel
-from rooflab.build.ffi import function
+from rooflab.toolchain.compiler import build_kernel
+from rooflab.toolchain.ffi import function
 from rooflab.machine.limits import measure_clock
 from rooflab.timing.harness import HarnessConfig
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from rooflab.labs import tasks
-from rooflab.labs.kernels import PORTABLE_GEMM, GemmParams, audit_microkernel, build_gemm, gemm_params
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import PORTABLE_GEMM, GemmParams, audit_microkernel, build_gemm, gemm_params
 from rooflab.machine.cpu import describe_cpu
-from rooflab.build.asm import audit_function
+from rooflab.toolchain.asm import audit_function
 
 pytestmark = pytest.mark.cc
 

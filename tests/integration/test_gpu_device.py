@@ -1,7 +1,7 @@
 """`rooflab measure --device cuda` on a real NVIDIA GPU (skipped, with the reason, where there is none).
 
 Structure and correctness only, never speed: every kernel's result checked, every ceiling set against its
-theoretical value and never above 102% of it while used as a roof. The speed targets live in bench/gpu_targets.py.
+theoretical value and never above 102% of it while used as a roof. The speed targets live in targets/gpu_targets.py.
 """
 
 import io

@@ -74,7 +74,7 @@ def test_bench_mpi_four_ranks(tmp_path):
 
 FAILING = textwrap.dedent("""
     import json
-    from rooflab.mpi import RankSession, run_job, world
+    from rooflab.mpi.session import RankSession, run_job, world
     comm = world()
     def work(rank):
         with RankSession("bench", comm, machine={"key": "t", "isa": {}}, environment={"hostname": "h"}) as s:

@@ -6,9 +6,9 @@ import ctypes
 import numpy as np
 import pytest
 
-from rooflab.build.asm import audit_function
-from rooflab.labs import tasks
-from rooflab.labs.kernels import audit_stream, build_stream, vector_bytes
+from rooflab.toolchain.asm import audit_function
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import audit_stream, build_stream, vector_bytes
 from rooflab.machine import describe_cpu
 from rooflab.timing.harness import HarnessConfig
 from rooflab.timing.memory import aligned_array

@@ -11,8 +11,9 @@ import time
 import pytest
 
 import rooflab
-from rooflab.labs.measure import bound_clock
-from rooflab.labs.roofs import measure_history, roofs_at
+from rooflab.commands.measure import bound_clock
+from rooflab.model.reference import roofs_at
+from rooflab.results.history import measure_history
 from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
 from rooflab.results.store import Store
 

@@ -6,12 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rooflab.build.compiler import build, build_kernel
+from rooflab.toolchain.compiler import build, build_kernel
 from rooflab.errors import KernelFailed, RooflabError
 from rooflab.results.store import Store
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
-from rooflab.timing.runner import ArraySpec, CKernel
+from rooflab.kernels.runner import ArraySpec, CKernel
 from rooflab.timing.worker import Worker
 
 pytestmark = pytest.mark.cc
@@ -72,7 +72,7 @@ def test_worker_reports_python_exceptions_and_survives():
 
 
 def test_worker_passes_rooflab_errors_through(lib):
-    from rooflab.timing.runner import run_c_kernel
+    from rooflab.kernels.runner import run_c_kernel
 
     k = CKernel(name="missing", library=lib, symbol="no_such_symbol")
     with Worker() as w:
@@ -91,7 +91,7 @@ def test_interrupted_session_marks_run_and_keeps_records(lib, tmp_path):
 
 
 def test_timing_fixed_reps_and_partial_args(lib):
-    from rooflab.timing.runner import run_c_kernel
+    from rooflab.kernels.runner import run_c_kernel
 
     k = _kernel(lib, "good_scale", n=1000)
     res = run_c_kernel(k, FAST, reps=200)

@@ -1,4 +1,4 @@
-from rooflab.build import asm
+from rooflab.toolchain import asm
 
 # gcc -O3 -march=native: 4 chains of 256-bit FMA, accumulators in registers
 X86_FMA4 = """

@@ -1,4 +1,4 @@
-from rooflab.labs.kernels import PeakVariant, audit_peak, audit_stream, default_chains
+from rooflab.kernels.builders import PeakVariant, audit_peak, audit_stream, default_chains
 
 
 def loop(**kw):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rooflab.build import compiler as cc
+from rooflab.toolchain import compiler as cc
 from rooflab.errors import CompileError, CompilerNotFound, parse_diagnostics
 
 pytestmark = pytest.mark.cc

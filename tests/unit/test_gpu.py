@@ -18,10 +18,10 @@ from rich.console import Console
 from rooflab.gpu import specs
 from rooflab.gpu.backend import (GpuUnavailable, SimulatedBackend, decode_reasons, kernel_source, parse_smi,
                                  passes, select_backend)
-from rooflab.gpu.measure import GpuOptions, make_plan, run
+from rooflab.commands.measure_gpu import GpuOptions, make_plan, run
 from rooflab.i18n import using
-from rooflab.report import gpu as _gpu  # noqa: F401  (registers the renderer)
-from rooflab.report.text import RENDERERS
+from rooflab.render import gpu as _gpu  # noqa: F401  (registers the renderer)
+from rooflab.render.text import RENDERERS
 from rooflab.results.store import Store
 from rooflab.session import Session
 from tests_gpu_helpers import CLK, H200, sim
@@ -241,7 +241,7 @@ def test_an_unknown_gpu_is_measured_but_not_checked():
 
 
 def test_a_process_list_alone_does_not_call_the_gpu_shared():
-    from rooflab.gpu.measure import state_warnings
+    from rooflab.commands.measure_gpu import state_warnings
 
     idle = {"utilization": 0.0, "processes": [{"pid": 99999}]}  # a container's view: host PIDs, ours among them
     assert state_warnings(idle, set(), own_pid=1) == []

@@ -1,6 +1,6 @@
 import re
 
-from rooflab.report.html import render_html
+from rooflab.render.html import render_html
 
 
 def _run(doc, kind="measure", label_extra=""):
@@ -57,7 +57,7 @@ def _measure_run(rid, fma, dram):
 
 
 def test_two_machines_overlaid_with_ratios(tmp_path):
-    from rooflab.report.html import ceiling_comparison, write_csv
+    from rooflab.render.html import ceiling_comparison, write_csv
 
     laptop, server = _measure_run(1, 1e11, 2e10), _measure_run(2, 4e11, 1e11)
     cols, rows = ceiling_comparison([laptop, server])

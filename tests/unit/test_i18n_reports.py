@@ -13,11 +13,11 @@ from conftest import CJK, english_prose
 from rich.console import Console
 
 from rooflab.i18n import using
-from rooflab.report import gpu as _gpu  # noqa: F401  (registers the renderers)
-from rooflab.report import labs as _labs  # noqa: F401
-from rooflab.report import measure as _measure  # noqa: F401
-from rooflab.report.html import render_html, run_from_doc
-from rooflab.report.text import RENDERERS, render_environment, render_machine
+from rooflab.render import gpu as _gpu  # noqa: F401  (registers the renderers)
+from rooflab.render import labs as _labs  # noqa: F401
+from rooflab.render import measure as _measure  # noqa: F401
+from rooflab.render.html import render_html, run_from_doc
+from rooflab.render.text import RENDERERS, render_environment, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
 KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",

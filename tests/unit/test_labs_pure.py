@@ -1,8 +1,8 @@
-from rooflab.build.compiler import Compiler
+from rooflab.toolchain.compiler import Compiler
 from rooflab.labs.blocking import block_sizes, sizes_around_llc
 from rooflab.labs.tiles import tiles
 from rooflab.labs.vectorize import flag_matrix, report_flags
-from rooflab.report.observations import (blocking_observations, loops_observations, tiles_observations,
+from rooflab.interpret.observations import (blocking_observations, loops_observations, tiles_observations,
                                          vectorize_observations)
 
 AVX2 = {"arch": "x86_64", "name": "avx2", "vector_bits": 256, "vector_registers": 16}

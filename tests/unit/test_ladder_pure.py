@@ -1,6 +1,7 @@
-from rooflab.labs.kernels import GemmParams, audit_microkernel, gemm_params
-from rooflab.labs.ladder import block_size, rungs
-from rooflab.report.observations import ladder_observations
+from rooflab.kernels.builders import GemmParams, audit_microkernel, gemm_params
+from rooflab.labs.ladder import rungs
+from rooflab.model.caches import block_size
+from rooflab.interpret.observations import ladder_observations
 
 AVX2 = {"arch": "x86_64", "name": "avx2", "vector_bits": 256, "vector_registers": 16}
 AVX512 = {"arch": "x86_64", "name": "avx512", "vector_bits": 512, "vector_registers": 32}

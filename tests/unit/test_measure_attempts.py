@@ -5,9 +5,9 @@ import dataclasses
 import pytest
 
 from rooflab.errors import RooflabError
-from rooflab.labs import measure
-from rooflab.labs.kernels import PeakVariant, default_chains, vector_bytes
-from rooflab.labs.measure import MeasureOptions, disturbance, make_plan
+from rooflab.commands import measure
+from rooflab.kernels.builders import PeakVariant, default_chains, vector_bytes
+from rooflab.commands.measure import MeasureOptions, disturbance, make_plan
 from rooflab.machine import describe_cpu
 from rooflab.timing.harness import Timing
 

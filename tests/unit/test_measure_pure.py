@@ -3,10 +3,11 @@ import os
 import numpy as np
 import pytest
 
-from rooflab.labs import tasks
-from rooflab.labs.measure import MeasureOptions, cache_capacities, elements_for, make_plan, working_sets
+from rooflab.kernels import tasks
+from rooflab.commands.measure import MeasureOptions, elements_for, make_plan, working_sets
+from rooflab.model.caches import cache_capacities
 from rooflab.model.roofline import measure_roofs as roofs
-from rooflab.report.ascii import Point, ascii_roofline
+from rooflab.render.ascii import Point, ascii_roofline
 
 MACHINE = {"cache_details": [
     {"name": "L1d", "level": 1, "type": "Data", "size": 32768, "shared_by": 1, "instances": 2},

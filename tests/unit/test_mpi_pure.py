@@ -1,6 +1,6 @@
 import pytest
 
-from rooflab.mpi import aggregate, aggregate_bench, aggregate_measure, lag_warnings, launched_ranks
+from rooflab.mpi.session import aggregate, aggregate_bench, aggregate_measure, lag_warnings, launched_ranks
 
 
 def test_launcher_detection():
@@ -45,7 +45,7 @@ def test_measure_and_bench_aggregation_and_lag_warning():
 
 
 def test_job_roofline_placement():
-    from rooflab.mpijobs import place_on_job_roofline
+    from rooflab.mpi.jobs import place_on_job_roofline
 
     measure = {"mpi": {"aggregates": {
         "compute": [{"name": "fp32 SIMD FMA 256-bit", "threads": 1, "job": 400.0, "ranks": 4}],
@@ -64,7 +64,7 @@ def test_mpi_without_mpi4py_says_what_to_install(monkeypatch):
     import sys
 
     from rooflab.errors import RooflabError
-    from rooflab.mpi import world
+    from rooflab.mpi.session import world
 
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     with pytest.raises(RooflabError, match=r"pip install 'rooflab\[mpi\]'"):

@@ -4,9 +4,9 @@
 import pytest
 
 from rooflab.errors import OverheadDominates
-from rooflab.labs.measure import check_bandwidth_bound, level_order_warnings
-from rooflab.labs.roofs import roofs_at
-from rooflab.labs.tasks import call_overhead
+from rooflab.commands.measure import check_bandwidth_bound, level_order_warnings
+from rooflab.model.reference import roofs_at
+from rooflab.kernels.tasks import call_overhead
 from rooflab.machine.uarch import identify
 from rooflab.model.bounds import bandwidth_bound
 from rooflab.model.roofline import measure_roofs, trust

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from rooflab.errors import RooflabError
-from rooflab.timing.runner import ArraySpec
+from rooflab.kernels.runner import ArraySpec
 from rooflab.timing.stats import unpaired_ratio
-from rooflab.userkernel.build import wrapper_source
+from rooflab.kernels.user import wrapper_source
 from rooflab.userkernel.expr import ExprError, arith, numpy_expr
 from rooflab.userkernel.proto import find_prototype_text, parse_prototype, prototype_from_source
 from rooflab.userkernel.spec import Checker, SpecError, load_spec

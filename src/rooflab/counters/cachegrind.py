@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ..errors import RooflabError
-from .perf import run_tool
+from rooflab.errors import RooflabError
+from rooflab.counters.perf import run_tool
 
 
 def geometry(caches: list[dict]) -> dict[str, str]:

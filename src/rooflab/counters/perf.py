@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import RooflabError
+from rooflab.errors import RooflabError
 
 EVENTS = ("cycles", "instructions", "cache-references", "cache-misses", "branches", "branch-misses", "task-clock")
 

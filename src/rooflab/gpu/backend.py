@@ -3,7 +3,7 @@ every time taken with CUDA events around a batch of launches, after synchronisat
 
 A backend hands out ``Timed`` objects: ``run(reps)`` launches ``reps`` times between two events and returns the
 seconds the device took; ``check()`` verifies the result (relative error); ``cycles()`` (FMA kernels) gives the SM
-cycles the blocks of the last launch ran, from ``clock64``. :mod:`rooflab.gpu.measure` only sees this interface,
+cycles the blocks of the last launch ran, from ``clock64``. :mod:`rooflab.commands.measure_gpu` only sees this interface,
 so it runs the same against :class:`SimulatedBackend` in the tests.
 """
 
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
-from ..errors import RooflabError
-from ..i18n import msg, text
-from .specs import DeviceInfo
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg, text
+from rooflab.gpu.specs import DeviceInfo
 
 STREAM_BYTES_PER_FLOAT = {"read": 4, "copy": 8, "triad": 12}
 # cudaDataType and cublasComputeType_t values (cuda_runtime / cublas_api.h)

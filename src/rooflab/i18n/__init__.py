@@ -21,7 +21,7 @@ import contextvars
 import os
 from typing import Any, Iterable, Iterator, Mapping
 
-from .zh import ZH
+from rooflab.i18n.zh import ZH
 
 LANGS = ("en", "zh")
 CATALOGS: dict[str, Mapping[str, str]] = {"zh": ZH}

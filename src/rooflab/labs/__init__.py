@@ -3,7 +3,7 @@
 ``LABS`` maps a lab's name to its module and a one-line description (what `rooflab lab` lists, an ``i18n.msg``).
 """
 
-from ..i18n import msg
+from rooflab.i18n import msg
 
 LABS = {
     "fma": ("rooflab.labs.fma",

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 
-from ..i18n import msg
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig
-from .gemmrun import measure_gemm
-from .kernels import build_gemm, gemm_params
-from .ladder import block_size
+from rooflab.i18n import msg
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.kernels.builders import build_gemm, gemm_params
+from rooflab.model.caches import block_size
 
 
 def sizes_around_llc(llc_bytes: int, quick: bool) -> list[dict]:
@@ -50,6 +50,6 @@ def run(session: Session, *, quick: bool = False) -> dict:
         cases.append({**case, "operands_bytes": 8 * n * n, "rows": rows})
     doc = {"schema": schema_id("lab.blocking"), "lab": "blocking", "quick": quick, "L2": l2, "LLC": llc,
            "predicted_bs": predicted, "rule": msg("3·BS²·4 B <= L2 (three fp32 blocks stay in L2)"), "cases": cases}
-    from ..report.observations import blocking_observations
+    from rooflab.interpret.observations import blocking_observations
 
     return session.finish(doc, observe=blocking_observations)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..build.asm import audit_function
-from ..errors import RooflabError
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig, Timing
-from . import tasks
-from .kernels import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
+from rooflab.toolchain.asm import audit_function
+from rooflab.errors import RooflabError
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
 
 DESCRIPTION = "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"
 
@@ -79,7 +79,7 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
     doc = {"schema": schema_id("lab.fma"), "lab": "fma", "quick": quick, "precision": precision,
            "vector_bits": vb * 8, "vector_registers": isa["vector_registers"], "points": points}
     doc["analysis"] = analyse(points, machine)
-    from ..report.observations import fma_observations
+    from rooflab.interpret.observations import fma_observations
 
     return session.finish(doc, observe=fma_observations)
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..build.compiler import build_kernel, find_compiler, openmp_flags
-from ..errors import RooflabError
-from ..i18n import msg
-from ..machine.env import usable_cpus
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig, Timing
-from . import tasks
+from rooflab.toolchain.compiler import build_kernel, find_compiler, openmp_flags
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg
+from rooflab.machine.env import usable_cpus
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.kernels import tasks
 
 
 def run(session: Session, *, threads: int | None = None, quick: bool = False) -> dict:
@@ -46,6 +46,6 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
     doc = {"schema": schema_id("lab.imbalance"), "lab": "imbalance", "quick": quick, "threads": t, "rows": rows,
            "work_per_row": work, "cases": out,
            "predicted_coarse_over_fine": (2 * rows / (t + 1)) / (rows / t)}
-    from ..report.observations import imbalance_observations
+    from rooflab.interpret.observations import imbalance_observations
 
     return session.finish(doc, observe=imbalance_observations)

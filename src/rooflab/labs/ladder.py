@@ -16,29 +16,25 @@ import math
 
 import numpy as np
 
-from ..build.asm import audit_function
-from ..errors import RooflabError
-from ..i18n import msg
-from ..machine.env import usable_cpus
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig, Timing
-from ..timing.stats import order_statistic_median_ci
-from . import tasks
-from .roofs import measure_history, roofs_at
-from .kernels import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
+from rooflab.toolchain.asm import audit_function
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg
+from rooflab.machine.env import usable_cpus
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.stats import order_statistic_median_ci
+from rooflab.kernels import tasks
+from rooflab.model.caches import block_size
+from rooflab.model.reference import roofs_at
+from rooflab.results.history import measure_history
+from rooflab.kernels.builders import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
                       default_chains, gemm_params, vector_bytes)
 
 DESCRIPTION = "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"
 # threads spin only briefly before sleeping: long enough for the barriers inside one GEMM call, short enough that
 # neither side's idle threads steal the other's cores between calls (GNU OpenMP, LLVM OpenMP, OpenBLAS)
 WORKER_ENV = {"GOMP_SPINCOUNT": "30000", "KMP_BLOCKTIME": "1", "OPENBLAS_THREAD_TIMEOUT": "4"}
-
-
-def block_size(l2_bytes: int, elem: int = 4) -> int:
-    """Largest multiple of 16 with three BS x BS blocks in L2 (3·BS²·elem <= L2)."""
-    bs = int(math.sqrt(l2_bytes / (3 * elem)))
-    return max(16, bs - bs % 16)
 
 
 def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
@@ -158,6 +154,6 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
         session.record(r["name"], entry)
     doc = {"schema": schema_id("lab.ladder"), "lab": "ladder", "quick": quick, "n": n, "threads_all": tall,
            "peaks": pk, "rungs": out, "gemm_params": gemm_params(isa).to_dict(), "caches": machine.get("caches")}
-    from ..report.observations import ladder_observations
+    from rooflab.interpret.observations import ladder_observations
 
     return session.finish(doc, observe=ladder_observations)

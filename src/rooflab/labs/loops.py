@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..build.asm import audit_function
-from ..build.compiler import build_kernel
-from ..errors import RooflabError
-from ..i18n import msg
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig
-from .gemmrun import measure_gemm
+from rooflab.toolchain.asm import audit_function
+from rooflab.toolchain.compiler import build_kernel
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.kernels.gemmrun import measure_gemm
 
 ORDERS = {
     "ijk": "k", "jik": "k", "ikj": "j", "kij": "j", "jki": "i", "kji": "i",
@@ -38,6 +38,6 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
                                  vector_bits=(audit or {}).get("vector_bits")))
     doc = {"schema": schema_id("lab.loops"), "lab": "loops", "quick": quick, "n": n, "orders": rows,
            "library": lib.to_dict(), "counters": "cache counters come with `rooflab profile` (not part of this run)"}
-    from ..report.observations import loops_observations
+    from rooflab.interpret.observations import loops_observations
 
     return session.finish(doc, observe=loops_observations)

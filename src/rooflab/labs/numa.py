@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import shutil
 
-from ..build.compiler import build_kernel
-from ..errors import RooflabError
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig, Timing
-from ..timing.worker import Worker
-from . import tasks
-from .kernels import build_stream, vector_bytes
+from rooflab.toolchain.compiler import build_kernel
+from rooflab.errors import RooflabError
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.worker import Worker
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import build_stream, vector_bytes
 
 
 def run(session: Session, *, quick: bool = False) -> dict:
@@ -51,6 +51,6 @@ def run(session: Session, *, quick: bool = False) -> dict:
                           "working_set_bytes": size})
             session.record(f"cpu {first} mem {mem}", pairs[-1])
         doc.update(single_node=False, pairs=pairs)
-    from ..report.observations import numa_observations
+    from rooflab.interpret.observations import numa_observations
 
     return session.finish(doc, observe=numa_observations)

@@ -3,15 +3,15 @@ bandwidth-bound one (the triad in DRAM): speed-up, efficiency, and where bandwid
 
 from __future__ import annotations
 
-from ..errors import RooflabError
-from ..machine.env import usable_cpus
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig, Timing
-from . import tasks
-from .gemmrun import measure_gemm
-from .kernels import build_gemm, build_stream, gemm_params, vector_bytes
-from . import ladder
+from rooflab.errors import RooflabError
+from rooflab.machine.env import usable_cpus
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.kernels import tasks
+from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.kernels.builders import build_gemm, build_stream, gemm_params, vector_bytes
+from rooflab.labs import ladder
 
 
 # the kernels it alternates run OpenMP threads: none may spin on a core between calls (see the ladder)
@@ -62,7 +62,7 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
     doc = {"schema": schema_id("lab.threads"), "lab": "threads", "quick": quick, "counts": counts,
            "gemm_n": n_gemm, "triad_bytes": 24 * n_triad, "gemm": gemm, "triad": triad,
            "physical_cores": m.get("physical_cores")}
-    from ..report.observations import threads_observations
+    from rooflab.interpret.observations import threads_observations
 
     return session.finish(doc, observe=threads_observations)
 

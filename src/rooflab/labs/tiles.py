@@ -6,13 +6,13 @@ the compiler spills; the assembly of every variant is read to say which."""
 
 from __future__ import annotations
 
-from ..build.asm import audit_function
-from ..errors import RooflabError
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig
-from .gemmrun import measure_gemm
-from .kernels import GemmParams, build_gemm, gemm_params
+from rooflab.toolchain.asm import audit_function
+from rooflab.errors import RooflabError
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
 
 
 def tiles(isa: dict, quick: bool) -> list[GemmParams]:
@@ -59,6 +59,6 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
                                  fma_in_loop=(audit or {}).get("fma")))
     doc = {"schema": schema_id("lab.tiles"), "lab": "tiles", "quick": quick, "n": n, "isa": isa.get("name"),
            "vector_bits": isa.get("vector_bits"), "vector_registers": regs, "tiles": rows}
-    from ..report.observations import tiles_observations
+    from rooflab.interpret.observations import tiles_observations
 
     return session.finish(doc, observe=tiles_observations)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import re
 import subprocess
 
-from ..build.asm import audit_function
-from ..build.compiler import Compiler, build_kernel, find_compiler, openmp_flags
-from ..errors import RooflabError
-from ..machine.env import usable_cpus
-from ..paths import CSRC
-from ..results.schema import schema_id
-from ..session import Session
-from ..timing.harness import HarnessConfig
-from .gemmrun import measure_gemm
+from rooflab.toolchain.asm import audit_function
+from rooflab.toolchain.compiler import Compiler, build_kernel, find_compiler, openmp_flags
+from rooflab.errors import RooflabError
+from rooflab.machine.env import usable_cpus
+from rooflab.paths import CSRC
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.kernels.gemmrun import measure_gemm
 
 
 def flag_matrix(cc: Compiler) -> list[tuple[str, list[str]]]:
@@ -101,6 +101,6 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
                                         backend="openmp" if omp else "pthreads"))
     doc = {"schema": schema_id("lab.vectorize"), "lab": "vectorize", "quick": quick, "n": n, "threads_all": tall,
            "compiler": cc.to_dict(), "kernel": "ikj GEMM (fp32)", "flags": rows, "contributions": contrib}
-    from ..report.observations import vectorize_observations
+    from rooflab.interpret.observations import vectorize_observations
 
     return session.finish(doc, observe=vectorize_observations)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 import hashlib
 
-from ..i18n import msg
-from .cpu import CPU, describe_cpu
-from .limits import ClockMeasurement, Theoretical, measure_clock, theoretical
+from rooflab.i18n import msg
+from rooflab.machine.cpu import CPU, describe_cpu
+from rooflab.machine.limits import ClockMeasurement, Theoretical, measure_clock, theoretical
 
 
 def machine_key(cpu: CPU, hostname: str) -> str:

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .uarch import Uarch, identify
+from rooflab.machine.uarch import Uarch, identify
 
 
 @dataclass(frozen=True)

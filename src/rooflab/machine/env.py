@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..i18n import msg
+from rooflab.i18n import msg
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES",
@@ -201,8 +201,8 @@ def parse_perf_probe(returncode: int, stderr: str) -> dict:
 
 
 def capabilities() -> dict:
-    from ..build.compiler import find_compiler, openmp_flags
-    from ..errors import CompilerNotFound
+    from rooflab.toolchain.compiler import find_compiler, openmp_flags
+    from rooflab.errors import CompilerNotFound
 
     caps: dict = {}
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass, field
 
-from ..i18n import msg
-from ..timing.harness import HarnessConfig
-from .cpu import CPU
+from rooflab.i18n import msg
+from rooflab.timing.harness import HarnessConfig
+from rooflab.machine.cpu import CPU
 
 ELEM_BITS = {"fp64": 64, "fp32": 32}
 KLASSES = ("scalar", "simd", "simd_fma")
@@ -32,10 +32,10 @@ def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, sampl
     a while still reads the clock the core ran at (see ``rl_clock_chain_chunked``)."""
     import numpy as np
 
-    from ..build.compiler import build_kernel
-    from ..build.ffi import function
-    from ..timing.harness import calibrate
-    from ..timing.stats import order_statistic_median_ci
+    from rooflab.toolchain.compiler import build_kernel
+    from rooflab.toolchain.ffi import function
+    from rooflab.timing.harness import calibrate
+    from rooflab.timing.stats import order_statistic_median_ci
 
     lib = build_kernel("clock")
     adds = function(lib.path, "rl_clock_adds_per_rep", ctypes.c_long, [])()

@@ -7,7 +7,7 @@ figures come from the micro-architecture table (``machine.uarch``), with its sou
 
 from __future__ import annotations
 
-from ..i18n import join, msg
+from rooflab.i18n import join, msg
 
 # The bytes each bandwidth kernel loads and stores per element, as counted (STREAM counts): the bound checks the
 # loads against the load path and the stores against the store path.

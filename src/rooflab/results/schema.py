@@ -11,8 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import RooflabError
-from ..i18n import msg
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg
 
 # kind -> current version
 CURRENT = {
@@ -40,8 +40,8 @@ def _measure_1_to_2(doc: dict) -> dict:
     """A measure run stored before bandwidth had bounds: statuses renamed, every bandwidth ceiling held against the
     bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
     figures break a bound stops being drawn as a roof, as a new one would."""
-    from ..model.bounds import KERNEL_ACCESS, bandwidth_bound
-    from ..model.roofline import measure_roofs, trust
+    from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
+    from rooflab.model.roofline import measure_roofs, trust
 
     doc = _rename_above_limit(doc)
     m = doc.get("machine") or {}

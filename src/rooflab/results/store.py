@@ -20,9 +20,9 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import RooflabError, RunNotFound, StoreError
-from ..paths import default_store_path
-from .schema import migrate, schema_id
+from rooflab.errors import RooflabError, RunNotFound, StoreError
+from rooflab.paths import default_store_path
+from rooflab.results.schema import migrate, schema_id
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS runs (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import join, msg, text
+from rooflab.i18n import join, msg, text
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from ..errors import OverheadDominates
-from .clock import Clock, MonotonicClock
-from .stats import Summary, summarize
+from rooflab.errors import OverheadDominates
+from rooflab.timing.clock import Clock, MonotonicClock
+from rooflab.timing.stats import Summary, summarize
 
 TimedFn = Callable[[int], float]
 

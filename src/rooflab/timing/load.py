@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .worker import pid_cpu_seconds
+from rooflab.timing.worker import pid_cpu_seconds
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 

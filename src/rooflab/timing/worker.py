@@ -21,7 +21,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
-from ..errors import KernelFailed, RooflabError
+from rooflab.errors import KernelFailed, RooflabError
 
 _POLL_S = 0.05
 OUTPUT_LIMIT = 8000  # characters of a kernel's printed output kept per call

@@ -16,7 +16,7 @@ import math
 import operator
 import tokenize
 
-from ..errors import RooflabError
+from rooflab.errors import RooflabError
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.MatMult: operator.matmul}

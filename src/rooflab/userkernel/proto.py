@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import RooflabError
+from rooflab.errors import RooflabError
 
 _PRELUDE = ("typedef unsigned long size_t; typedef long ssize_t; typedef long ptrdiff_t; typedef long int64_t; "
             "typedef int int32_t; typedef short int16_t; typedef signed char int8_t; typedef unsigned long uint64_t; "

@@ -36,9 +36,9 @@ import numpy as np
 from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, StrictStr,
                       ValidationError)
 
-from ..errors import RooflabError
-from .expr import ExprError, arith, names_in, numpy_expr
-from .proto import POINTEE_DTYPE, Prototype, parse_prototype, prototype_from_source
+from rooflab.errors import RooflabError
+from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
+from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, parse_prototype, prototype_from_source
 
 try:  # Python >= 3.11
     import tomllib
@@ -250,7 +250,7 @@ def _available_memory() -> int:
             avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
         except (ValueError, OSError):
             avail = 8 << 30
-    from ..machine.env import cgroup_memory_left
+    from rooflab.machine.env import cgroup_memory_left
 
     left = cgroup_memory_left()
     return min(avail, left) if left is not None else avail

@@ -1,0 +1,745 @@
+"""`rooflab measure`: this machine's cache-aware roofline.
+
+Compute ceilings from audited FMA-chain kernels (scalar, SIMD without FMA, SIMD FMA; fp64 and fp32; one thread and
+all), each paired round by round with a clock measurement to give its fraction of the theoretical peak; BLAS GEMM
+as the achievable ceiling. Bandwidth ceilings from a working-set sweep of read, copy and triad (one thread and all)
+whose plateaus are found from the curve, then measured again well inside each plateau. GEMV and a NumPy copy beside
+them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns a document; it never prints.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rooflab.toolchain.asm import audit_function
+from rooflab.errors import RooflabError
+from rooflab.i18n import join, msg
+from rooflab.machine.env import usable_cpus
+from rooflab.model.caches import cache_capacities
+from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
+from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes
+from rooflab.model.roofline import attainable, best_bandwidth, best_compute, bound, matmul_counts, measure_roofs, trust
+from rooflab.results.schema import schema_id
+from rooflab.session import Session
+from rooflab.timing.checks import check_clock_stability, check_level_order, check_physical_limit, check_thread_scaling
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
+                      default_chains, vector_bytes)
+
+KLASSES = ("scalar", "simd", "simd_fma")
+STREAM_KINDS = tasks.STREAM_KINDS
+NT_KINDS = tasks.NT_KINDS
+DRAM_KINDS = STREAM_KINDS + NT_KINDS
+TRAFFIC_MODEL = {
+    "read": "8 B/element: one load",
+    "copy": "16 B/element: one load + one store (write-allocate not counted, as STREAM: the store first reads its "
+            "line, so DRAM moves 24 B)",
+    "triad": "24 B/element: two loads + one store (write-allocate not counted, as STREAM: the store first reads its "
+             "line, so DRAM moves 32 B)",
+    "read_nt": "8 B/element: one non-temporal load",
+    "copy_nt": "16 B/element: one load + one streaming store (no write-allocate: DRAM moves the 16 B counted)",
+    "triad_nt": "24 B/element: two loads + one streaming store (no write-allocate: DRAM moves the 24 B counted)",
+}
+CEILING_CV_LIMIT = 0.03
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    quick: bool = False
+    threads: int | None = None  # "all threads"; default: the CPUs this process may run on
+    precisions: tuple[str, ...] = ("fp64", "fp32")
+    batch_sweep: bool = True
+    # when a ceiling's CPUs were not ours, wait up to this long in all (seconds) for other load to stop before
+    # measuring it again; 0: measure again at once and mark it disturbed if that does not help
+    wait_quiet_s: float = 0.0
+
+    def all_threads(self) -> int:
+        return self.threads or usable_cpus()
+
+
+@dataclass(frozen=True)
+class Plan:
+    # max_sample_s caps how far a count may grow to dwarf a call overhead: under load a thread's wake-up can take
+    # milliseconds, and a measurement that cannot shed it within the cap fails (it is disturbed anyway) instead of
+    # running for minutes
+    peak: HarnessConfig
+    gemm: HarnessConfig
+    sweep: HarnessConfig
+    ceiling: HarnessConfig
+    batch: HarnessConfig
+    gemm_n: int
+    gemv_d: int
+    copy_bytes: int
+    ws_min: int
+    ws_max: int
+    points_per_octave: int
+    batch_d: int
+    batches: tuple[int, ...]
+    attempts: int  # measurements of one compute ceiling at most, while the machine is not quiet (disturbance())
+    bw_attempts: int  # the same for a bandwidth ceiling (each attempt of a DRAM-sized set costs more)
+    edge_step: float | None  # spacing (a factor) of extra sweep points around each plateau edge; None: none
+
+
+def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
+    caches = machine.get("cache_details") or []
+    llc = max((c["size"] * c.get("instances", 1) for c in caches if c["type"] in ("Data", "Unified")),
+              default=32 << 20)
+    mem = machine.get("memory_bytes") or (8 << 30)
+    if opts.quick:
+        ws_max = min(max(4 * llc, 64 << 20), mem // 8)
+        return Plan(peak=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
+                    gemm=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.6),
+                    sweep=HarnessConfig(min_sample_s=0.002, samples=3, warmup=1, min_samples=3, budget_s=0.2,
+                                        max_sample_s=0.05),
+                    ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5,
+                                          max_sample_s=0.25),
+                    batch=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.5),
+                    gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_min=8 << 10, ws_max=ws_max,
+                    points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+                    attempts=2, bw_attempts=2, edge_step=None)
+    ws_max = min(max(8 * llc, 256 << 20), mem // 6)
+    return Plan(peak=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
+                gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=1.2),
+                sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3,
+                                    max_sample_s=0.1),
+                ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0,
+                                      max_sample_s=0.5),
+                batch=HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=1.0),
+                gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
+                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=2,
+                bw_attempts=2, edge_step=2 ** (1 / 4))
+
+
+def working_sets(plan: Plan) -> list[int]:
+    octaves = math.log2(plan.ws_max / plan.ws_min)
+    k = int(round(octaves * plan.points_per_octave))
+    return sorted({int(plan.ws_min * 2 ** (i / plan.points_per_octave)) for i in range(k + 1)})
+
+
+def elements_for(kind: str, ws: float) -> int:
+    n = int(ws / (8 * tasks.STREAM_ARRAYS[kind]))
+    return max(64, n - n % 64)
+
+
+# A ceiling is measured again (up to Plan.attempts times) when its samples show that the machine was not quiet: a
+# spread above the ceiling limit, a clock that dipped beside it, a fraction of the peak above the physical limit, all
+# threads running far slower than one thread times their number, its threads running only part of the time (their
+# CPU time against the call's wall time), or other processes busy on the CPUs that matter to it. The attempt kept is
+# the least disturbed one, not the fastest, and every attempt is recorded. When even that one shows that the CPUs
+# were not ours, the ceiling is marked `disturbed`: shown with its reason, never a roof.
+CLOCK_DIP_LIMIT = 0.05  # one clock sample this far below the best: measured again (a host interrupt, often)
+LOST_LIMIT = 0.15  # the host kept this share of the time from the threads (median, not one sample): not ours
+SCALING_MIN_EFFICIENCY = 0.75
+RUNNING_MIN = 0.90  # the threads waited for a CPU at most this share of each call (late start + preemption)
+OTHERS_LIMIT = 0.25  # cores used by other processes, meanwhile, on the CPUs that matter to the ceiling
+
+
+def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, fraction: float | None = None,
+           efficiency: float | None = None, running: float | None = None,
+           others: float | None = None) -> tuple[float, list[dict]]:
+    """How far an attempt is from a quiet measurement (<= 1 is quiet: the largest of the ratios to each limit), and
+    the reasons, as messages, to believe the CPUs were not ours. A high spread or one dipped clock sample is measured
+    again but is no such reason: on a shared host they come and go; the time the host took over the whole attempt
+    (``lost``), threads waiting for a CPU, all threads far below one thread's rate times the cores, and other
+    processes busy where it matters are."""
+    parts = [cv / CEILING_CV_LIMIT, clock_dip / CLOCK_DIP_LIMIT]
+    reasons = []
+    if lost is not None:
+        parts.append(lost / LOST_LIMIT)
+        if lost > LOST_LIMIT:
+            reasons.append(msg("the host kept the core from it {lost:.0%} of the time", lost=lost))
+    if fraction is not None and fraction > 1.02:
+        parts.append(10.0 * fraction)
+    if efficiency is not None and efficiency > 0:
+        parts.append(SCALING_MIN_EFFICIENCY / efficiency)
+        if efficiency < SCALING_MIN_EFFICIENCY:
+            reasons.append(msg("all threads ran at {eff:.0%} of one thread's rate times the cores", eff=efficiency))
+    if running is not None:
+        parts.append((1.0 - running) / (1.0 - RUNNING_MIN))
+        if running < RUNNING_MIN:
+            reasons.append(msg("its threads waited for a CPU {wait:.0%} of the time", wait=1.0 - running))
+    if others is not None:
+        parts.append(others / OTHERS_LIMIT)
+        if others >= OTHERS_LIMIT:
+            reasons.append(msg("other processes used {cores:.2f} core(s) meanwhile", cores=others))
+    return float(max(parts)), reasons
+
+
+def disturbance(cv: float, **kw) -> float:
+    """How far an attempt is from a quiet measurement: <= 1 is quiet; the largest of the ratios to each limit."""
+    return assess(cv, **kw)[0]
+
+
+def _measure_again(session: Session, attempt: dict) -> bool:
+    """Whether to measure again after ``attempt`` (the job's decision under MPI); when the CPUs were not ours, first
+    wait for quiet while the session's waiting budget lasts."""
+    again = session.agree(attempt["disturbance"] > 1.0)
+    if again and attempt["reasons"] and session.wait_quiet_left > 0:
+        session.wait_for_quiet(OTHERS_LIMIT)
+    return again
+
+
+def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: str, threads: int,
+                  rate_1: float | None, others: float | None = None) -> dict:
+    tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
+    wall_hz = [res["adds_per_rep"] / t for t in tc.samples]
+    dip = 1.0 - min(wall_hz) / max(wall_hz) if wall_hz and max(wall_hz) > 0 else 0.0
+    frac = frac_ci = fpc = frac_run = None
+    if th:
+        fpc = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
+        frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], fpc)
+        # while the threads ran: both the kernel and the clock from their median chunks, which the host's taking a
+        # core away does not touch, so this is the code's own share of the peak
+        frac_run, _ = tasks.per_round_fraction(flops, res["peak_running_s"], res["clock_hz_running"], fpc)
+    # the share of the kernel's time its threads were away (interrupts, other tenants): wall against running time,
+    # for the kernel and for the clock chain beside it (medians: one slow sample is not the host's habit)
+    lost = max(0.0, 1.0 - float(np.median(res["peak_running_s"])) / tp.summary.median)
+    clock_lost = (max(0.0, 1.0 - float(np.median(wall_hz)) / float(np.median(res["clock_hz_running"])))
+                  if wall_hz else 0.0)
+    eff = None
+    if rate_1 and th and threads > 1:
+        eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
+    worst = max((f for f in (frac, frac_run) if f is not None), default=None)
+    score, reasons = assess(tp.summary.cv, clock_dip=dip, lost=max(lost, clock_lost), fraction=worst, efficiency=eff,
+                            running=tp.running_fraction, others=others)
+    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "frac_running": frac_run, "fpc": fpc,
+            "clock_dip": dip, "time_lost": lost, "efficiency": eff, "rate": flops / tp.summary.median,
+            "running": tp.running_fraction, "others": others, "disturbance": score, "reasons": reasons}
+
+
+def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
+    return [{"rate": a["rate"], "cv": a["tp"].summary.cv, "clock_dip": a.get("clock_dip"),
+             "of_theoretical": a.get("frac"), "of_theoretical_running": a.get("frac_running"),
+             "time_lost": a.get("time_lost"), "efficiency": a.get("efficiency"), "running": a.get("running"),
+             "others_cores": a.get("others"), "disturbance": a["disturbance"], "disturbed_by": a.get("reasons", []),
+             "kept": a is kept} for a in attempts]
+
+
+def _mark_disturbed(entry: dict, kept: dict) -> None:
+    """A ceiling whose least disturbed attempt still shows that the CPUs were not ours is not a ceiling."""
+    if kept.get("reasons") and entry.get("status") == "ok":
+        entry.update(status="disturbed", reason=msg("measured while the CPUs were not all ours: {why}",
+                                                    why=join(kept["reasons"])))
+
+
+def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
+    s = t.summary
+    return work / s.median, [work / s.ci95[1], work / s.ci95[0]], [work / x for x in t.samples]
+
+
+# ------------------------------------------------------------------------------------------------- compute
+
+
+def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machine: dict, tall: int) -> list[dict]:
+    isa = machine["isa"]
+    th = machine.get("theoretical")
+    clock_lib = str(build_clock().path)
+    out = []
+    vb = vector_bytes(isa)
+    for prec in opts.precisions:
+        for klass in KLASSES:
+            v = PeakVariant(prec, klass, default_chains(isa), 0 if klass == "scalar" else vb)
+            session.progress(f"compute: {prec} {KLASS_LABEL[klass]}")
+            lib = build_peak(v)
+            try:
+                a = audit_function(lib.path, "rl_peak_chain")
+                audit = a.to_dict() if a else None
+                refusal = audit_peak(audit, v)
+            except RooflabError as exc:
+                audit, refusal = None, msg("the assembly could not be read: {error}", error=str(exc))
+            for threads in sorted({1, tall}):
+                name = f"{prec} {KLASS_LABEL[klass]}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "")
+                entry = {"name": name, "precision": prec, "klass": klass,
+                         "isa": "scalar" if klass == "scalar" else isa["name"],
+                         "vector_bits": v.vbytes * 8, "chains": v.chains, "threads": threads, "audit": audit,
+                         "library": lib.to_dict()}
+                one = best_compute(out, prec, klass, 1) if threads > 1 else None
+                attempts = []
+                try:
+                    for _ in range(plan.attempts):
+                        m0 = session.mark()
+                        res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
+                                           dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
+                                           threads=threads, config=plan.peak)
+                        others = session.others_for(m0, session.mark(), shared=False)
+                        attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
+                                                      one["flops_per_s"] if one else None, others))
+                        if not _measure_again(session, attempts[-1]):
+                            break
+                except RooflabError as exc:
+                    if not attempts:
+                        entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
+                        out.append(entry)
+                        session.record(f"peak {name} x{threads}", entry)
+                        continue
+                    entry["retry_error"] = str(exc)  # a later attempt failed: the earlier ones stand
+                kept = min(attempts, key=lambda a: a["disturbance"])
+                res, tp, tc = kept["res"], kept["tp"], kept["tc"]
+                rate, ci, _ = _rate(v.flops_per_rep * threads, tp)
+                entry.update(flops_per_s=rate, ci95=ci, samples=tp.summary.n, cv=tp.summary.cv,
+                             rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
+                             clock_hz_running=res["clock_hz_running"],
+                             clock_hz_during=float(np.median(tasks.round_clocks(res["clock_hz_running"]))),
+                             time_lost=kept["time_lost"], status="ok", reason=None,
+                             attempts=_attempt_log(attempts, kept))
+                session.warn(check_clock_stability([res["adds_per_rep"] / t for t in tc.samples],
+                                                   subject=f"{name} x{threads}"))
+                if th:
+                    entry.update(of_theoretical=kept["frac"], of_theoretical_ci95=list(kept["frac_ci"]),
+                                 of_theoretical_running=kept["frac_running"],
+                                 theoretical_flops_per_s=kept["fpc"] * entry["clock_hz_during"])
+                    w = check_physical_limit(kept["frac"], 1.0, unit="", subject=f"{name} x{threads}",
+                                             what=msg("theoretical peak at the clock measured beside it"))
+                    if w:
+                        entry.update(status="impossible", reason=w.msg)
+                        session.warn(w)
+                else:
+                    entry.update(of_theoretical=None, of_theoretical_ci95=None, theoretical_flops_per_s=None)
+                if refusal and entry["status"] == "ok":
+                    entry.update(status="refused", reason=refusal)
+                _mark_disturbed(entry, kept)
+                session.check_timing(f"{name} x{threads}", tp, spread_threshold=CEILING_CV_LIMIT)
+                out.append(entry)
+                session.record(f"peak {name} x{threads}", entry)
+    if tall > 1:
+        for prec in opts.precisions:
+            for klass in KLASSES:
+                one = best_compute(out, prec, klass, 1)
+                many = best_compute(out, prec, klass, tall)
+                if one and many:
+                    session.warn(check_thread_scaling(one["flops_per_s"], many["flops_per_s"], min(tall, machine[
+                        "physical_cores"]), subject=f"{prec} {KLASS_LABEL[klass]}"))
+    # the achievable ceiling: BLAS GEMM
+    for prec in opts.precisions:
+        for threads in sorted({1, tall}):
+            name = f"{prec} BLAS GEMM n={plan.gemm_n}"
+            session.progress(f"compute: {name} x{threads}")
+            entry = {"name": name, "precision": prec, "klass": "blas_gemm", "isa": "blas", "vector_bits": None,
+                     "chains": None, "threads": threads, "audit": None}
+            try:
+                m0 = session.mark()
+                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, PREC_DTYPE[prec], threads, plan.gemm)
+                others = session.others_for(m0, session.mark(), shared=False)
+            except RooflabError as exc:
+                entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
+                out.append(entry)
+                continue
+            t = Timing.from_dict(res["timing"])
+            session.check_timing(f"{name} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
+            rate, ci, _ = _rate(2.0 * plan.gemm_n ** 3, t)
+            entry.update(flops_per_s=rate, ci95=ci, samples=t.summary.n, cv=t.summary.cv, rel_error=res["rel_error"],
+                         seconds=t.samples, status="ok", reason=None)
+            if th:
+                lim = th["per_core"][prec]["simd_fma"] * min(threads, th["cores"])
+                entry.update(of_theoretical=rate / lim, of_theoretical_ci95=[ci[0] / lim, ci[1] / lim],
+                             theoretical_flops_per_s=lim)
+                w = check_physical_limit(rate, lim, what=msg("{prec} peak", prec=prec), subject=f"{name} x{threads}")
+                if w:
+                    entry.update(status="impossible", reason=w.msg)
+                    session.warn(w)
+            _, reasons = assess(0.0, others=others)
+            entry["others_cores"] = others
+            _mark_disturbed(entry, {"reasons": reasons})
+            out.append(entry)
+            session.record(f"{name} x{threads}", entry)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- bandwidth
+
+
+def bound_clock(machine: dict, compute: list[dict]) -> float:
+    """The clock a bandwidth bound is computed at: the fastest this run measured (at the start, or beside a
+    compute ceiling), so that a core that turbo-boosted later is not taken for an impossible one."""
+    seen = [machine.get("clock_hz") or 0.0] + [c.get("clock_hz_during") or 0.0 for c in compute]
+    return max(seen)
+
+
+def check_bandwidth_bound(machine: dict, level: str, kind: str, threads: int, rate: float,
+                          clock_hz: float) -> dict | None:
+    """None, or the reason (a message) why ``rate`` is more than any core of this machine can move at ``level``."""
+    loads, stores = KERNEL_ACCESS.get(kind, (8.0, 0.0))
+    bound, basis = bandwidth_bound(machine.get("uarch"), level, loads, stores, threads,
+                                   machine.get("physical_cores") or threads, clock_hz)
+    if rate <= 1.02 * bound:
+        return None
+    return msg("{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel ({bound:.3g} B/s: {basis})",
+               rate=rate, r=rate / bound, level=level, bound=bound, basis=basis)
+
+
+def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int,
+               clock_hz: float) -> tuple[list[dict], list[dict]]:
+    vb = vector_bytes(machine["isa"])
+    lib = build_stream(vb)
+    audits = {}
+    has_nt = tasks.stream_has_nt(str(lib.path))
+    for kind in DRAM_KINDS if has_nt else STREAM_KINDS:
+        try:
+            a = audit_function(lib.path, f"rl_{kind}_pass")
+            audits[kind] = (a.to_dict() if a else None)
+        except RooflabError:
+            audits[kind] = None
+    sweeps, ceilings = [], []
+    wss = working_sets(plan)
+    for kind in STREAM_KINDS:
+        refusal = audit_stream(kind, audits[kind], vb)
+        for threads in sorted({1, tall}):
+            session.progress(f"bandwidth sweep: {kind} x{threads}")
+            sizes = [elements_for(kind, ws) for ws in wss]
+            sizes = sorted(set(sizes))
+            try:
+                pts = session.call(f"sweep {kind} x{threads}", tasks.stream_task, str(lib.path), kind, sizes, threads,
+                                   plan.sweep, timeout_s=600)
+            except RooflabError as exc:
+                sweeps.append({"kernel": kind, "threads": threads, "error": str(exc), "points": [], "plateaus": []})
+                continue
+            points = _sweep_points(pts, kind, machine, threads, clock_hz)
+            plats = _plateaus(points)
+            # the edges between plateaus, measured again on a finer grid: one noisy sample of the coarse sweep
+            # next to an edge would otherwise move it by a whole step
+            extra = sorted({elements_for(kind, ws) for ws in refinement_sizes(
+                plats, plan.edge_step, existing=[p["working_set_bytes"] for p in _usable(points)])} - set(sizes)
+                           ) if plan.edge_step else []
+            edge_error = None
+            if session.agree(bool(extra)) and not extra:
+                session.skip_call(f"sweep edges {kind} x{threads}")
+            if extra:
+                session.progress(f"bandwidth sweep: {kind} x{threads}, plateau edges")
+                try:
+                    more = _sweep_points(session.call(f"sweep edges {kind} x{threads}", tasks.stream_task,
+                                                      str(lib.path), kind, extra, threads, plan.sweep, timeout_s=600),
+                                         kind, machine, threads, clock_hz)
+                except RooflabError as exc:
+                    more, edge_error = [], str(exc)
+                for p in more:
+                    p["edge"] = True
+                points = sorted(points + more, key=lambda p: p["working_set_bytes"])
+                usable = _usable(points)
+                refine_boundaries(plats, [p["working_set_bytes"] for p in usable], [p["bytes_per_s"] for p in usable])
+            name_plateaus(plats, cache_capacities(machine, threads))
+            sweep = {"kernel": kind, "threads": threads, "library": lib.to_dict(), "points": points,
+                     "plateaus": [p.to_dict() for p in plats],
+                     "traffic_model": TRAFFIC_MODEL[kind], "audit": audits[kind], "refused": refusal,
+                     "rel_error": pts[0]["rel_error"] if pts else None, "edge_points_error": edge_error,
+                     "impossible_points": sum(1 for p in points if p.get("impossible"))}
+            sweeps.append(sweep)
+            session.record(f"sweep {kind} x{threads}", sweep)
+            # ceilings: measure again, precisely, well inside each named plateau (DRAM: the largest set)
+            targets = []
+            for p in plats:
+                if p.level == "?":
+                    continue
+                ws = p.end_bytes if p.level == "DRAM" else p.inner_bytes
+                targets.append((p.level, elements_for(kind, ws)))
+            if not session.agree(bool(targets)):
+                continue
+            session.progress(f"bandwidth ceilings: {kind} x{threads}")
+            expect = _private_scaling(ceilings, machine, kind, threads, targets)
+            ceilings += _bandwidth_ceilings(session, plan, machine, lib, kind, threads, targets, expect, refusal,
+                                            clock_hz)
+    # the DRAM roof is what the machine can attain: streaming stores skip the write-allocate read, and
+    # non-temporal loads may skip cache allocation; measured at the largest working set, beside the regular kernels
+    if has_nt:
+        for kind in NT_KINDS:
+            refusal = audit_stream(kind, audits[kind], vb)
+            for threads in sorted({1, tall}):
+                if not session.agree(True):
+                    continue
+                session.progress(f"bandwidth ceilings: {kind} x{threads} in DRAM")
+                ceilings += _bandwidth_ceilings(session, plan, machine, lib, kind, threads,
+                                                [("DRAM", elements_for(kind, plan.ws_max))], {}, refusal, clock_hz)
+    else:
+        session.progress("no non-temporal kernels for this ISA: the DRAM roof is the regular-store figure")
+    for w in level_order_warnings(ceilings):
+        session.warn(w)
+    return sweeps, ceilings
+
+
+def _usable(points: list[dict]) -> list[dict]:
+    """Sweep points the plateau search may use: measured, and within the physical bound."""
+    return [p for p in points if not p.get("impossible") and not p.get("failed")]
+
+
+def _plateaus(points: list[dict]):
+    usable = _usable(points)
+    return find_plateaus([p["working_set_bytes"] for p in usable], [p["bytes_per_s"] for p in usable])
+
+
+def _shared_level(machine: dict, level: str) -> bool:
+    """Whether a memory level is shared between cores (DRAM always; a cache when the OS says so)."""
+    if level == "DRAM":
+        return True
+    for c in machine.get("cache_details") or []:
+        if f"L{c['level']}" == level and c["type"] in ("Data", "Unified"):
+            return c.get("shared_by", 1) > 1
+    return True
+
+
+def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: str, threads: int,
+                        targets: list[tuple[str, int]], expect: dict[int, float], refusal: dict | None,
+                        clock_hz: float) -> list[dict]:
+    """Measure each (level, elements) target of one kernel and thread count, again while the machine is not
+    quiet, and return one ceiling entry per target: ok, or failed, impossible, refused or disturbed with why."""
+    bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
+    tries: dict[int, list[dict]] = {n: [] for _, n in targets}
+    level_of = {n: lv for lv, n in targets}
+    failure = None
+    todo = [n for _, n in targets]
+    try:
+        for _ in range(plan.bw_attempts):
+            if not todo:  # another rank of an MPI job has ceilings to measure, this one none
+                session.skip_call(f"ceilings {kind} x{threads}")
+            m0 = session.mark()
+            got = (session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind, todo, threads,
+                                plan.ceiling, timeout_s=600) if todo else [])
+            m1 = session.mark()
+            for r in got:
+                if r.get("timing") is None:
+                    failure = r.get("error")
+                    continue
+                t = Timing.from_dict(r["timing"])
+                rate = bpe * r["n"] / t.summary.median
+                eff = rate / expect[r["n"]] if expect.get(r["n"]) else None
+                others = session.others_for(m0, m1, shared=_shared_level(machine, level_of[r["n"]]))
+                score, reasons = assess(t.summary.cv, efficiency=eff, running=t.running_fraction, others=others)
+                tries[r["n"]].append({"r": r, "tp": t, "rate": rate, "efficiency": eff, "running": t.running_fraction,
+                                      "others": others, "disturbance": score, "reasons": reasons})
+            todo = [n for n in todo if not tries[n] or tries[n][-1]["disturbance"] > 1.0]
+            worst = max((tries[n][-1] for n in todo if tries[n]), key=lambda a: a["disturbance"], default=None)
+            if not session.agree(bool(todo)):
+                break
+            if worst is not None and worst["reasons"] and session.wait_quiet_left > 0:
+                session.wait_for_quiet(OTHERS_LIMIT)
+            # under MPI another rank measures again: so does this one, to keep the load the same
+            todo = todo or [n for _, n in targets]
+    except RooflabError as exc:
+        failure = str(exc)
+    out = []
+    for level, n in targets:
+        base = {"level": level, "kernel": kind, "threads": threads}
+        if not tries[n]:
+            out.append({**base, "status": "failed", "reason": failure, "bytes_per_s": None, "ci95": None})
+            continue
+        kept = min(tries[n], key=lambda a: a["disturbance"])
+        r, t = kept["r"], kept["tp"]
+        rate, ci, _ = _rate(bpe * n, t)
+        entry = {**base, "bytes_per_s": rate, "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv,
+                 "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * n, "traffic_model": TRAFFIC_MODEL[kind],
+                 "rel_error": r["rel_error"], "seconds": t.samples, "running": kept["running"],
+                 "others_cores": kept["others"], "status": "ok", "reason": None,
+                 "attempts": _attempt_log(tries[n], kept)}
+        impossible = check_bandwidth_bound(machine, level, kind, threads, rate, clock_hz)
+        if impossible:
+            entry.update(status="impossible", reason=impossible)
+        elif refusal:
+            entry.update(status="refused", reason=refusal)
+        _mark_disturbed(entry, kept)
+        session.check_timing(f"{level} {kind} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
+        out.append(entry)
+        session.record(f"ceiling {level} {kind} x{threads}", entry)
+    return out
+
+
+LEVEL_ORDER = ("L1", "L2", "L3", "DRAM")
+
+
+def level_order_warnings(ceilings: list[dict]):
+    """A level measured faster than the level above it (nearer the core), by more than both CIs allow, gets a
+    warning: the plateaus were misread, or one of the two was disturbed."""
+    ok = {(c["kernel"], c["threads"], c["level"]): c for c in ceilings
+          if c.get("status") == "ok" and c.get("bytes_per_s") and c.get("ci95")}
+    for (kind, threads, level), c in sorted(ok.items(), key=lambda kv: (kv[0][0], kv[0][1],
+                                                                         LEVEL_ORDER.index(kv[0][2])
+                                                                         if kv[0][2] in LEVEL_ORDER else 9)):
+        if level not in LEVEL_ORDER:
+            continue
+        for upper in LEVEL_ORDER[:LEVEL_ORDER.index(level)][::-1]:
+            u = ok.get((kind, threads, upper))
+            if u is None:
+                continue
+            w = check_level_order(level, c["bytes_per_s"], c["ci95"], upper, u["bytes_per_s"], u["ci95"],
+                                  subject=f"{kind} x{threads}")
+            if w:
+                yield w
+            break
+
+
+def _private_scaling(ceilings: list[dict], machine: dict, kind: str, threads: int,
+                     targets: list[tuple[str, int]]) -> dict[int, float]:
+    """For each target in a cache private to a core: the one-thread ceiling times the cores the threads have. All
+    threads reading their own L1 or L2 far below that were sharing cores while measured (see assess())."""
+    if threads < 2:
+        return {}
+    private = {f"L{c['level']}" for c in machine.get("cache_details") or []
+               if c["type"] in ("Data", "Unified") and c.get("shared_by", 1) == 1}
+    cores = min(threads, machine.get("physical_cores") or threads)
+    one = {c["level"]: c["bytes_per_s"] for c in ceilings
+           if c["kernel"] == kind and c["threads"] == 1 and c.get("bytes_per_s")}
+    return {n: cores * one[level] for level, n in targets if level in private and one.get(level)}
+
+
+def _sweep_points(pts: list[dict], kind: str, machine: dict | None = None, threads: int = 1,
+                  clock_hz: float = 0.0) -> list[dict]:
+    """Sweep points with their rates; a point above the L1 bound (which holds at every level) is marked
+    impossible and kept out of the plateau search."""
+    bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
+    out = []
+    for p in pts:
+        if p.get("timing") is None:  # this size could not be measured (the reason says why)
+            out.append({"working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * p["n"], "n": p["n"], "bytes_per_s": None,
+                        "failed": True, "reason": p.get("error")})
+            continue
+        t = Timing.from_dict(p["timing"])
+        rate, ci, _ = _rate(bpe * p["n"], t)
+        point = {"working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * p["n"], "n": p["n"],
+                 "bytes_per_s": rate, "ci95": ci, "cv": t.summary.cv, "samples": t.summary.n,
+                 "running": t.running_fraction}
+        if machine is not None:
+            why = check_bandwidth_bound(machine, "L1", kind, threads, rate, clock_hz)
+            if why:
+                point.update(impossible=True, reason=why)
+        out.append(point)
+    return out
+
+
+def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, tall: int, clock_hz: float) -> list[dict]:
+    out = []
+    session.progress("bandwidth: BLAS GEMV")
+    d = plan.gemv_d
+    nbytes = 4.0 * (d * d + 2 * d)
+    for threads in sorted({1, tall}):
+        try:
+            m0 = session.mark()
+            res = session.call(f"gemv x{threads}", tasks.gemv_task, d, threads, plan.ceiling)
+            others = session.others_for(m0, session.mark(), shared=True)
+        except RooflabError as exc:
+            out.append({"level": "DRAM", "kernel": "BLAS GEMV", "threads": threads, "status": "failed",
+                        "reason": str(exc), "bytes_per_s": None, "ci95": None})
+            continue
+        t = Timing.from_dict(res["timing"])
+        rate, ci, _ = _rate(nbytes, t)
+        out.append(_reference_entry(f"BLAS GEMV {d}x{d} fp32", threads, rate, ci, t, nbytes,
+                                    "W read once + x + y (4 B/element)", res["rel_error"], others,
+                                    check_bandwidth_bound(machine, "DRAM", "read", threads, rate, clock_hz)))
+    session.progress("bandwidth: NumPy copy")
+    n = plan.copy_bytes // 4
+    try:
+        m0 = session.mark()
+        res = session.call("numpy copy", tasks.numpy_copy_task, n, plan.ceiling)
+        others = session.others_for(m0, session.mark(), shared=True)
+        t = Timing.from_dict(res["timing"])
+        rate, ci, _ = _rate(8.0 * n, t)
+        out.append(_reference_entry("NumPy copyto", 1, rate, ci, t, 8.0 * n,
+                                    "2 x array bytes: read + write (write-allocate not counted)", res["rel_error"],
+                                    others, check_bandwidth_bound(machine, "DRAM", "copy", 1, rate, clock_hz)))
+    except RooflabError as exc:
+        out.append({"level": "DRAM", "kernel": "NumPy copyto", "threads": 1, "status": "failed", "reason": str(exc),
+                    "bytes_per_s": None, "ci95": None})
+    for e in out:
+        session.record(e["kernel"], e)
+    return out
+
+
+def _reference_entry(kernel: str, threads: int, rate: float, ci, t: Timing, nbytes: float, model: str,
+                     rel_error: float, others: float | None, impossible: dict | None) -> dict:
+    e = {"level": "DRAM", "kernel": kernel, "threads": threads, "bytes_per_s": rate, "ci95": ci,
+         "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": nbytes, "traffic_model": model,
+         "rel_error": rel_error, "seconds": t.samples, "others_cores": others, "status": "ok", "reason": None,
+         "reference": True}
+    if impossible:
+        e.update(status="impossible", reason=impossible)
+    _mark_disturbed(e, {"reasons": assess(0.0, others=others)[1]})
+    return e
+
+
+# ------------------------------------------------------------------------------------------------- roofs
+
+
+# ------------------------------------------------------------------------------------------------ sweep
+
+
+def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[list[dict], dict]:
+    cc = doc["ceilings"]["compute"]
+    # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads); when
+    # the measured FMA ceiling was refused or flagged, the theoretical peak at the measured clock stands in
+    peak = best_compute(cc, "fp32", "simd_fma", tall)
+    th = session.machine.get("theoretical")
+    if peak is None and th:
+        peak = {"name": "fp32 theoretical peak (the measured FMA ceiling was not usable)",
+                "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(tall, th["cores"])}
+    blas = best_compute(cc, "fp32", "blas_gemm", tall)
+    dram = (best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", tall) or
+            best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", 1))
+    info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": tall,
+            "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
+            "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,
+            "memory_roof": {"name": f"DRAM {dram['kernel']}", "bytes_per_s": dram["bytes_per_s"]} if dram else None}
+    if not (peak and dram):
+        info["skipped"] = msg("no fp32 FMA or DRAM ceiling to predict from")
+        return [], info
+    session.progress(f"batch sweep X[B,{plan.batch_d}]·W[{plan.batch_d},{plan.batch_d}]")
+    res = session.call("batch sweep", tasks.batch_sweep_task, plan.batch_d, plan.batch_d, list(plan.batches), tall,
+                       plan.batch, timeout_s=900)
+    out = []
+    for r in res:
+        t = Timing.from_dict(r["timing"])
+        flops, nbytes = matmul_counts(r["B"], plan.batch_d, plan.batch_d, 4)
+        rate, ci, _ = _rate(flops, t)
+        inten = flops / nbytes
+        pred = attainable(inten, peak["flops_per_s"], dram["bytes_per_s"])
+        out.append({"B": r["B"], "intensity": inten, "flops": flops, "bytes": nbytes, "time_s": t.summary.median,
+                    "time_ci95": list(t.summary.ci95), "flops_per_s": rate, "ci95": ci,
+                    "predicted_flops_per_s": pred, "of_predicted": rate / pred, "of_peak": rate / peak["flops_per_s"],
+                    "of_blas": rate / blas["flops_per_s"] if blas else None,
+                    "bytes_per_s": nbytes / t.summary.median, "rel_error": r["rel_error"], "samples": t.summary.n,
+                    "above_roof": rate > 1.02 * pred, "bound": bound(inten, peak["flops_per_s"], dram["bytes_per_s"])})
+        if out[-1]["above_roof"]:
+            session.warn(check_physical_limit(rate, pred, what=msg("roofline prediction"), subject=f"batch B={r['B']}"))
+    session.record("batch sweep", {"points": out, **info})
+    return out, info
+
+
+# ----------------------------------------------------------------------------------------------- entry
+
+
+def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None) -> dict:
+    own = session is None
+    if own:
+        session = Session("measure")
+        session.__enter__()
+    try:
+        machine = session.machine
+        tall = opts.all_threads()
+        plan = make_plan(opts, machine)
+        session.wait_quiet_left = max(session.wait_quiet_left, float(opts.wait_quiet_s))
+        doc = {"schema": schema_id("measure"), "quick": opts.quick, "threads_all": tall,
+               "precisions": list(opts.precisions),
+               "plan": {"working_set_bytes": [plan.ws_min, plan.ws_max], "points_per_octave": plan.points_per_octave,
+                        "gemm_n": plan.gemm_n, "batch_D": plan.batch_d, "batches": list(plan.batches)}}
+        compute = _compute_ceilings(session, opts, plan, machine, tall)
+        clock_hz = bound_clock(machine, compute)
+        sweeps, bw = _bandwidth(session, plan, machine, tall, clock_hz)
+        bw += _numpy_bandwidth(session, plan, machine, tall, clock_hz)
+        doc["ceilings"] = {"compute": compute, "bandwidth": bw}
+        doc["bandwidth_sweeps"] = sweeps
+        if opts.batch_sweep and "fp32" in opts.precisions:
+            doc["sweep"], doc["sweep_info"] = _batch_sweep(session, plan, doc, tall)
+        else:
+            doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
+        doc["roofs"] = measure_roofs(doc)
+        doc["trust"] = trust(doc)
+        if opts.wait_quiet_s:
+            doc["trust"]["waited_for_quiet_s"] = session.waited_s
+        doc["machine"] = machine
+        doc["environment"] = session.environment
+        from rooflab.interpret.observations import measure_observations
+
+        return session.finish(doc, observe=measure_observations)
+    finally:
+        if own:
+            session.__exit__(None, None, None)
+

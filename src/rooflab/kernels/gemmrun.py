@@ -1,0 +1,30 @@
+"""Shared by the GEMM labs: time one C GEMM in the worker and turn the result into a table row."""
+
+from __future__ import annotations
+
+from rooflab.errors import RooflabError
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.kernels import tasks
+
+
+def measure_gemm(session: Session, name: str, lib: str, symbol: str, shape: tuple[int, int, int],
+                 config: HarnessConfig, extra: tuple = (), **fields) -> dict:
+    """A row {name, shape, flops_per_s, ci95, rel_error, ...}; ``error`` instead when it failed or was wrong."""
+    m, n, k = shape
+    flops = 2.0 * m * n * k
+    row = {"name": name, "shape": list(shape), **fields}
+    session.progress(name)
+    try:
+        res = session.call(name, tasks.gemm_time_task, lib, symbol, tuple(shape), config, extra, timeout_s=900)
+    except RooflabError as exc:
+        row.update(error=str(exc), flops_per_s=None, rel_error=getattr(exc, "rel_error", None))
+        session.record(name, row)
+        return row
+    t = Timing.from_dict(res["timing"])
+    s = t.summary
+    row.update(time_s=s.median, flops_per_s=flops / s.median, ci95=[flops / s.ci95[1], flops / s.ci95[0]],
+               samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples)
+    session.check_timing(name, t)
+    session.record(name, row)
+    return row

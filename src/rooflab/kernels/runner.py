@@ -1,0 +1,209 @@
+"""Kernel tasks that run inside the worker process: allocate the data there, check the result, then time.
+
+Tasks are plain picklable data. :func:`run_c_kernel` executes in the child; the parent only sees a result or a
+:class:`~rooflab.errors.KernelFailed` / :class:`~rooflab.errors.WrongResult`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from rooflab.errors import OutOfBounds, RooflabError, WrongResult
+from rooflab.timing.harness import HarnessConfig, calibrate, run_interleaved, run_samples
+from rooflab.timing.memory import aligned_array
+
+
+GUARD = 4096  # bytes of a known pattern before and after every array a kernel gets
+GUARD_BYTE = 0xA5
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    shape: tuple[int, ...]
+    dtype: str = "float64"
+    fill: str | float = "random"  # "random" (uniform in [0.5, 1.5)), "zeros", "ones", "arange", or a constant
+    seed: int = 0
+    skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
+    name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
+
+    def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
+        A kernel that writes past either end changes them, which :func:`check_guards` reports."""
+        src = self.make()
+        buf = aligned_array(self.nbytes + 2 * GUARD, np.uint8, skew=self.skew)
+        buf.fill(GUARD_BYTE)
+        a = buf[GUARD:GUARD + self.nbytes].view(np.dtype(self.dtype)).reshape(self.shape)
+        a[...] = src
+        return a, buf[:GUARD], buf[GUARD + self.nbytes:]
+
+    def make(self) -> np.ndarray:
+        """The same contents and the same memory layout every time, in every process."""
+        dt = np.dtype(self.dtype)
+        if self.fill == "random":
+            rng = np.random.default_rng(self.seed)
+            src = (rng.random(self.shape) + 0.5).astype(dt) if dt.kind == "f" else rng.integers(0, 100, self.shape,
+                                                                                              dtype=dt)
+        elif self.fill == "zeros":
+            src = np.zeros(self.shape, dt)
+        elif self.fill == "ones":
+            src = np.ones(self.shape, dt)
+        elif self.fill == "arange":
+            src = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
+        else:
+            src = np.full(self.shape, self.fill, dt)
+        a = aligned_array(math.prod(self.shape), dt, skew=self.skew).reshape(self.shape)
+        a[...] = src
+        return a
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * np.dtype(self.dtype).itemsize
+
+
+_SCALARS = {"double": ctypes.c_double, "float": ctypes.c_float, "long": ctypes.c_long, "int": ctypes.c_int,
+            "size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64, "int32_t": ctypes.c_int32, "uint": ctypes.c_uint,
+            "ulong": ctypes.c_ulong, "int64": ctypes.c_int64, "int32": ctypes.c_int32, "uint64": ctypes.c_uint64,
+            "uint32": ctypes.c_uint32, "int16": ctypes.c_int16, "uint16": ctypes.c_uint16, "int8": ctypes.c_int8,
+            "uint8": ctypes.c_uint8}
+
+
+@dataclass(frozen=True)
+class CKernel:
+    """A C entry ``double symbol(long reps, ...)`` that runs ``reps`` repetitions and returns elapsed seconds.
+
+    ``argtypes`` are the C types of the arguments after ``reps`` (pointers as ``T*``); ``args`` hold scalars or
+    :class:`ArraySpec` for arrays allocated in the worker. ``verify`` (picklable) receives the arrays after one
+    repetition and returns the max relative error against a reference; above ``tolerance`` the kernel is wrong and
+    is not timed.
+    """
+
+    name: str
+    library: str
+    symbol: str
+    argtypes: tuple[str, ...] = ()
+    args: tuple = ()
+    verify: Callable[[list[np.ndarray]], float] | None = None
+    tolerance: float = 1e-5
+    empty_library: str | None = None  # a library with rl_empty(reps), to measure the timing scaffolding
+    params: dict = field(default_factory=dict)
+
+
+def check_guards(kernel: str, guards: list[tuple[str, np.ndarray, np.ndarray]]) -> None:
+    """Raise OutOfBounds when a guard pattern around an array changed."""
+    for name, before, after in guards:
+        for where, g in (("past the end of", after), ("before the start of", before)):
+            changed = int(np.count_nonzero(g != GUARD_BYTE))
+            if changed:
+                raise OutOfBounds(kernel, name or "an array", where, changed)
+
+
+def _ctypes_args(argtypes: Sequence[str], args: Sequence,
+                 guards: list | None = None) -> tuple[list, list, list[np.ndarray]]:
+    if len(argtypes) != len(args):
+        raise RooflabError(f"{len(argtypes)} argument types but {len(args)} arguments")
+    ct, vals, arrays = [], [], []
+    for t, a in zip(argtypes, args):
+        t = t.replace(" ", "")
+        if t.endswith("*"):
+            if isinstance(a, ArraySpec) and guards is not None:
+                arr, before, after = a.make_guarded()
+                guards.append((a.name, before, after))
+            else:
+                arr = a.make() if isinstance(a, ArraySpec) else np.ascontiguousarray(a)
+            arrays.append(arr)
+            ct.append(ctypes.c_void_p)
+            vals.append(arr.ctypes.data)
+        else:
+            if t not in _SCALARS:
+                raise RooflabError(f"unsupported argument type {t!r}")
+            ct.append(_SCALARS[t])
+            vals.append(a)
+    return ct, vals, arrays
+
+
+def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | None = None):
+    """The timed function of a kernel over fresh arrays (guarded, when ``guards`` is a list to fill), or over
+    ``arrays`` (same order and kinds) when given."""
+    lib = ctypes.CDLL(k.library)
+    try:
+        fn = getattr(lib, k.symbol)
+    except AttributeError:
+        raise RooflabError(f"symbol {k.symbol!r} not found in {k.library}") from None
+    if arrays is None:
+        ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
+    else:
+        ct, vals, _ = _ctypes_args(k.argtypes, tuple(a if not isinstance(a, ArraySpec) else np.empty(0)
+                                                     for a in k.args))
+        it = iter(arrays)
+        vals = [next(it).ctypes.data if isinstance(a, ArraySpec) else v for a, v in zip(k.args, vals)]
+    fn.restype = ctypes.c_double
+    fn.argtypes = [ctypes.c_long, *ct]
+
+    def timed(r: int) -> float:
+        t = fn(r, *vals)
+        if t < 0:
+            raise RooflabError(f"kernel {k.name!r} reported an error code ({t:g})")
+        return t
+
+    return timed, arrays
+
+
+def _prepare(k: CKernel):
+    """Load, allocate and check a kernel once; returns (timed function, rel. error, the arrays it uses, which the
+    caller keeps alive while timing, and their guards). A kernel that writes outside an array is reported as such,
+    checked or not."""
+    guards: list = []
+    timed, arrays = _bind(k, guards=guards)
+    rel_error = None
+    timed(1)
+    check_guards(k.name, guards)
+    if k.verify is not None:
+        rel_error = float(k.verify(arrays))
+        if not math.isfinite(rel_error) or rel_error > k.tolerance:
+            raise WrongResult(k.name, rel_error, k.tolerance)
+    return timed, rel_error, (arrays, guards)
+
+
+def _empty_overhead(k: CKernel) -> tuple[float, float]:
+    """(per call, per repetition) cost of the generated timing loop itself, from its empty twin: the least of a few
+    calls without repetitions, and the growth over many. The least, so that the cost subtracted is one every
+    sample surely paid."""
+    if not k.empty_library:
+        return 0.0, 0.0
+    empty = ctypes.CDLL(k.empty_library).rl_empty
+    empty.restype, empty.argtypes = ctypes.c_double, [ctypes.c_long]
+    per_call = min(empty(0) for _ in range(5))
+    many = 1 << 16
+    per_rep = max(0.0, min(empty(many) for _ in range(5)) - per_call) / many
+    return float(per_call), float(per_rep)
+
+
+def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
+    """Runs in the worker: allocate, check once, calibrate, sample; returns the timing and the error."""
+    timed, rel_error, (_arrays, guards) = _prepare(k)
+    if reps is None:
+        reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
+    per_call, per_rep = _empty_overhead(k)
+    t = run_samples(timed, config, overhead_per_call=per_call, overhead_per_rep=per_rep, reps=reps, name=k.name)
+    check_guards(k.name, guards)  # once more: a write outside may depend on the repetition
+    return {"timing": t.to_dict(), "rel_error": rel_error}
+
+
+def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:
+    """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...)."""
+    ta, ea, (shared, guards_a) = _prepare(a)
+    tb, eb, (_, guards_b) = _prepare(b)
+    if [x for x in a.args if isinstance(x, ArraySpec)] == [x for x in b.args if isinstance(x, ArraySpec)]:
+        # the same inputs: time B on A's very arrays, so that neither gets the better memory placement
+        tb, _ = _bind(b, shared)
+        guards_b = guards_a
+    res = run_interleaved({"A": ta, "B": tb}, config, rounds=rounds)
+    check_guards(a.name, guards_a)
+    check_guards(b.name, guards_b)
+    return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
+

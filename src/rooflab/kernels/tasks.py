@@ -1,0 +1,507 @@
+"""Measurement tasks that run inside the worker process (picklable functions of plain arguments).
+
+Each task allocates its own data, checks the kernel's result against a reference before timing it, and returns
+plain dicts of per-repetition samples. Nothing here prints or touches the store.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import math
+import time
+
+import numpy as np
+
+from rooflab.errors import OverheadDominates, RooflabError, WrongResult
+from rooflab.timing.harness import (HarnessConfig, Timing, calibrate, net_per_rep, python_overhead, python_timed,
+                              reps_for_overhead, run_samples)
+from rooflab.timing.memory import aligned_array
+from rooflab.timing.stats import order_statistic_median_ci
+
+
+def _fn(lib: str, symbol: str, argtypes: list) -> ctypes._CFuncPtr:
+    f = getattr(ctypes.CDLL(lib), symbol)
+    f.restype = ctypes.c_double
+    f.argtypes = argtypes
+    return f
+
+
+def _checked(name: str, f):
+    def run(*a):
+        t = f(*a)
+        if t < 0:
+            raise RooflabError(f"{name} reported error code {t:g} (threads could not be started?)")
+        return t
+    return run
+
+
+def running_reader(lib: str):
+    """A function returning the running fraction of the library's last parallel call (``rl_parallel.h``)."""
+    f = ctypes.CDLL(lib).rl_running_fraction
+    f.restype, f.argtypes = ctypes.c_double, []
+    return f
+
+
+def with_running(fn, lib: str):
+    """``fn`` (a timed function) that also records, per call with repetitions, the library's running fraction."""
+    read = running_reader(lib)
+    log: list[float] = []
+
+    def run(reps: int) -> float:
+        t = fn(reps)
+        if reps:
+            log.append(float(read()))
+        return t
+
+    run.log = log
+    return run
+
+
+def sampled_running(log: list[float], n: int) -> list[float]:
+    """The running fractions of the last ``n`` calls: those of the samples a harness kept (it takes them last)."""
+    return [min(1.0, max(0.0, x)) for x in log[-n:]]
+
+
+# --------------------------------------------------------------------------------------------- compute peak
+
+
+def peak_reference(seed: np.ndarray, chains: int, lanes: int, reps: int, threads: int) -> float:
+    """Closed form of the checksum after ``reps`` steps of acc = acc*m + c, summed over chains, lanes, threads."""
+    s = seed.astype(np.float64)
+    m, c = s[chains], s[chains + 1]
+    fix = c / (1.0 - m)
+    acc = (m ** reps) * (s[:chains] - fix) + fix
+    return float(acc.sum() * lanes * threads)
+
+
+def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, threads: int,
+              config: HarnessConfig, grown: bool = False, _reps: tuple[int, int] | None = None) -> dict:
+    """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
+
+    Pairing each peak sample with clock samples taken on either side of it lets the fraction of the theoretical peak
+    be computed per round, at the clock the cores ran at just then. Each sample, of the peak kernel and of the clock
+    chain, gives both its wall time (longer when a core is taken away) and the time per repetition while the
+    threads ran (median of short chunks, which is not): ``peak_running_s`` is the time per repetition of all threads
+    together, ``clock_hz_running`` the clock.
+    """
+    dt = np.dtype(dtype)
+    peak = _checked("peak kernel", _fn(lib, "rl_peak", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
+                                                         ctypes.c_void_p]))
+    chunked = _checked("peak kernel", _fn(lib, "rl_peak_chunked", [ctypes.c_long, ctypes.c_int, ctypes.c_void_p,
+                                                                   ctypes.c_void_p, ctypes.c_void_p]))
+    clock = _checked("clock kernel", _fn(clock_lib, "rl_clock_chain_chunked", [ctypes.c_long, ctypes.c_int,
+                                                                               ctypes.c_void_p]))
+    adds = ctypes.CDLL(clock_lib).rl_clock_adds_per_rep()
+    seed = np.array([1.0 + 0.01 * i for i in range(chains)] + [0.999, 0.001], dtype=dt)
+    out = np.zeros(max(threads, 1), dt)
+    hz = np.zeros(max(threads, 1))
+    # correctness first: the checksum after a known number of steps
+    check_reps = 1000
+    peak(check_reps, threads, out.ctypes.data, seed.ctypes.data)
+    got = float(out[:threads].astype(np.float64).sum())
+    ref = peak_reference(seed, chains, lanes, check_reps, threads)
+    rel = abs(got - ref) / abs(ref)
+    tol = 1e-3 if dt == np.float32 else 1e-9
+    if not math.isfinite(rel) or rel > tol:
+        raise WrongResult(f"peak {dtype} x{chains}", rel, tol)
+
+    run = np.zeros(max(threads, 1))
+    read_running = running_reader(lib)
+
+    def p(reps):
+        return chunked(reps, threads, out.ctypes.data, seed.ctypes.data, run.ctypes.data)
+
+    def c(reps):
+        return clock(reps, threads, hz.ctypes.data)
+
+    rp, rc = _reps or (calibrate(p, config.min_sample_s), calibrate(c, config.min_sample_s / 2))
+    op, oc = call_overhead(p), call_overhead(c)
+    # a fixed call cost (waking threads) that is a large part of a sample is dwarfed by more repetitions, never
+    # subtracted from a sample it could swallow
+    rp = reps_for_overhead(rp, p(rp), op, config)
+    rc = reps_for_overhead(rc, c(rc), oc, config)
+    for _ in range(config.warmup):
+        p(rp)
+        c(rc)
+
+    tp, tp_running, tc, running, busy = [], [], [], [], []
+
+    def clock_sample() -> None:
+        tc.append(c(rc))
+        running.append(float(np.mean(hz[:threads])))
+
+    # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side
+    clock_sample()
+    for _ in range(config.samples):
+        tp.append(p(rp))
+        busy.append(min(1.0, max(0.0, float(read_running()))))
+        # all threads together while they ran: as many repetitions as threads, at the sum of their rates
+        tp_running.append(threads / float(np.sum(1.0 / run[:threads])))
+        clock_sample()
+    net_p = [net_per_rep(t, rp, op) for t in tp]
+    net_c = [net_per_rep(t, rc, oc) for t in tc]
+    if any(x is None for x in net_p + net_c) and not grown:
+        # samples that are mostly call overhead: the count was calibrated on slow calls. Once more, longer.
+        return peak_task(lib, clock_lib, dtype=dtype, chains=chains, lanes=lanes, threads=threads, config=config,
+                         grown=True, _reps=(rp * 16, rc * 16))
+    if any(x is None for x in net_p):
+        raise OverheadDominates("peak kernel", op, min(tp), rp)
+    if any(x is None for x in net_c):
+        raise OverheadDominates("clock chain", oc, min(tc), rc)
+    return {"peak": Timing(reps=rp, samples=net_p, raw=[t / rp for t in tp], overhead_per_rep=op / rp,
+                           running=busy).to_dict(),
+            "clock": Timing(reps=rc, samples=net_c, raw=[t / rc for t in tc], overhead_per_rep=oc / rc).to_dict(),
+            "peak_running_s": tp_running, "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
+
+
+def round_clocks(clock_hz: list[float]) -> list[float]:
+    """The clock (Hz) of each round: the faster of the two clock samples around its peak sample.
+
+    ``clock_hz`` is the clock the cores ran at while they ran, one sample more than there are rounds. A frequency
+    change seen on both sides of a round counts; a clock sample that still reads low (most of its chunks were hit)
+    does not pull its round's clock down and so cannot inflate the round's fraction of the peak.
+    """
+    return [max(a, b) for a, b in zip(clock_hz, clock_hz[1:])]
+
+
+def per_round_fraction(flops_per_rep: float, peak_s: list[float], clock_hz: list[float],
+                       flops_per_cycle: float) -> tuple[float, tuple[float, float]]:
+    """Median and order-statistic CI of achieved / theoretical, each round at its own measured clock
+    (``clock_hz`` has one more sample than ``peak_s``: they alternate, clock first and last)."""
+    fr = [(flops_per_rep / tp) / (flops_per_cycle * hz) for tp, hz in zip(peak_s, round_clocks(clock_hz))]
+    return float(np.median(fr)), order_statistic_median_ci(fr)
+
+
+# ------------------------------------------------------------------------------------------------- stream
+
+STREAM_KINDS = ("read", "copy", "triad")
+NT_KINDS = ("read_nt", "copy_nt", "triad_nt")  # non-temporal loads (read) or streaming stores (copy, triad)
+STREAM_ARRAYS = {"read": 1, "copy": 2, "triad": 3, "read_nt": 1, "copy_nt": 2, "triad_nt": 3}
+STREAM_BYTES_PER_ELEM = {"read": 8, "copy": 16, "triad": 24, "read_nt": 8, "copy_nt": 16, "triad_nt": 24}
+
+
+def stream_has_nt(lib: str) -> bool:
+    f = ctypes.CDLL(lib).rl_stream_has_nt
+    f.restype, f.argtypes = ctypes.c_int, []
+    return bool(f())
+
+
+def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: HarnessConfig,
+                fixed_reps: dict | None = None) -> list[dict]:
+    """Time one bandwidth kernel at several array lengths (elements), on prefixes of one allocation."""
+    if kind in NT_KINDS and not stream_has_nt(lib):
+        raise RooflabError(f"{kind}: this build has no non-temporal kernels for this ISA")
+    nmax = max(sizes)
+    a = aligned_array(nmax, np.float64, 0.0, skew=0)
+    b = aligned_array(nmax, np.float64, 1.0, skew=1088)  # 17 lines apart
+    c = aligned_array(nmax, np.float64, 2.0, skew=2176)
+    b[: min(nmax, 1 << 16)] = np.linspace(0.5, 1.5, min(nmax, 1 << 16))
+    s = 3.0
+    total = np.zeros(1)
+    base = kind.removesuffix("_nt")
+    symbol = f"rl_{kind}"
+    if base == "read":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_long,
+                                              ctypes.c_void_p]))
+        call = lambda reps, n: f(reps, threads, b.ctypes.data, n, total.ctypes.data)  # noqa: E731
+    elif base == "copy":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_long]))
+        call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, n)  # noqa: E731
+    elif base == "triad":
+        f = _checked(kind, _fn(lib, symbol, [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_void_p, ctypes.c_double, ctypes.c_long]))
+        call = lambda reps, n: f(reps, threads, a.ctypes.data, b.ctypes.data, c.ctypes.data, s, n)  # noqa: E731
+    else:
+        raise RooflabError(f"unknown bandwidth kernel {kind!r}")
+    # correctness at the smallest and largest length
+    worst = 0.0
+    for n in sorted({min(sizes), nmax}):
+        a[:n] = 0.0
+        call(2, n)
+        if base == "read":
+            ref = 2.0 * float(b[:n].sum())
+            err = abs(total[0] - ref) / abs(ref)
+        elif base == "copy":
+            err = float(np.max(np.abs(a[:n] - b[:n]) / np.abs(b[:n])))
+        else:
+            ref = b[:n] + s * c[:n]
+            err = float(np.max(np.abs(a[:n] - ref) / np.abs(ref)))
+        worst = max(worst, err)
+    if not math.isfinite(worst) or worst > 1e-12:
+        raise WrongResult(kind, worst, 1e-12)
+    out = []
+    for n in sizes:
+        fn = with_running(lambda reps, n=n: call(reps, n), lib)
+        try:
+            reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+            t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}")
+        except OverheadDominates as exc:  # this size is lost, not the others
+            out.append({"n": n, "timing": None, "error": str(exc), "rel_error": worst})
+            continue
+        t.running = sampled_running(fn.log, len(t.samples))
+        out.append({"n": n, "timing": t.to_dict(), "rel_error": worst})
+    return out
+
+
+def call_overhead(fn, tries: int = 7) -> float:
+    """The fixed cost of one call of a C-timed kernel: the same call with zero repetitions (clock reads, thread
+    start and join), to subtract from each sample. The least of several calls: a sample always pays at least that
+    much, so subtracting it can never take away time the work itself took (a median inflated by one slow wake-up
+    could)."""
+    return float(min(fn(0) for _ in range(tries)))
+
+
+# ------------------------------------------------------------------------------------------------- NumPy
+
+
+def _limit(threads: int):
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=threads, user_api="blas")
+
+
+def rel_err(got: np.ndarray, ref: np.ndarray) -> float:
+    """Max absolute difference over the largest reference magnitude (0 for empty arrays)."""
+    if ref.size == 0:
+        return 0.0
+    scale = float(np.max(np.abs(ref))) or 1.0
+    return float(np.max(np.abs(got.astype(np.float64) - ref)) / scale)
+
+
+def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
+    rng = np.random.default_rng(0)
+    A = rng.random((n, n), dtype=np.float64).astype(dtype)
+    B = rng.random((n, n), dtype=np.float64).astype(dtype)
+    C = np.empty((n, n), dtype)
+    with _limit(threads):
+        t0 = time.perf_counter()
+        np.matmul(A, B, out=C)
+        first = time.perf_counter() - t0
+        rows = slice(0, min(n, 16))
+        err = rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
+        tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
+        if err > tol:
+            raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
+        t = samples_after_check(lambda: np.matmul(A, B, out=C), first, config)
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def samples_after_check(call, first_s: float, config: HarnessConfig) -> Timing:
+    """Samples of a Python-timed call already made once, for its correctness check (which warmed it up). A call
+    that lasted a whole sample is one repetition per sample, with no calibration and no further warm-up."""
+    long_call = first_s >= config.min_sample_s
+    return run_samples(python_timed(call), dataclasses.replace(config, warmup=0) if long_call else config,
+                       reps=1 if long_call else None, overhead_per_rep=python_overhead())
+
+
+def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
+    rng = np.random.default_rng(1)
+    W = rng.random((d, d), dtype=np.float32)
+    x = rng.random(d, dtype=np.float32)
+    y = np.empty(d, np.float32)
+    with _limit(threads):
+        np.matmul(W, x, out=y)
+        err = rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
+        if err > 1e-4:
+            raise WrongResult("BLAS GEMV", err, 1e-4)
+        t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config, overhead_per_rep=python_overhead())
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def numpy_copy_task(n: int, config: HarnessConfig) -> dict:
+    src = aligned_array(n, np.float32, 1.0, skew=0)
+    dst = aligned_array(n, np.float32, 0.0, skew=1088)
+    np.copyto(dst, src)
+    err = 0.0 if np.array_equal(dst, src) else 1.0
+    if err:
+        raise WrongResult("numpy copy", err, 0.0)
+    t = run_samples(python_timed(lambda: np.copyto(dst, src)), config, overhead_per_rep=python_overhead())
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: HarnessConfig) -> list[dict]:
+    """X[B,D] @ W[D,F] in fp32 for each B, with a correctness check of a few output columns."""
+    rng = np.random.default_rng(2)
+    W = rng.random((d, f), dtype=np.float32) - np.float32(0.5)
+    out = []
+    with _limit(threads):
+        for b in batches:
+            X = rng.random((b, d), dtype=np.float32) - np.float32(0.5)
+            Y = np.empty((b, f), np.float32)
+            t0 = time.perf_counter()
+            np.matmul(X, W, out=Y)
+            first = time.perf_counter() - t0
+            cols = slice(0, 8)
+            ref = X.astype(np.float64) @ W[:, cols].astype(np.float64)
+            err = float(np.max(np.abs(Y[:, cols] - ref)) / (np.max(np.abs(ref)) or 1.0))
+            if err > 1e-3:
+                raise WrongResult(f"batch B={b}", err, 1e-3)
+            t = samples_after_check(lambda X=X, Y=Y: np.matmul(X, W, out=Y), first, config)
+            out.append({"B": b, "timing": t.to_dict(), "rel_error": err})
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- GEMM ladder
+
+GEMM_ARGS = [ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p,
+             ctypes.c_void_p]
+
+
+def gemm_operands(m: int, n: int, k: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = np.ascontiguousarray(rng.random((m, k), dtype=np.float32) - np.float32(0.5))
+    B = np.ascontiguousarray(rng.random((k, n), dtype=np.float32) - np.float32(0.5))
+    return A, B, np.zeros((m, n), np.float32)
+
+
+def gemm_rel_error(C: np.ndarray, A: np.ndarray, B: np.ndarray) -> float:
+    return rel_err(C, A.astype(np.float64) @ B.astype(np.float64))
+
+
+_EXTRA_TYPES = {"int": ctypes.c_int, "long": ctypes.c_long}
+
+
+def gemm_call(lib: str, symbol: str, extra: tuple = ()):
+    """``f(reps, A, B, C)`` for a C GEMM entry; ``extra`` = ((c_type_name, value), ...) after C."""
+    f = getattr(ctypes.CDLL(lib), symbol)
+    f.restype = ctypes.c_double
+    f.argtypes = GEMM_ARGS + [_EXTRA_TYPES[t] for t, _ in extra]
+    values = [v for _, v in extra]
+
+    def run(reps: int, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> float:
+        t = f(reps, A.shape[0], B.shape[1], A.shape[1], A.ctypes.data, B.ctypes.data, C.ctypes.data, *values)
+        if t < 0:
+            raise RooflabError(f"{symbol} reported an error ({t:g})")
+        return t
+    return run
+
+
+def gemm_check_task(lib: str, symbol: str, shape: tuple[int, int, int], extra: tuple = ()) -> float:
+    """Run one C GEMM once on a shape and return its max relative error against float64 NumPy."""
+    A, B, C = gemm_operands(*shape)
+    C.fill(np.nan)
+    gemm_call(lib, symbol, extra)(1, A, B, C)
+    return gemm_rel_error(C, A, B)
+
+
+def ladder_task(lib: str | None, symbol: str | None, n: int, threads: int, config: HarnessConfig,
+                extra: tuple = (), tolerance: float = 1e-4) -> dict:
+    """One rung against BLAS at the same thread count, in interleaved rounds (own, BLAS, own, BLAS ...).
+
+    ``lib`` None times NumPy's matmul itself (the BLAS rungs). Returns both timings and the per-round ratios of
+    BLAS time to own time (> 1: the rung is faster than BLAS).
+    """
+    A, B, C = gemm_operands(n, n, n)
+    Cb = np.empty_like(C)
+    with _limit(threads):
+        blas = python_timed(lambda: np.matmul(A, B, out=Cb))
+        if lib is None:
+            np.matmul(A, B, out=C)
+            own = blas
+        else:
+            call = gemm_call(lib, symbol, extra)
+            call(1, A, B, C)
+            own = lambda reps: call(reps, A, B, C)  # noqa: E731
+        err = gemm_rel_error(C, A, B)
+        if not math.isfinite(err) or err > tolerance:
+            raise WrongResult(symbol or "numpy", err, tolerance)
+        if lib is None:
+            t = run_samples(own, config, overhead_per_rep=python_overhead())
+            return {"own": t.to_dict(), "blas": t.to_dict(), "ratios": [1.0] * len(t.samples), "rel_error": err}
+        ro = calibrate(own, config.min_sample_s)
+        rb = calibrate(blas, config.min_sample_s)
+        for _ in range(config.warmup):
+            own(ro)
+            blas(rb)
+        to, tb = [], []
+        n_rounds = config.samples
+        first = own(ro) / ro
+        if first * ro > 0:
+            n_rounds = max(config.min_samples, min(config.samples, int(config.budget_s / (first * ro + 1e-9))))
+        to.append(first)
+        tb.append(blas(rb) / rb)
+        for _ in range(n_rounds - 1):
+            to.append(own(ro) / ro)
+            tb.append(blas(rb) / rb)
+    ov = python_overhead()
+    tb_net = [net_per_rep(t * rb, rb, 0.0, ov) for t in tb]
+    if any(x is None for x in tb_net):
+        raise OverheadDominates("numpy/BLAS", ov * rb, min(tb) * rb, rb)
+    return {"own": Timing(reps=ro, samples=to, raw=to).to_dict(),
+            "blas": Timing(reps=rb, samples=tb_net, raw=tb, overhead_per_rep=ov).to_dict(),
+            "ratios": [b / o for b, o in zip(tb_net, to)], "rel_error": err}
+
+
+def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: HarnessConfig, extra: tuple = (),
+                   tolerance: float = 1e-4) -> dict:
+    """Check one C GEMM on ``shape``, then time it (no BLAS pairing)."""
+    A, B, C = gemm_operands(*shape)
+    C.fill(np.nan)
+    call = gemm_call(lib, symbol, extra)
+    call(1, A, B, C)
+    err = gemm_rel_error(C, A, B)
+    if not math.isfinite(err) or err > tolerance:
+        raise WrongResult(symbol, err, tolerance)
+    fn = lambda reps: call(reps, A, B, C)  # noqa: E731
+    reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+    t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=symbol)
+    return {"timing": t.to_dict(), "rel_error": err}
+
+
+# ------------------------------------------------------------------------------------------------- imbalance
+
+
+def imbalance_reference(rows: int, work: int) -> float:
+    """Checksum of all rows for one repetition (the same recurrence, in NumPy, closed form)."""
+    m, c = 0.999999, 1e-6
+    fix = c / (1 - m)
+    seeds = np.arange(rows, dtype=np.float64)[:, None] + np.arange(8)[None, :]
+    return float(((m ** work) * (seeds - fix) + fix).sum())
+
+
+def imbalance_task(lib: str, threads: int, rows: int, work: int, strips: int, fine: bool,
+                   config: HarnessConfig) -> dict:
+    f = _checked("imbalance", _fn(lib, "rl_imbalance", [ctypes.c_long, ctypes.c_int, ctypes.c_long, ctypes.c_long,
+                                                         ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+                                                         ctypes.c_void_p]))
+    busy = np.zeros(threads)
+    chk = np.zeros(1)
+    f(1, threads, rows, work, strips, int(fine), busy.ctypes.data, chk.ctypes.data)
+    ref = imbalance_reference(rows, work)
+    err = abs(chk[0] - ref) / abs(ref)
+    if err > 1e-9:
+        raise WrongResult("imbalance", err, 1e-9)
+    per_sample = []
+
+    def call(reps):
+        t = f(reps, threads, rows, work, strips, int(fine), busy.ctypes.data, chk.ctypes.data)
+        per_sample.append(busy.copy() / max(reps, 1))
+        return t
+
+    reps = calibrate(call, config.min_sample_s)
+    per_sample.clear()
+    t = run_samples(call, config, reps=reps)
+    busy_runs = per_sample[-len(t.samples):]
+    return {"timing": t.to_dict(), "busy": [b.tolist() for b in busy_runs], "rel_error": err}
+
+
+# ------------------------------------------------------------------------------------------------- NUMA
+
+
+def chase_task(lib: str, nbytes: int, config: HarnessConfig, seed: int = 5) -> dict:
+    """Latency of a random pointer chain over ``nbytes`` (one 64-byte line per element)."""
+    stride = 8  # longs per 64-byte line: one element per line
+    n = max(16, nbytes // 64)
+    order = np.random.default_rng(seed).permutation(n)
+    nxt = aligned_array(n * stride, np.int64, 0)
+    # a single cycle through all lines in random order
+    nxt[order * stride] = np.roll(order, -1) * stride
+    f = _fn(lib, "rl_chase", [ctypes.c_long, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p])
+    sink = np.zeros(1, np.int64)
+    f(1, nxt.ctypes.data, n, sink.ctypes.data)
+    if sink[0] != 0:  # n steps around one cycle come back to the start
+        raise WrongResult("pointer chase", 1.0, 0.0)
+    t = run_samples(lambda reps: f(reps, nxt.ctypes.data, n, sink.ctypes.data), config)
+    return {"timing": t.to_dict(), "steps": n}

@@ -1,0 +1,215 @@
+"""Running under MPI: every rank measures at the same moment, rank 0 gathers, aggregates and stores.
+
+rooflab does not launch anything: ``mpirun -n N rooflab measure --mpi`` (or srun, or any launcher that starts MPI
+ranks). Each rank runs the same sequence of measurements in its own worker process; before and after every
+measurement all ranks meet (so the timed regions coincide and are bounded on every rank), and an aggregate rate
+counts the work of all ranks over the time of the slowest one. A rank that raises keeps meeting the others until
+they finish (so nobody waits forever), and is reported with its rank and host; the other ranks' results are kept.
+Only rank 0 writes to the store, once.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import traceback
+from typing import Callable
+
+from rooflab.errors import RooflabError
+from rooflab.session import Session
+
+LAUNCH_SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE", "MPI_LOCALNRANKS")
+_ALIVE, _DONE, _DEAD = 1, 2, 0
+
+
+def launched_ranks(env=None) -> int | None:
+    """How many ranks an MPI launcher started (from its environment), or None when not under one."""
+    env = os.environ if env is None else env
+    for k in LAUNCH_SIZE_VARS:
+        v = env.get(k)
+        if v and v.isdigit() and int(v) > 1:
+            return int(v)
+    if env.get("SLURM_PROCID") is not None and (env.get("SLURM_NTASKS") or "1").isdigit() and \
+            int(env.get("SLURM_NTASKS") or 1) > 1:
+        return int(env["SLURM_NTASKS"])
+    return None
+
+
+def world():
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise RooflabError("--mpi needs mpi4py: pip install 'rooflab[mpi]' (with an MPI library installed, e.g. "
+                           "apt-get install libopenmpi-dev openmpi-bin)") from None
+    return MPI.COMM_WORLD
+
+
+class RankSession(Session):
+    """A Session whose measurements start and end together on every rank."""
+
+    def __init__(self, kind: str, comm, **kw):
+        super().__init__(kind, **kw)
+        self.comm = comm
+
+    def sync(self) -> None:
+        if self.comm.allreduce(_ALIVE, op=_max()) == _DONE:  # pragma: no cover - a rank cannot finish early
+            raise RooflabError("another rank left the job early")
+
+    def call(self, *args, **kwargs):
+        self.sync()
+        try:
+            return super().call(*args, **kwargs)
+        finally:
+            self.sync()
+
+    def agree(self, flag: bool) -> bool:
+        return bool(self.comm.allreduce(1 if flag else 0, op=_max()))
+
+    def skip_call(self, name: str) -> None:
+        # the two synchronisations a call would make, so that the ranks that do measure stay in step
+        self.sync()
+        self.sync()
+
+    def run(self, *args, **kwargs):
+        self.sync()
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            self.sync()
+
+    def others_between(self, a, b, cpus=None):
+        # the other ranks are the expected load: a ceiling is not disturbed by them (the lag check watches ranks)
+        return None
+
+    def others_for(self, a, b, *, shared: bool):
+        return None
+
+    def wait_for_quiet(self, threshold: float = 0.25, *, step_s: float = 0.5) -> bool:
+        return True
+
+    def load_warnings(self) -> dict:
+        # the other ranks are the expected load here: the lag between ranks is checked instead (lag_warnings)
+        load = self._monitor.read() if self._monitor else {}
+        load["competing_load_check"] = "off under MPI: the other ranks are expected load"
+        return load
+
+
+def _max():
+    from mpi4py import MPI
+
+    return MPI.MAX
+
+
+def placement() -> dict:
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {"host": socket.gethostname(), "cpus": cpus, "pid": os.getpid()}
+
+
+def run_job(comm, work: Callable[[int], dict]) -> tuple[list[dict], list[dict]]:
+    """Run ``work(rank)`` on every rank; returns, on rank 0, (results by rank, rank records); elsewhere ([], []).
+
+    A rank whose work raises answers the others' meeting points until they are done, then reports its error.
+    """
+    rank = comm.Get_rank()
+    where = placement()
+    result, error = None, None
+    try:
+        result = work(rank)
+    except Exception as exc:  # noqa: BLE001 - reported with the rank, never lost
+        error = f"{type(exc).__name__}: {exc}"
+        where["traceback"] = traceback.format_exc(limit=5)
+        while True:  # keep the others' meetings going until they are done (or everyone has failed)
+            state = comm.allreduce(_DEAD, op=_max())
+            if state in (_DONE, _DEAD):
+                break
+    else:
+        comm.allreduce(_DONE, op=_max())
+    # the meeting that tells failed ranks the job is over has happened; a final one lines everybody up
+    gathered = comm.gather({"rank": rank, **where, "status": "failed" if error else "ok", "error": error,
+                            "result": result}, root=0)
+    if rank != 0:
+        return [], []
+    records = [{k: v for k, v in g.items() if k != "result"} for g in gathered]
+    return [g["result"] for g in gathered], records
+
+
+# ------------------------------------------------------------------------------------------ aggregation (pure)
+
+
+def _median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def aggregate(items: list[tuple[int, str, float, float]]) -> dict:
+    """items: (rank, host, rate, time) of one measurement on every rank that has it.
+
+    The job's rate is the work of all ranks over the time of the slowest: sum(rate_r * t_r) / max(t_r); per node
+    the same over the ranks of each host; the spread names the slowest and fastest ranks.
+    """
+    if not items:
+        return {}
+    tmax = max(t for _, _, _, t in items)
+    job = sum(rate * t for _, _, rate, t in items) / tmax
+    nodes = {}
+    for host in sorted({h for _, h, _, _ in items}):
+        mine = [(r, h, rate, t) for r, h, rate, t in items if h == host]
+        nodes[host] = sum(rate * t for _, _, rate, t in mine) / max(t for _, _, _, t in mine)
+    slow = min(items, key=lambda x: x[2])
+    fast = max(items, key=lambda x: x[2])
+    return {"job": job, "nodes": nodes, "time_max_s": tmax, "ranks": len(items),
+            "slowest": {"rank": slow[0], "host": slow[1], "rate": slow[2]},
+            "fastest": {"rank": fast[0], "host": fast[1], "rate": fast[2]},
+            "spread": slow[2] / fast[2] if fast[2] else None}
+
+
+def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
+    """Per-rank ceilings of `measure` runs gathered on rank 0 -> aggregates and spread per ceiling."""
+    compute, bandwidth = {}, {}
+    for rec, doc in zip(records, results):
+        if not doc:
+            continue
+        for c in doc["ceilings"]["compute"]:
+            if c.get("flops_per_s") and c.get("seconds"):
+                compute.setdefault((c["name"], c["threads"]), []).append(
+                    (rec["rank"], rec["host"], c["flops_per_s"], _median(c["seconds"])))
+        for b in doc["ceilings"]["bandwidth"]:
+            if b.get("bytes_per_s") and b.get("seconds"):
+                bandwidth.setdefault((b["level"], b["kernel"], b["threads"]), []).append(
+                    (rec["rank"], rec["host"], b["bytes_per_s"], _median(b["seconds"])))
+    return {"compute": [{"name": k[0], "threads": k[1], **aggregate(v)} for k, v in compute.items()],
+            "bandwidth": [{"level": k[0], "kernel": k[1], "threads": k[2], **aggregate(v)}
+                          for k, v in bandwidth.items()]}
+
+
+def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
+    from rooflab.i18n import msg
+    from rooflab.timing.checks import Warning_
+
+    out = []
+    for part in ("compute", "bandwidth"):
+        for a in aggs.get(part, []):
+            if a.get("spread") is not None and a["ranks"] > 1 and a["spread"] < threshold:
+                what = a.get("name") or f"{a.get('level')} {a.get('kernel')}"
+                s = a["slowest"]
+                out.append(Warning_("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
+                                                     "the fastest rank (threshold {th:.0%})", what=what,
+                                                     t=a["threads"], rank=s["rank"], host=s["host"],
+                                                     frac=a["spread"], th=threshold), a["spread"], threshold,
+                                    msg("check where that rank ran (cpus in the rank table): mis-pinned or sharing "
+                                        "cores with another rank"), f"rank {s['rank']}").to_dict())
+    return out
+
+
+def aggregate_bench(results: list[dict | None], records: list[dict]) -> list[dict]:
+    """Per (kernel, size): the job's FLOP/s over the slowest rank's time, per node, and the spread."""
+    items: dict = {}
+    for rec, doc in zip(records, results):
+        if not doc:
+            continue
+        for k in doc["kernels"]:
+            for r in k["sizes"]:
+                if r.get("flops_per_s") and r.get("time_s"):
+                    items.setdefault((k["name"], r["label"]), []).append(
+                        (rec["rank"], rec["host"], r["flops_per_s"], r["time_s"]))
+    return [{"kernel": k, "label": label, **aggregate(v)} for (k, label), v in items.items()]

@@ -1,0 +1,340 @@
+"""One self-contained HTML page for stored runs: an interactive roofline (inline SVG: every ceiling labelled and
+switchable, every point with a tooltip), the tables, the observations, the warnings and the full machine and
+environment record. Nothing is fetched when the page is viewed; every string from a run is escaped."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+
+from rooflab.i18n import get_lang, text, tr
+from rooflab.units import binary_bytes, drawable, pct, si
+
+W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
+
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
+    """(compute roofs, memory roofs, points) of a measure or bench document."""
+    roofs = doc.get("roofs") or {}
+    comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", []) if drawable(c.get("value"))]
+    mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", []) if drawable(m.get("value"))]
+    pts = []
+    for p in doc.get("sweep") or []:
+        if not (drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))):
+            continue
+        pts.append({"label": f"B={p['B']}", "intensity": p["intensity"], "flops": p["flops_per_s"],
+                    "bytes": p.get("bytes_per_s"), "of_roof": p.get("of_predicted"), "ci": p.get("ci95"),
+                    "flagged": p.get("above_roof", False)})
+    for k in doc.get("kernels") or []:
+        for r in k.get("sizes", []):
+            if drawable(r.get("flops_per_s")) and drawable(r.get("intensity")):
+                pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
+                            "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
+                            "flagged": r.get("above_roof", False)})
+    return comp, mem, pts
+
+
+def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
+    """The roofline of one run, or of several overlaid (a list of (tag, document): each ceiling named by its tag)."""
+    if isinstance(doc, list):
+        comp, mem, pts = [], [], []
+        for tag, d in doc:
+            c, m, p = _roof_data(d)
+            comp += [{**x, "name": f"{tag}: {x['name']}"} for x in c]
+            mem += [{**x, "name": f"{tag}: {x['name']}"} for x in m]
+            pts += [{**x, "label": f"{tag}: {x['label']}"} for x in p]
+    else:
+        comp, mem, pts = _roof_data(doc)
+    if not comp or not mem:
+        return f"<p>{_e(tr('(no roofline in this run)'))}</p>"
+    top = max(c["value"] for c in comp)
+    xs = [top / m["value"] for m in mem] + [p["intensity"] for p in pts if p["intensity"] > 0]
+    x0, x1 = 2 ** math.floor(math.log2(min(xs) / 4)), 2 ** math.ceil(math.log2(max(xs) * 4))
+    ys = [p["flops"] for p in pts] + [m["value"] * x0 for m in mem] + [c["value"] for c in comp]
+    y0, y1 = 10 ** math.floor(math.log10(min(ys) / 2)), 10 ** math.ceil(math.log10(top * 1.5))
+
+    def X(v):
+        return PAD_L + (math.log10(v) - math.log10(x0)) / (math.log10(x1) - math.log10(x0)) * (W - PAD_L - PAD_R)
+
+    def Y(v):
+        return H - PAD_B - (math.log10(v) - math.log10(y0)) / (math.log10(y1) - math.log10(y0)) * (H - PAD_B - PAD_T)
+
+    out = [f'<svg id="{uid}" class="roofline" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">',
+           f'<rect x="{PAD_L}" y="{PAD_T}" width="{W - PAD_L - PAD_R}" height="{H - PAD_B - PAD_T}" class="frame"/>']
+    d = 10 ** math.ceil(math.log10(x0))
+    while d <= x1:
+        out.append(f'<line x1="{X(d):.1f}" x2="{X(d):.1f}" y1="{PAD_T}" y2="{H - PAD_B}" class="grid"/>'
+                   f'<text x="{X(d):.1f}" y="{H - PAD_B + 16}" class="tick">{d:g}</text>')
+        d *= 10
+    d = y0
+    while d <= y1:
+        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{Y(d):.1f}" y2="{Y(d):.1f}" class="grid"/>'
+                   f'<text x="{PAD_L - 6}" y="{Y(d) + 4:.1f}" class="tick" text-anchor="end">{_e(si(d, ""))}</text>')
+        d *= 10
+    out.append(f'<text x="{(W + PAD_L) / 2}" y="{H - 8}" class="axis">{_e(tr("arithmetic intensity (FLOP/byte)"))}'
+               '</text>')
+    out.append(f'<text x="16" y="{H / 2}" class="axis" transform="rotate(-90 16 {H / 2})">FLOP/s</text>')
+    for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
+        xr = min(top / m["value"], x1)
+        pts_line = [(x0, m["value"] * x0), (xr, m["value"] * xr), (x1, top)]
+        path = " ".join(f"{X(a):.1f},{Y(min(b, top)):.1f}" for a, b in pts_line)
+        out.append(f'<g class="ceiling memory" data-name="{_e(m["name"])}"><polyline points="{path}" '
+                   f'class="c{i % 6}"/><text x="{X(x0) + 4:.1f}" y="{Y(m["value"] * x0) - 4:.1f}" class="label">'
+                   f'{_e(m["name"])} {_e(si(m["value"], "B/s"))}</text></g>')
+    for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
+        out.append(f'<g class="ceiling compute" data-name="{_e(c["name"])}"><line x1="{PAD_L}" x2="{W - PAD_R}" '
+                   f'y1="{Y(c["value"]):.1f}" y2="{Y(c["value"]):.1f}" class="h{j % 4}"/><text x="{W - PAD_R - 4}" '
+                   f'y="{Y(c["value"]) - 4:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
+                   f'{_e(si(c["value"], "FLOP/s"))}</text></g>')
+    for p in pts:
+        tip = tr("{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof", label=p["label"],
+                 flops=si(p["flops"], "FLOP/s"), bytes=si(p["bytes"], "B/s"), i=p["intensity"], frac=pct(p["of_roof"]))
+        if p.get("ci"):
+            tip += tr(", CI {lo}–{hi}", lo=si(p["ci"][0], ""), hi=si(p["ci"][1], "FLOP/s"))
+        if p["flagged"]:
+            tip += tr(" — above its roof")
+        shape = "flagged" if p["flagged"] else ""
+        out.append(f'<circle class="point {shape}" cx="{X(p["intensity"]):.1f}" cy="{Y(p["flops"]):.1f}" r="5" '
+                   f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
+    out.append("</svg>")
+    toggles = "".join(f'<label><input type="checkbox" checked data-svg="{uid}" data-name="{_e(x["name"])}"> '
+                      f'{_e(x["name"])}</label> ' for x in mem + comp)
+    return f'<div class="toggles">{toggles}</div>' + "".join(out) + '<div class="tip" hidden></div>'
+
+
+def _table(columns: list[str], rows: list[list]) -> str:
+    head = "".join(f"<th>{_e(column_label(c))}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
+    """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows). The HTML page and
+    the CSV export both read these."""
+    out: dict[str, tuple[list[str], list[list]]] = {}
+    ce = doc.get("ceilings") or {}
+    if ce.get("compute"):
+        out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status",
+                                    "reason"],
+                                   [[c["name"], c.get("precision"), c.get("threads"), c.get("flops_per_s"),
+                                     c.get("of_theoretical"), c.get("status"), c.get("reason")] for c in ce["compute"]])
+    if ce.get("bandwidth"):
+        out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status",
+                                      "reason"],
+                                     [[b["level"], b["kernel"], b.get("threads"), b.get("bytes_per_s"),
+                                       b.get("working_set_bytes"), b.get("status"), b.get("reason")]
+                                      for b in ce["bandwidth"]])
+    if doc.get("sweep"):
+        out["batch_sweep"] = (["B", "intensity", "flops_per_s", "predicted_flops_per_s", "of_predicted",
+                               "bytes_per_s"],
+                              [[p["B"], p["intensity"], p["flops_per_s"], p["predicted_flops_per_s"],
+                                p["of_predicted"], p["bytes_per_s"]] for p in doc["sweep"]])
+    for k in doc.get("kernels") or []:
+        out[f"bench_{k['name']}"] = (["size", "flops_per_s", "bytes_per_s", "intensity", "of_roof", "error"],
+                                     [[r["label"], r.get("flops_per_s"), r.get("bytes_per_s"), r.get("intensity"),
+                                       r.get("of_roof"), r.get("error") or ""] for r in k.get("sizes", [])])
+    for key in ("rungs", "points", "orders", "tiles", "flags", "gemm", "triad", "cases", "rows"):
+        rows = doc.get(key)
+        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+            continue
+        if key == "points" and doc.get("lab") != "fma":
+            continue  # a bench document's points are its kernels' rows
+        cols = [c for c in ("name", "label", "chains", "order", "threads", "flops_per_s", "bytes_per_s", "wall_s",
+                            "rel_error", "ratio_to_blas", "speedup", "verdict") if any(c in r for r in rows)]
+        out[f"{doc.get('lab', 'rows')}_{key}"] = (cols, [[r.get(c, "") for c in cols] for r in rows])
+    return out
+
+
+def _fmt(col: str, v) -> str:
+    if isinstance(v, float):
+        if col.endswith("flops_per_s"):
+            return si(v, "FLOP/s")
+        if col.endswith("bytes_per_s"):
+            return si(v, "B/s")
+        if col.startswith("of_"):
+            return pct(v, 1)
+        if col.endswith("_bytes"):
+            return binary_bytes(v)
+        return f"{v:.4g}"
+    return "" if v is None else str(v)
+
+
+def column_label(col: str) -> str:
+    """A table column of ``tables_of`` (raw key, as in the CSV) as the page shows it, in the current language."""
+    labels = {
+        "kernel": tr("kernel"), "precision": tr("precision"), "threads": tr("threads"), "flops_per_s": "FLOP/s",
+        "of_theoretical": tr("of theor."), "status": tr("status"), "level": tr("level"), "bytes_per_s": tr("bytes/s"),
+        "working_set_bytes": tr("working set"), "intensity": "FLOP/B", "predicted_flops_per_s": tr("roofline"),
+        "of_predicted": tr("of roofline"), "size": tr("size"), "of_roof": tr("of roof"), "error": tr("error"),
+        "name": tr("name"), "label": tr("label"), "chains": tr("chains"), "order": tr("order"), "wall_s": tr("wall"),
+        "rel_error": tr("rel. error"), "ratio_to_blas": tr("vs BLAS"), "speedup": tr("speed-up"),
+        "verdict": tr("verdict"), "ceiling": tr("ceiling"), "reason": tr("reason"),
+    }
+    return labels.get(col, col)
+
+
+def table_title(name: str) -> str:
+    titles = {"compute_ceilings": tr("Compute ceilings"), "bandwidth_ceilings": tr("Bandwidth ceilings"),
+              "batch_sweep": tr("Batch sweep")}
+    return titles.get(name, name.replace("_", " "))
+
+
+def _cell(col: str, v) -> str:
+    if col == "reason":
+        return text(v) if v else ""
+    if col == "status" and isinstance(v, str):
+        from rooflab.render.measure import status_word
+
+        return status_word(v)
+    if col == "verdict" and isinstance(v, str):
+        from rooflab.render.labs import verdict_word
+
+        return verdict_word(v)
+    return _fmt(col, v)
+
+
+def _tables(doc: dict) -> str:
+    return "".join(f"<h3>{_e(table_title(name))}</h3>" + _table(cols, [[_cell(c, v) for c, v in zip(cols, r)]
+                                                                      for r in rows])
+                   for name, (cols, rows) in tables_of(doc).items())
+
+
+def safe_file_stem(name: str, limit: int = 120) -> str:
+    """A file name made of a table's name: letters, digits, dot, dash and underscore only (a kernel called
+    ``a/b`` or ``../x`` names a file in the CSV folder, never another path)."""
+    import re
+
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "table"
+    return stem[:limit]
+
+
+def write_csv(doc: dict, directory, prefix: str = "") -> list:
+    """Every table of a run as a CSV file (raw numbers) in ``directory``; returns the paths written."""
+    import csv
+    from pathlib import Path
+
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    paths = []
+    used: set[str] = set()
+    for name, (cols, rows) in tables_of(doc).items():
+        stem = safe_file_stem(f"{prefix}{name}")
+        while stem in used:  # two kernels whose names differ only in characters a file name cannot hold
+            stem += "_"
+        used.add(stem)
+        path = d / f"{stem}.csv"
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(cols)
+            # a reason is a message: written in English, as the JSON's text is
+            w.writerows([[text(v, "en") if c == "reason" and v else v for c, v in zip(cols, r)] for r in rows])
+        paths.append(path)
+    return paths
+
+
+CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child{text-align:left}
+.frame{fill:#fff;stroke:#888}.grid{stroke:#eee}.tick{font-size:11px;fill:#555}.axis{font-size:12px;fill:#333}
+.label{font-size:11px;fill:#333}polyline,line.h0,line.h1,line.h2,line.h3{fill:none;stroke-width:2}
+.c0{stroke:#1f77b4}.c1{stroke:#2ca02c}.c2{stroke:#9467bd}.c3{stroke:#8c564b}.c4{stroke:#17becf}.c5{stroke:#7f7f7f}
+.h0{stroke:#d62728}.h1{stroke:#ff7f0e;stroke-dasharray:6 3}.h2{stroke:#bcbd22;stroke-dasharray:2 3}.h3{stroke:#e377c2}
+.point{fill:#d62728;stroke:#fff}.point.flagged{fill:#fff;stroke:#d62728;stroke-width:2}.hidden{display:none}
+.tip{position:fixed;background:#333;color:#fff;padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none}
+.warn{color:#8a5a00}details pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:400px}"""
+
+JS = """document.querySelectorAll('.toggles input').forEach(function(b){b.addEventListener('change',function(){
+var s=document.getElementById(b.dataset.svg);s.querySelectorAll('.ceiling').forEach(function(g){
+if(g.dataset.name===b.dataset.name){g.classList.toggle('hidden',!b.checked);}});});});
+var tip=document.querySelector('.tip');document.querySelectorAll('.point').forEach(function(p){
+p.addEventListener('mouseenter',function(e){tip.textContent=p.dataset.tip;tip.hidden=false;
+tip.style.left=(e.clientX+12)+'px';tip.style.top=(e.clientY+12)+'px';});
+p.addEventListener('mouseleave',function(){tip.hidden=true;});});"""
+
+
+def run_from_doc(kind: str, doc: dict) -> dict:
+    """A just-finished document in the shape of a stored run (for --html right after measuring)."""
+    import datetime as _dt
+    import sys
+
+    return {"run_id": doc.get("run_id", "(not stored)"), "kind": kind, "status": "complete",
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "header": {"machine": doc.get("machine"), "environment": doc.get("environment"), "command": sys.argv},
+            "result": doc}
+
+
+def write_html(runs: list[dict], path) -> None:
+    from pathlib import Path
+
+    Path(path).write_text(render_html(runs), encoding="utf-8")
+
+
+def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
+    """One table of the ceilings of several measure runs, with each run's ratio to the first."""
+    withc = [r for r in runs if (r.get("result") or {}).get("ceilings")]
+    if len(withc) < 2:
+        return None
+    keys, vals = [], []
+    for r in withc:
+        v = {}
+        for c in r["result"]["ceilings"]["compute"]:
+            v[(c["name"], c.get("threads", "—"))] = c.get("flops_per_s")
+        for b in r["result"]["ceilings"]["bandwidth"]:
+            v[(f"{b['level']} {b['kernel']}", b.get("threads", "—"))] = b.get("bytes_per_s")
+        vals.append(v)
+        keys += [k for k in v if k not in keys]
+    cols = ["ceiling", "threads"] + [tr("run {id}", id=r["run_id"]) for r in withc] + \
+        [tr("run {a} / run {b}", a=r["run_id"], b=withc[0]["run_id"]) for r in withc[1:]]
+    rows = []
+    for k in keys:
+        base = vals[0].get(k)
+        row = [k[0], k[1]] + [v.get(k) for v in vals]
+        row += [(v.get(k) / base) if base and v.get(k) else None for v in vals[1:]]
+        rows.append(row)
+    return cols, rows
+
+
+def section_html(run: dict, uid: str) -> str:
+    """One run as an HTML section: roofline, tables, observations, warnings and the record."""
+    doc = run.get("result") or {}
+    from rooflab.render.text import warning_text
+
+    title = f"{tr('run {id}', id=run['run_id'])} · {run['kind']} · {run['created']} · {run['status']}"
+    obs = "".join(f"<li>{_e(text(o))}</li>" for o in doc.get("observations", []))
+    warns = "".join(f"<li class='warn'>{_e(warning_text(w))}</li>" for w in doc.get("warnings", []))
+    header = run.get("header", {})
+    record = {"machine": header.get("machine"), "environment": header.get("environment"),
+              "command": header.get("command")}
+    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc)}"
+            f"<h3>{_e(tr('Observations'))}</h3><ul>{obs}</ul>" +
+            (f"<h3>{_e(tr('Warnings'))}</h3><ul>{warns}</ul>" if warns else "") +
+            f"<details><summary>{_e(tr('Machine and environment record'))}</summary><pre>"
+            f"{_e(json.dumps(record, indent=2, default=str))}</pre></details></section>")
+
+
+def render_html(runs: list[dict]) -> str:
+    """Stored runs (as `Store.get` returns them) -> one self-contained page; two `measure` runs or more are also
+    overlaid, with their ceilings side by side."""
+    parts = []
+    # machines or dates side by side: the measure runs (a bench run's roofs are a measure's, at one thread count)
+    overlay = [(f"run {r['run_id']}", r["result"]) for r in runs
+               if r.get("kind") in ("measure", "measure.gpu") and (r.get("result") or {}).get("roofs")]
+    if len(overlay) >= 2:
+        cmp = ceiling_comparison(runs)
+        table = ""
+        if cmp:
+            cols, rows = cmp
+            table = _table(cols, [[_fmt("flops_per_s" if isinstance(v, float) and v > 1e6 else "x", v)
+                                   for v in r] for r in rows])
+        parts.append(f"<section><h2>{_e(tr('Overlay of {n} runs', n=len(overlay)))}</h2>"
+                     f"{roofline_svg(overlay, 'overlay')}{table}</section>")
+    for i, run in enumerate(runs):
+        parts.append(section_html(run, f"roof{i}"))
+    title = _e(tr("rooflab report"))
+    return (f"<!DOCTYPE html><html lang='{get_lang()}'><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{CSS}</style></head><body><h1>{title}</h1>{''.join(parts)}<script>{JS}</script>"
+            "</body></html>")

@@ -1,0 +1,114 @@
+"""Terminal report of a `measure` document: ceilings, plateaus, sweep, the ASCII roofline, observations."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from rooflab.render.ascii import MARKS, Point, ascii_roofline
+from rooflab.i18n import text, tr
+from rooflab.units import binary_bytes, pct, seconds, si
+from rooflab.render.text import esc, heading, render_machine, render_mpi, render_observations, render_warnings, renderer, styled, table
+
+
+def ci_range(c, unit):
+    return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
+
+
+def status_word(st: str) -> str:
+    return {"ok": tr("ok"), "refused": tr("refused"), "impossible": tr("impossible"), "disturbed": tr("disturbed"),
+            "failed": tr("failed"), "out-of-bounds": tr("out of bounds"), "crash": tr("crash"),
+            "timeout": tr("timeout"), "error": tr("error"),
+            "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
+
+
+def status_cell(x: dict) -> str:
+    st = x.get("status", "ok")
+    color = "yellow" if st == "disturbed" else "red"
+    return tr("ok") if st == "ok" else styled(f"[{color}]{esc(status_word(st))}[/]: {esc(text(x.get('reason') or ''))}")
+
+
+def bound_word(b: str) -> str:
+    return {"memory": tr("memory"), "compute": tr("compute")}.get(b, b)
+
+
+def roof_points(doc: dict) -> list[Point]:
+    return [Point(MARKS[i % len(MARKS)], p["intensity"], p["flops_per_s"], p["above_roof"])
+            for i, p in enumerate(doc.get("sweep") or [])]
+
+
+def render_sweep(pts: list[dict], title: str, console: Console) -> None:
+    """The batch sweep's table (CPU or GPU): each point marked as on the ASCII roofline."""
+    rows = []
+    for i, p in enumerate(pts):
+        rows.append([MARKS[i % len(MARKS)], p["B"], f"{p['intensity']:.1f}", seconds(p["time_s"]),
+                     si(p["flops_per_s"], "FLOP/s"), si(p["predicted_flops_per_s"], "FLOP/s"),
+                     pct(p["of_predicted"]), pct(p["of_peak"]), si(p["bytes_per_s"], "B/s"),
+                     styled(f"[red]{esc(tr('above roof'))}[/]") if p["above_roof"] else bound_word(p["bound"])])
+    console.print(table(title, [tr("pt"), "B", "FLOP/B", tr("time"), tr("achieved"), tr("roofline"), tr("of roofline"),
+                                tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
+
+
+@renderer("measure")
+def render_measure(doc: dict, console: Console) -> None:
+    m = doc["machine"]
+    info = doc.get("sweep_info") or {}
+    mode = tr("quick (a first look: fewer samples, smaller sizes)") if doc.get("quick") else tr("full")
+    console.print(heading("rooflab measure", f" · {mode} · " + tr("all threads = {n}", n=doc["threads_all"]) + " · "
+                          + tr("run {id}", id=doc.get("run_id", "—"))))
+    render_machine(m, console)
+    rows = []
+    for c in doc["ceilings"]["compute"]:
+        rows.append([c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"),
+                     ci_range(c.get("ci95"), "FLOP/s"),
+                     c.get("samples", "—"), pct(c.get("of_theoretical"), 1),
+                     tr("{fma} FMA/{mul}M/{add}A, {spills} spill", fma=c["audit"]["fma"], mul=c["audit"]["fp_mul"],
+                        add=c["audit"]["fp_add"], spills=c["audit"]["spills"]) if c.get("audit") else "—",
+                     status_cell(c)])
+    console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)"),
+                        [tr("kernel"), tr("threads"), "FLOP/s", tr("95% CI"), "n", tr("of theor."), tr("loop audit"),
+                         tr("status")], rows))
+    rows = []
+    for b in doc["ceilings"]["bandwidth"]:
+        rows.append([b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
+                     ci_range(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
+                     status_cell(b)])
+    console.print(table(tr("Bandwidth ceilings (re-measured well inside each plateau; STREAM byte counts)"),
+                        [tr("level"), tr("kernel"), tr("threads"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
+                         tr("status")], rows))
+    caches = m.get("caches") or {}
+    rows = []
+    for sw in doc.get("bandwidth_sweeps", []):
+        for p in sw["plateaus"]:
+            exp = p.get("expected_bytes")
+            rows.append([sw["kernel"], sw["threads"], p["level"], f"{binary_bytes(p['start_bytes'])} – "
+                         f"{binary_bytes(p['end_bytes'])}", binary_bytes(exp) if exp else
+                         (binary_bytes(caches.get(p["level"])) if p["level"] in caches else "—"),
+                         si(p["median"], "B/s"), p["points"]])
+    console.print(table(tr("Plateaus found in the working-set sweeps (vs capacity the threads see)"),
+                        [tr("kernel"), tr("threads"), tr("level"), tr("working sets"), tr("cache capacity"), tr("median"),
+                         tr("points")], rows))
+    for sw in doc.get("bandwidth_sweeps", []):
+        if sw.get("refused"):
+            console.print(f"[red]{esc(tr('{kernel} loop audit', kernel=sw['kernel']))}[/]: {esc(text(sw['refused']))}")
+    pts = doc.get("sweep") or []
+    if pts:
+        d = info.get("D")
+        render_sweep(pts, tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=d, t=info.get("threads"))
+                     + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""), console)
+    elif info.get("skipped"):
+        console.print(tr("batch sweep skipped: {why}", why=text(info["skipped"])), markup=False)
+    r = doc.get("roofs") or {}
+    comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
+    mem = [(x["name"], x["value"]) for x in r.get("memory", [])]
+    pp = roof_points(doc)
+    console.print("")
+    width = max(40, min(100, console.width - 12))
+    for line in ascii_roofline(comp, mem, pp, width=width,
+                               title=tr("Roofline of this machine ({n} threads)", n=doc["threads_all"])):
+        console.print(line, markup=False, highlight=False)
+    if pp:
+        console.print(tr("  points: ") + ", ".join(f"{p.label}: B={q['B']}" + (tr(" (above roof)") if p.flagged else "")
+                                                   for p, q in zip(pp, pts)), markup=False)
+    render_mpi(doc, console)
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)

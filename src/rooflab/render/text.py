@@ -1,0 +1,255 @@
+"""Terminal rendering with rich. Renderers read result documents; they never measure."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.markup import escape as esc
+from rich.table import Table
+from rich.text import Text
+
+from rooflab.i18n import sep, text, tr
+from rooflab.units import binary_bytes, pct, seconds, si
+
+Renderer = Callable[[dict, Console], None]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renderer(kind: str):
+    def deco(fn: Renderer) -> Renderer:
+        RENDERERS[kind] = fn
+        return fn
+    return deco
+
+
+class Styled(str):
+    """A table cell written in rich markup on purpose (its data parts escaped with ``esc``); every other cell is
+    shown as the literal text it is, so a kernel called ``scale[/x]`` is a name, not a markup tag."""
+
+
+def styled(markup: str) -> Styled:
+    return Styled(markup)
+
+
+def _cell(x) -> Text:
+    if isinstance(x, Text):
+        return x
+    if isinstance(x, Styled):
+        return Text.from_markup(str(x))
+    return Text(str(x))
+
+
+def heading(bold: str, rest: str = "") -> Text:
+    """A report's first line: the command in bold, then its details as literal text (names are data)."""
+    return Text.assemble((bold, "bold"), rest)
+
+
+def table(title: str, columns: list[str], rows: list[list], *, justify_numbers: bool = True) -> Table:
+    t = Table(title=Text(str(title)), title_justify="left", header_style="bold")
+    for i, c in enumerate(columns):
+        t.add_column(Text(str(c)), justify="right" if (justify_numbers and i > 0) else "left")
+    for r in rows:
+        t.add_row(*[_cell(x) for x in r])
+    return t
+
+
+def kv_table(title: str, rows: list[list]) -> Table:
+    t = Table(title=Text(str(title)), title_justify="left", show_header=False)
+    t.add_column(style="bold")
+    t.add_column()
+    for k, v in rows:
+        t.add_row(_cell(k), _cell(v))
+    return t
+
+
+def render_warnings(warnings: list[dict], console: Console) -> None:
+    """One line per warning; several of the same kind (e.g. spread) are gathered into one line."""
+    by_code: dict[str, list[dict]] = {}
+    for w in warnings:
+        by_code.setdefault(w["code"], []).append(w)
+    label = tr("warning")
+    for code, ws in by_code.items():
+        if len(ws) == 1 or code not in ("high-spread", "unstable-clock"):
+            for w in ws:
+                console.print(f"[yellow]{esc(label)}[/]: {esc(warning_text(w))}", highlight=False)
+            continue
+        worst = max(ws, key=lambda w: w["seen"])
+        subjects = sep(", ").join(f"{w['subject']} ({w['seen']:.1%})" for w in ws)
+        if code == "high-spread":
+            line = tr("high spread (robust CV above {th:.0%}) in {n} measurements: {subjects}",
+                      th=worst["threshold"], n=len(ws), subjects=subjects)
+        else:
+            line = tr("the clock beside the kernel dipped by more than {th:.0%} in {n} measurements: {subjects}",
+                      th=worst["threshold"], n=len(ws), subjects=subjects)
+        console.print(f"[yellow]{esc(label)}[/]: {esc(line)} — {esc(text(worst.get('remedy_msg') or worst['remedy']))}",
+                      highlight=False)
+
+
+def warning_text(w: dict) -> str:
+    """A stored warning in the current language (``msg``/``remedy_msg``; runs stored before them have English)."""
+    return f"{text(w.get('msg') or w['message'])} — {text(w.get('remedy_msg') or w['remedy'])}"
+
+
+def render_observations(obs: list, console: Console) -> None:
+    if obs:
+        console.print(f"[bold]{esc(tr('Observations'))}[/]")
+        for o in obs:
+            console.print(f"  • {text(o)}", highlight=False, markup=False)
+
+
+def render_machine(m: dict, console: Console) -> None:
+    isa, u = m["isa"], m["uarch"]
+    rows = [
+        [tr("CPU"), m["model_name"]],
+        [tr("micro-architecture"), tr("{name} (assumed)", name=u["name"]) if u.get("assumed") else u["name"]],
+        [tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m["physical_cores"], l=m["logical_cpus"],
+                         s=m["sockets"])],
+        [tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa["name"],
+                       features=", ".join(isa["features"]), n=isa["vector_registers"], bits=isa["vector_bits"])],
+        [tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u["fma_pipes"], bits=u["fma_bits"],
+                       add=u["add_pipes"]) if u.get("add_pipes") else
+         tr("{pipes} pipe(s) x {bits}-bit", pipes=u["fma_pipes"], bits=u["fma_bits"])],
+        [tr("caches"), ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}" if c['instances'] > 1
+                                                                             else "")
+                                 for c in m.get("cache_details", [])) or tr("unknown")],
+        [tr("NUMA nodes"), str(len(m.get("numa_nodes") or {}) or 1)],
+        [tr("memory"), binary_bytes(m.get("memory_bytes"))],
+    ]
+    clk = m.get("clock")
+    if clk:
+        rows.append([tr("clock (measured)"), tr("{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})", ghz=clk["hz"] / 1e9,
+                                                lo=clk["ci95"][0] / 1e9, hi=clk["ci95"][1] / 1e9,
+                                                method=text(clk["method"]))])
+    else:
+        rows.append([tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m["clock_hz"] / 1e9) if m.get("clock_hz")
+                     else tr("unknown")])
+    th = m.get("theoretical")
+    if th:
+        rows.append([tr("peak fp64 (all cores)"), si(th["fp64_flops"], "FLOP/s")])
+        rows.append([tr("peak fp32 (all cores)"), si(th["fp32_flops"], "FLOP/s")])
+    console.print(kv_table(tr("Machine"), rows))
+    if th:
+        for a in th["assumptions"]:
+            console.print(f"  [dim]{esc(text(a))}[/]", highlight=False)
+
+
+def render_environment(env: dict, console: Console) -> None:
+    rows = [[tr("OS"), env.get("os")], ["Python", env.get("python")], ["NumPy", env.get("numpy")]]
+    for b in env.get("blas") or []:
+        rows.append([f"{b.get('user_api')}", tr("{api} {version} ({arch}), {n} thread(s)", api=b.get("internal_api"),
+                                                version=b.get("version"), arch=b.get("architecture") or "?",
+                                                n=b.get("num_threads"))])
+    if env.get("thread_env"):
+        rows.append([tr("thread settings"), ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())])
+    aff = env.get("affinity")
+    if aff is not None:
+        rows.append([tr("CPU affinity"), ",".join(map(str, aff))])
+    rows.append([tr("governor"), env.get("governor") or tr("not readable")])
+    rows.append([tr("ASLR"), env.get("aslr") or tr("not readable")])
+    la = env.get("loadavg")
+    rows.append([tr("load average"), " ".join(f"{x:.2f}" for x in la) if la else "—"])
+    g = env.get("git")
+    rows.append(["git", (f"{g['revision'][:12]}" + (tr(" (dirty)") if g["dirty"] else "")) if g else
+                 tr("not a git work tree")])
+    console.print(kv_table(tr("Environment"), rows))
+
+
+@renderer("info")
+def render_info(doc: dict, console: Console) -> None:
+    render_machine(doc["machine"], console)
+    render_environment(doc["environment"], console)
+    caps = doc["capabilities"]
+    cc = caps.get("compiler")
+    perf = caps["perf"]
+    rows = [
+        [tr("C compiler"), f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else
+         caps.get("compiler_error", tr("none"))],
+        ["OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else tr("not available")],
+        [tr("perf counters"), tr("hardware + software") if perf["hardware"] else
+         (text(perf["reason"]) if perf.get("reason") else tr("not available"))],
+        [tr("valgrind (cachegrind)"), caps["valgrind"]["path"] or tr("not installed")],
+        ["numactl", caps["numactl"]["path"] or tr("not installed")],
+        [tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")],
+    ]
+    console.print(kv_table(tr("Capabilities"), rows))
+
+
+def render_history(doc: dict, console: Console) -> None:
+    rows = [[r["run_id"], r["created"], r["kind"], r["status"], r["hostname"] or "", r["records"], r["label"] or ""]
+            for r in doc["runs"]]
+    console.print(table(tr("Runs in {store}", store=doc["store"]),
+                        [tr("id"), tr("created (UTC)"), tr("kind"), tr("status"), tr("host"), tr("records"),
+                         tr("label")], rows, justify_numbers=False))
+    if not rows:
+        console.print(tr("  (no runs yet: `rooflab measure` makes the first)"))
+
+
+def render_records(records: list[dict], console: Console) -> None:
+    rows = []
+    for r in records:
+        t = r.get("timing")
+        if t:
+            s = t["summary"]
+            rows.append([r["name"], seconds(s["median"]), f"{seconds(s['ci95'][0])} – {seconds(s['ci95'][1])}",
+                         s["n"], pct(s["cv"], 1), f"{r['rel_error']:.2g}" if r.get("rel_error") is not None else "—",
+                         tr("ok")])
+        else:
+            rows.append([r["name"], "—", "—", "—", "—", "—", text(r.get("error") or tr("no timing"))])
+    console.print(table(tr("Measurements"), [tr("kernel"), tr("median/rep"), tr("95% CI"), "n", "CV", tr("rel. error"),
+                                             tr("status")], rows))
+
+
+def render_run(doc: dict, console: Console) -> None:
+    """A stored run: the kind's own renderer when the run completed, else what it had finished."""
+    result = doc.get("result")
+    console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
+                  + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
+    if result is not None and doc["kind"] in RENDERERS:
+        RENDERERS[doc["kind"]](result, console)
+        return
+    if doc["status"] != "complete":
+        console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) it "
+                                          "finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
+    render_machine(doc["header"]["machine"], console)
+    render_records(doc["records"], console)
+    if result:
+        render_warnings(result.get("warnings", []), console)
+
+
+def render_mpi(doc: dict, console: Console) -> None:
+    """The ranks of an MPI job, where each ran, and the job's aggregates with the spread between ranks."""
+    mpi = doc.get("mpi")
+    if not mpi:
+        return
+    rows = [[r["rank"], r["host"], ",".join(map(str, r["cpus"] or [])) or "?", r["status"], r.get("error") or ""]
+            for r in mpi["ranks"]]
+    console.print(table(tr("MPI job: {n} ranks on {h} host(s)", n=mpi["size"], h=len(mpi["hosts"])),
+                        [tr("rank"), tr("host"), tr("cpus"), tr("status"), tr("error")], rows, justify_numbers=False))
+    aggs = mpi.get("aggregates") or {}
+    parts = aggs.items() if isinstance(aggs, dict) else [("bench", aggs)]
+    for part, items in parts:
+        unit = "B/s" if part == "bandwidth" else "FLOP/s"
+        rows = []
+        for a in items:
+            what = a.get("name") or a.get("label") or f"{a.get('level')} {a.get('kernel')}"
+            rows.append([what, a.get("threads", ""), si(a["job"], unit),
+                         "; ".join(f"{h} {si(v, unit)}" for h, v in a["nodes"].items()),
+                         tr("{spread:.0%} (rank {rank})", spread=a["spread"], rank=a["slowest"]["rank"])
+                         if a.get("spread") else "—"])
+        if rows:
+            title = {"compute": tr("Job aggregates (compute): all ranks' work over the slowest rank's time"),
+                     "bandwidth": tr("Job aggregates (bandwidth): all ranks' work over the slowest rank's time")}.get(
+                part, tr("Job aggregates (bench): all ranks' work over the slowest rank's time"))
+            console.print(table(title, [tr("ceiling"), tr("threads"), tr("job"), tr("per node"),
+                                        tr("slowest / fastest")], rows))
+    jr = mpi.get("job_roofline")
+    if jr and jr.get("available"):
+        rows = [[p["label"], f"{p['intensity']:.3g}", si(p["job_flops_per_s"], "FLOP/s"),
+                 si(p["job_roof_flops_per_s"], "FLOP/s"), pct(p["of_job_roof"])] for p in jr["points"]]
+        console.print(table(tr("On the job's roofline ({flops}, {bw} over {n} ranks)",
+                               flops=si(jr["roofs"]["flops_per_s"], "FLOP/s"), bw=si(jr["roofs"]["bytes_per_s"], "B/s"),
+                               n=jr["roofs"]["ranks"]),
+                            [tr("kernel and size"), "FLOP/B", tr("job"), tr("job roof"), tr("of roof")], rows))
+    elif jr:
+        console.print(f"[dim]{esc(text(jr['note']))}[/]")

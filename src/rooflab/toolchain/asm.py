@@ -1,0 +1,304 @@
+"""Read the compiled code: does the hot loop do what the FLOP and byte model counts?
+
+Compilers fold repeated passes, spill accumulators to the stack, or drop FMA when ``-march`` is missing. This module
+disassembles a function of a built library (objdump), finds its loops from backward branches, picks the hottest
+innermost loop and counts, per iteration: FMA instructions, other FP adds and multiplies, the widest vector register
+used, loads, stores and stack accesses (spills). Parsing is pure and works on text, so it is tested on hand-written
+snippets for x86-64 (AT&T syntax) and AArch64.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rooflab.errors import RooflabError
+
+
+@dataclass(frozen=True)
+class Insn:
+    addr: int
+    mnemonic: str
+    operands: str
+    target: int | None = None  # branch target address, for jumps
+
+
+@dataclass
+class LoopAudit:
+    """Counts for one loop body (one iteration)."""
+
+    arch: str
+    start: int
+    end: int
+    instructions: int
+    fma: int = 0
+    fp_add: int = 0
+    fp_mul: int = 0
+    vector_bits: int = 0  # widest vector register touched by an FP/vector instruction (0: scalar only)
+    fma_bits: int = 0  # widest register used by the FMA instructions
+    loads: int = 0
+    stores: int = 0
+    spills: int = 0  # loads/stores addressed off the stack pointer (or frame pointer)
+    nt_loads: int = 0  # non-temporal loads (movntdqa; AArch64 ldnp, two registers each)
+    nt_stores: int = 0  # streaming stores that bypass the caches (movntpd/ps/dq/i; AArch64 stnp)
+    vector_registers: set = field(default_factory=set)
+
+    def to_dict(self) -> dict:
+        return {"arch": self.arch, "instructions": self.instructions, "fma": self.fma, "fp_add": self.fp_add,
+                "fp_mul": self.fp_mul, "vector_bits": self.vector_bits, "fma_bits": self.fma_bits,
+                "loads": self.loads, "stores": self.stores, "spills": self.spills, "nt_loads": self.nt_loads,
+                "nt_stores": self.nt_stores, "vector_registers": len(self.vector_registers)}
+
+
+# ----------------------------------------------------------------------------------------------------- parsing
+
+_LINE = re.compile(r"^\s*([0-9a-f]+):\s+(?:(?:[0-9a-f]{2} )+\s*)?([a-z][\w.]*)\s*(.*)$")
+_TARGET = re.compile(r"^(?:\S+,\s*)*(?:#?0x)?([0-9a-f]+)\s*<")
+
+
+def parse_objdump(text: str) -> list[Insn]:
+    """Instructions of an ``objdump -d`` listing (x86-64 AT&T or AArch64); labels and blank lines skipped."""
+    out = []
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m or line.rstrip().endswith(">:"):
+            continue
+        addr = int(m.group(1), 16)
+        mnem = m.group(2)
+        ops = m.group(3).split("//")[0].split(" #")[0].strip() if not mnem.startswith("j") else m.group(3).strip()
+        target = None
+        if _is_branch(mnem):
+            t = _TARGET.search(m.group(3).strip())
+            if t:
+                target = int(t.group(1), 16)
+        if mnem in ("data16", "cs", "ds", "rex", "rep", "lock", "notrack", "bnd"):
+            # prefixes printed as a separate word; the instruction follows in the operands
+            parts = ops.split(None, 1)
+            if parts:
+                mnem, ops = parts[0], (parts[1] if len(parts) > 1 else "")
+        out.append(Insn(addr, mnem, ops, target))
+    return out
+
+
+def _is_branch(m: str) -> bool:
+    if m.startswith("j"):  # x86 jmp, jne, jb, ...
+        return True
+    return m in ("b", "cbz", "cbnz", "tbz", "tbnz") or m.startswith("b.")
+
+
+def guess_arch(insns: list[Insn]) -> str:
+    text = " ".join(i.operands for i in insns[:200])
+    return "x86_64" if "%" in text else "aarch64"
+
+
+@dataclass(frozen=True)
+class Loop:
+    start: int
+    end: int  # address of the backward branch
+
+    def contains(self, other: "Loop") -> bool:
+        return self.start <= other.start and other.end <= self.end and self != other
+
+
+def _is_conditional(m: str) -> bool:
+    return m not in ("jmp", "jmpq", "b") and _is_branch(m)
+
+
+def find_loops(insns: list[Insn]) -> list[Loop]:
+    """Loops from conditional backward branches (compilers close loops with one; a backward unconditional jump is
+    usually a jump into shared tail code)."""
+    if not insns:
+        return []
+    lo, hi = insns[0].addr, insns[-1].addr
+    loops = {Loop(i.target, i.addr) for i in insns
+             if i.target is not None and _is_conditional(i.mnemonic) and lo <= i.target <= i.addr <= hi}
+    return sorted(loops, key=lambda lp: (lp.start, lp.end))
+
+
+def innermost(loops: list[Loop]) -> list[Loop]:
+    return [a for a in loops if not any(a.contains(b) for b in loops)]
+
+
+# x86 -------------------------------------------------------------------------------------------------------
+_X86_VREG = re.compile(r"%([xyz])mm(\d+)")
+_X86_WIDTH = {"x": 128, "y": 256, "z": 512}
+
+
+def _x86_mem_operands(ops: str) -> tuple[list[tuple[int, str]], int]:
+    """(operand index, text) of memory operands, in AT&T order (destination last)."""
+    parts = re.split(r",(?![^()]*\))", ops) if ops else []
+    return [(k, p) for k, p in enumerate(parts) if "(" in p], len(parts)
+
+
+def _x86_fp_class(m: str) -> str | None:
+    if re.match(r"v?f(n)?m(add|sub)(\d{3})?(ps|pd|ss|sd|ph|sh)", m) or re.match(r"vf(n)?m(add|sub)\w*", m):
+        return "fma"
+    if re.match(r"v?(add|sub)(ps|pd|ss|sd|ph|sh)$", m):
+        return "add"
+    if re.match(r"v?mul(ps|pd|ss|sd|ph|sh)$", m):
+        return "mul"
+    return None
+
+
+_X86_NOT_MEM = ("lea", "nop", "prefetch", "clflush")
+_X86_NT_LOAD = re.compile(r"v?movntdqa$")
+_X86_NT_STORE = re.compile(r"v?movnt(pd|ps|dq|i|iq)$")
+
+
+def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
+    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
+             nt_stores=0, regs=set())
+    for i in body:
+        m = i.mnemonic
+        regs = _X86_VREG.findall(i.operands)
+        cls = _x86_fp_class(m)
+        width = max((_X86_WIDTH[w] for w, _ in regs), default=0)
+        if cls:
+            c[{"fma": "fma", "add": "fp_add", "mul": "fp_mul"}[cls]] += 1
+            # a scalar op (ss/sd) on an xmm register is not a vector op
+            if not m.endswith(("ss", "sd", "sh")):
+                c["vector_bits"] = max(c["vector_bits"], width)
+                if cls == "fma":
+                    c["fma_bits"] = max(c["fma_bits"], width)
+        elif regs and m.startswith("v") and not m.startswith("vzero"):
+            c["vector_bits"] = max(c["vector_bits"], width)
+        for w, n in regs:
+            c["regs"].add(int(n))
+        if m.startswith(_X86_NOT_MEM) or _is_branch(m):
+            continue
+        mems, nops = _x86_mem_operands(i.operands)
+        for k, text in mems:
+            stack = "%rsp" in text or (frame_pointer and "%rbp" in text)
+            is_store = (k == nops - 1) and not m.startswith(("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
+            if is_store:
+                c["stores"] += 1
+                c["nt_stores"] += bool(_X86_NT_STORE.match(m))
+            else:
+                c["loads"] += 1
+                c["nt_loads"] += bool(_X86_NT_LOAD.match(m))
+            if stack:
+                c["spills"] += 1
+    return c
+
+
+# AArch64 -----------------------------------------------------------------------------------------------------
+_A64_VREG = re.compile(r"\b(?:v(\d+)\.(\d+)([bhsd])|q(\d+)|z(\d+)\.)")
+
+
+def _a64_fp_class(m: str, ops: str) -> str | None:
+    if m in ("fmla", "fmls", "fmadd", "fmsub", "fnmadd", "fnmsub", "bfmla", "fmlal", "fmlal2"):
+        return "fma"
+    if m in ("fadd", "fsub", "faddp"):
+        return "add"
+    if m in ("fmul", "fnmul"):
+        return "mul"
+    return None
+
+
+def _audit_a64(body: list[Insn]) -> dict:
+    c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
+             nt_stores=0, regs=set())
+    for i in body:
+        m, ops = i.mnemonic, i.operands
+        width = 0
+        for v, lanes, sz, q, z in _A64_VREG.findall(ops):
+            if v:
+                bits = int(lanes) * {"b": 8, "h": 16, "s": 32, "d": 64}[sz]
+                width = max(width, bits)
+                c["regs"].add(int(v))
+            elif q:
+                width = max(width, 128)
+                c["regs"].add(int(q))
+            elif z:
+                width = max(width, 128)  # SVE: scalable; at least 128 bits
+                c["regs"].add(int(z))
+        cls = _a64_fp_class(m, ops)
+        if cls:
+            c[{"fma": "fma", "add": "fp_add", "mul": "fp_mul"}[cls]] += 1
+            c["vector_bits"] = max(c["vector_bits"], width)
+            if cls == "fma":
+                c["fma_bits"] = max(c["fma_bits"], width)
+        if m.startswith(("ld", "st")) and "[" in ops and not m.startswith(("ldadd", "stadd")):
+            # a vector load or store (q or v registers) is vector work even with no arithmetic (a copy loop)
+            c["vector_bits"] = max(c["vector_bits"], width)
+            n_regs = 2 if m[2:].startswith(("p", "np")) else 1
+            if m.startswith("ld"):
+                c["loads"] += n_regs
+                c["nt_loads"] += n_regs if m == "ldnp" else 0
+            else:
+                c["stores"] += n_regs
+                c["nt_stores"] += n_regs if m == "stnp" else 0
+            if re.search(r"\[(sp|x29)\b", ops):
+                c["spills"] += n_regs
+    return c
+
+
+def audit_loop(insns: list[Insn], loop: Loop, arch: str | None = None) -> LoopAudit:
+    arch = arch or guess_arch(insns)
+    body = [i for i in insns if loop.start <= i.addr <= loop.end]
+    if arch == "x86_64":
+        fp = any(i.mnemonic == "mov" and i.operands.replace(" ", "") == "%rsp,%rbp" for i in insns[:12])
+        c = _audit_x86(body, fp)
+    else:
+        c = _audit_a64(body)
+    regs = c.pop("regs")
+    return LoopAudit(arch=arch, start=loop.start, end=loop.end, instructions=len(body), vector_registers=regs, **c)
+
+
+def hot_loop(insns: list[Insn], arch: str | None = None) -> LoopAudit | None:
+    """The innermost loop doing the most work per iteration: floating-point operations weighted by their vector
+    width (so a vectorized main loop wins over its narrower remainder loop), then memory operations, then length."""
+    arch = arch or guess_arch(insns)
+    loops = innermost(find_loops(insns))
+    if not loops:
+        return None
+    audits = [audit_loop(insns, lp, arch) for lp in loops]
+
+    def work(a: LoopAudit) -> tuple:
+        return ((a.fma + a.fp_add + a.fp_mul) * max(1, a.vector_bits // 32), a.loads + a.stores, a.instructions)
+
+    return max(audits, key=work)
+
+
+# ----------------------------------------------------------------------------------------------------- I/O
+
+
+def objdump_path() -> str:
+    for name in ("objdump", "llvm-objdump", "gobjdump"):
+        p = shutil.which(name)
+        if p:
+            return p
+    raise RooflabError("objdump was not found; install binutils (apt-get install binutils) to audit assembly")
+
+
+def disassemble(library: str | Path, symbol: str, objdump: str | None = None) -> list[Insn]:
+    """Instructions of one function of a shared library (``objdump``: a cross objdump for another ISA)."""
+    od = objdump or objdump_path()
+    r = subprocess.run([od, "-d", "--no-show-raw-insn", f"--disassemble={symbol}", str(library)],
+                       capture_output=True, text=True, timeout=120)
+    text = r.stdout
+    if r.returncode != 0 or f"<{symbol}>:" not in text:
+        # older objdump: disassemble everything and cut out the function
+        r = subprocess.run([od, "-d", "--no-show-raw-insn", str(library)], capture_output=True, text=True, timeout=120)
+        text = r.stdout
+    insns = []
+    inside = False
+    lines = []
+    for line in text.splitlines():
+        if line.rstrip().endswith(">:"):
+            inside = line.rstrip().endswith(f"<{symbol}>:")
+            continue
+        if inside:
+            lines.append(line)
+    insns = parse_objdump("\n".join(lines))
+    if not insns:
+        raise RooflabError(f"no code for symbol {symbol!r} in {library}")
+    return insns
+
+
+def audit_function(library: str | Path, symbol: str, objdump: str | None = None) -> LoopAudit | None:
+    insns = disassemble(library, symbol, objdump)
+    return hot_loop(insns)
