@@ -10,7 +10,8 @@ from rooflab.cli import main
 from rooflab.kernels import tasks
 from rooflab.labs import numa
 from rooflab.labs.threads import thread_counts
-from rooflab.interpret.observations import imbalance_observations, numa_observations
+from rooflab.labs.imbalance import imbalance_observations
+from rooflab.labs.numa import numa_observations
 from rooflab.session import Session
 
 pytestmark = pytest.mark.cc

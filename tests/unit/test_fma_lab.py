@@ -1,5 +1,5 @@
 from rooflab.labs.fma import analyse, chain_counts
-from rooflab.interpret.observations import fma_observations
+from rooflab.labs.fma import fma_observations
 
 MACHINE = {"uarch": {"fma_pipes": 2, "fma_bits": 256}, "isa": {"vector_bits": 256}}
 

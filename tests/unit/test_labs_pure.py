@@ -2,8 +2,10 @@ from rooflab.toolchain.compiler import Compiler
 from rooflab.labs.blocking import block_sizes, sizes_around_llc
 from rooflab.labs.tiles import tiles
 from rooflab.labs.vectorize import flag_matrix, report_flags
-from rooflab.interpret.observations import (blocking_observations, loops_observations, tiles_observations,
-                                         vectorize_observations)
+from rooflab.labs.blocking import blocking_observations
+from rooflab.labs.loops import loops_observations
+from rooflab.labs.tiles import tiles_observations
+from rooflab.labs.vectorize import vectorize_observations
 
 AVX2 = {"arch": "x86_64", "name": "avx2", "vector_bits": 256, "vector_registers": 16}
 GCC = Compiler("/usr/bin/gcc", "gcc", "gcc 12", "x86_64-linux-gnu", "x86_64")
@@ -28,10 +30,10 @@ def test_blocking_sizes_straddle_the_llc():
 
 def test_flag_matrix_and_reports_per_compiler():
     g = flag_matrix(GCC)
-    assert [x[0] for x in g][:3] == ["-O2", "-O3 vectorizer off", "-O3"] and "-fno-tree-vectorize" in g[1][1]
-    assert any("-march=native" in f for _, f in g)
+    assert [x[1] for x in g][:3] == ["-O2", "-O3 vectorizer off", "-O3"] and "-fno-tree-vectorize" in g[1][2]
+    assert any("-march=native" in f for _, _, f in g) and [x[0] for x in g][3] == "O3_native"
     c = flag_matrix(CLANG)
-    assert "-fno-vectorize" in c[1][1] and any("-mcpu=native" in f for _, f in c)
+    assert "-fno-vectorize" in c[1][2] and any("-mcpu=native" in f for _, _, f in c)
     assert report_flags(GCC)[0].startswith("-fopt-info-vec") and report_flags(CLANG)[0] == "-Rpass=loop-vectorize"
 
 
@@ -52,7 +54,8 @@ def test_lab_observations_from_numbers():
     text = "\n".join(o["text"] for o in blocking_observations(blocking))
     assert "best BS = 256" in text and "predicted BS = 288 reaches 90%" in text and "(1.50x)" in text
     vec = {"warnings": [], "flags": [_r("a", 4, label="-O2", vector_bits=0, report=["couldn't vectorize loop"]),
-                                     _r("b", 24, label="-O3 -march=native", vector_bits=256, report=[])],
+                                     _r("b", 24, label="-O3 -march=native", id="O3_native", vector_bits=256,
+                                       report=[])],
            "contributions": [_r("l", 2, role="layout"), _r("t", 46, role="threads", threads=2)]}
     text = "\n".join(o["text"] for o in vectorize_observations(vec))
     assert "Compiler contribution: 6.0x" in text and "ikj runs 12.0x ijk" in text and "1.92x on 2 threads" in text

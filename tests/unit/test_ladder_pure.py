@@ -1,7 +1,7 @@
 from rooflab.kernels.builders import GemmParams, audit_microkernel, gemm_params
 from rooflab.labs.ladder import rungs
 from rooflab.model.caches import block_size
-from rooflab.interpret.observations import ladder_observations
+from rooflab.labs.ladder import ladder_observations
 
 AVX2 = {"arch": "x86_64", "name": "avx2", "vector_bits": 256, "vector_registers": 16}
 AVX512 = {"arch": "x86_64", "name": "avx512", "vector_bits": 512, "vector_registers": 32}
@@ -48,18 +48,20 @@ def test_microkernel_audit():
                              port) is None
 
 
-def _rung(name, own, threads, gf, ratio, step="x: y", **kw):
+def _rung(name, own, threads, gf, ratio, step_id="", **kw):
+    # the description is prose for people; the observations read only the step's id
     return {"name": name, "own": own, "threads": threads, "flops_per_s": gf * 1e9, "ratio_to_blas": ratio,
-            "ratio_to_blas_ci95": [ratio * 0.9, ratio * 1.1], "of_peak": gf / 100, "step": step, **kw}
+            "ratio_to_blas_ci95": [ratio * 0.9, ratio * 1.1], "of_peak": gf / 100, "step_id": step_id,
+            "step": "words that may change", **kw}
 
 
 def test_ladder_observations_give_each_step_its_factor():
     doc = {"n": 512, "caches": {"L2": 1 << 20, "L3": 32 << 20}, "warnings": [], "rungs": [
-        _rung("naive ijk", True, 1, 1.0, 0.01, "baseline: x"),
-        _rung("ikj", True, 1, 30.0, 0.3, "loop order: x"),
-        _rung("blocked", True, 1, 24.0, 0.25, "cache blocking: x"),
-        _rung("packed", True, 1, 90.0, 1.02, "SIMD microkernel for this ISA: x"),
-        _rung("packed x2", True, 2, 170.0, 0.97, "threads: x"),
+        _rung("naive ijk", True, 1, 1.0, 0.01, "baseline"),
+        _rung("ikj", True, 1, 30.0, 0.3, "loop_order"),
+        _rung("blocked", True, 1, 24.0, 0.25, "blocking"),
+        _rung("packed", True, 1, 90.0, 1.02, "simd_microkernel"),
+        _rung("packed x2", True, 2, 170.0, 0.97, "threads"),
         _rung("numpy/BLAS x1", False, 1, 88.0, 1.0, "reference"),
         {"name": "broken", "own": True, "threads": 1, "error": "kernel 'broken' crashed: SIGSEGV", "step": "x"},
     ]}
@@ -70,3 +72,12 @@ def test_ladder_observations_give_each_step_its_factor():
     assert "On 2 thread(s) the best own rung, packed x2, runs at 0.97x" in text
     assert "broken: not timed — kernel 'broken' crashed: SIGSEGV" in text
     assert "From naive ijk to packed x2: 170x" in text
+
+
+def test_a_ladder_stored_before_step_ids_reads_the_same():
+    from rooflab.results.schema import migrate
+
+    old = {"schema": "rooflab.lab.ladder/1", "rungs": [{"name": "ikj", "step": "loop order: the inner loop ..."},
+                                                      {"name": "b", "step": "cache blocking: 64x64 tiles"}]}
+    doc = migrate(old)
+    assert doc["schema"] == "rooflab.lab.ladder/2" and [r["step_id"] for r in doc["rungs"]] == ["loop_order", "blocking"]

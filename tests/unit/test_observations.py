@@ -1,4 +1,4 @@
-from rooflab.interpret.observations import measure_observations
+from rooflab.interpret.measure import measure_observations
 
 
 def _doc(gemv_bw=30e9, skinny_bw=8e9, load=False):

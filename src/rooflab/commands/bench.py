@@ -95,7 +95,7 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
     doc = {"schema": schema_id("bench"), "quick": quick, "kernels": kernels, "points": points,
            "roofs": {"compute": first["compute"], "memory": first["memory"]},
            "roofline_source": first["source"]}
-    from rooflab.interpret.observations import bench_observations
+    from rooflab.interpret.bench import bench_observations
 
     return session.finish(doc, observe=bench_observations)
 
@@ -185,7 +185,7 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
            "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}], "points": points,
            "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
            "roofline_source": roofs["source"]}
-    from rooflab.interpret.observations import bench_observations
+    from rooflab.interpret.bench import bench_observations
 
     return session.finish(doc, observe=bench_observations)
 

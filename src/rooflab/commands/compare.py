@@ -126,6 +126,6 @@ def run(session: Session, a: str, b: str, *, threshold: float = 0.02, rounds: in
         body = compare_kernels(session, kernel_from(a), kernel_from(b), threshold=threshold, rounds=rounds,
                                quick=quick)
     doc = {"schema": schema_id("compare"), "threshold": threshold, **body}
-    from rooflab.interpret.observations import compare_observations
+    from rooflab.interpret.compare import compare_observations
 
     return session.finish(doc, observe=compare_observations)

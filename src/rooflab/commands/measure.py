@@ -736,7 +736,7 @@ def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None)
             doc["trust"]["waited_for_quiet_s"] = session.waited_s
         doc["machine"] = machine
         doc["environment"] = session.environment
-        from rooflab.interpret.observations import measure_observations
+        from rooflab.interpret.measure import measure_observations
 
         return session.finish(doc, observe=measure_observations)
     finally:

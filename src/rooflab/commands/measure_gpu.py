@@ -451,6 +451,6 @@ def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend
                                   "rooflab.gpu.specs.PER_SM"), "GPU"))
     for w in state_warnings(before, slowed, os.getpid()):
         session.warn(w)
-    from rooflab.interpret.observations import gpu_observations
+    from rooflab.interpret.gpu import gpu_observations
 
     return session.finish(doc, observe=gpu_observations)

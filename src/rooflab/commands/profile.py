@@ -94,6 +94,6 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
             doc["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}
             doc["counters"] = cachegrind_summary(cg["functions"], spec.function, calls, line)
     session.record(spec.name, {"method": doc["method"], "counters": doc["counters"]})
-    from rooflab.interpret.observations import profile_observations
+    from rooflab.interpret.profile import profile_observations
 
     return session.finish(doc, observe=profile_observations)

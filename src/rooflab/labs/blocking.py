@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.kernels.builders import build_gemm, gemm_params
 from rooflab.model.caches import block_size
+from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.units import binary_bytes, pct, si
 
 
 def sizes_around_llc(llc_bytes: int, quick: bool) -> list[dict]:
@@ -50,6 +52,44 @@ def run(session: Session, *, quick: bool = False) -> dict:
         cases.append({**case, "operands_bytes": 8 * n * n, "rows": rows})
     doc = {"schema": schema_id("lab.blocking"), "lab": "blocking", "quick": quick, "L2": l2, "LLC": llc,
            "predicted_bs": predicted, "rule": msg("3·BS²·4 B <= L2 (three fp32 blocks stay in L2)"), "cases": cases}
-    from rooflab.interpret.observations import blocking_observations
 
     return session.finish(doc, observe=blocking_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def blocking_observations(doc: dict) -> list[dict]:
+    out = _load_caveat(doc)
+    out.append(msg("Predicted block size from the caches: BS = {bs} ({rule}, L2 = {l2}).", bs=doc["predicted_bs"],
+                   rule=doc["rule"], l2=binary_bytes(doc["L2"])))
+    for case in doc["cases"]:
+        rows = _ok(case["rows"])
+        blocked = [r for r in rows if r.get("bs")]
+        base = next((r for r in rows if r.get("bs") is None), None)
+        if not blocked:
+            continue
+        best = max(blocked, key=lambda r: r["flops_per_s"])
+        extra = []
+        pred = next((r for r in blocked if r["bs"] == doc["predicted_bs"]), None)
+        if pred and pred is not best:
+            extra.append(msg("; the predicted BS = {bs} reaches {frac} of it", bs=pred["bs"],
+                             frac=pct(pred["flops_per_s"] / best["flops_per_s"])))
+        if base:
+            extra.append(msg("; unblocked ikj: {rate} ({f:.2f}x)", rate=si(base["flops_per_s"], "FLOP/s"),
+                             f=best["flops_per_s"] / base["flops_per_s"]))
+        args = dict(n=case["n"], ab=binary_bytes(case["operands_bytes"]), llc=binary_bytes(doc["LLC"]), bs=best["bs"],
+                    rate=si(best["flops_per_s"], "FLOP/s"), extra=join(extra, ""))
+        if case["fits_llc"]:
+            out.append(msg("n = {n} (A and B: {ab}, they fit the {llc} last-level cache): best BS = {bs} at "
+                           "{rate}{extra}.", **args))
+        else:
+            out.append(msg("n = {n} (A and B: {ab}, they do not fit the {llc} last-level cache): best BS = {bs} at "
+                           "{rate}{extra}.", **args))
+        small = min(blocked, key=lambda r: r["bs"])
+        if small is not best:
+            out.append(msg("n = {n}: BS = {bs} runs at {frac} of the best — tiny blocks spend their time in loop "
+                           "overhead and short vector loops.", n=case["n"], bs=small["bs"],
+                           frac=pct(small["flops_per_s"] / best["flops_per_s"])))
+    return out
+

@@ -17,6 +17,9 @@ from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
+from rooflab.interpret.common import _load_caveat
+from rooflab.units import pct, si
+from rooflab.i18n import msg
 
 DESCRIPTION = "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"
 
@@ -79,7 +82,6 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
     doc = {"schema": schema_id("lab.fma"), "lab": "fma", "quick": quick, "precision": precision,
            "vector_bits": vb * 8, "vector_registers": isa["vector_registers"], "points": points}
     doc["analysis"] = analyse(points, machine)
-    from rooflab.interpret.observations import fma_observations
 
     return session.finish(doc, observe=fma_observations)
 
@@ -110,3 +112,50 @@ def analyse(points: list[dict], machine: dict) -> dict:
         "first_spill_chains": first_spill["chains"] if first_spill else None,
         "expected_fma_per_cycle": pipes_equiv,
     }
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def fma_observations(doc: dict) -> list[dict]:
+    a = doc.get("analysis") or {}
+    pts = [p for p in doc["points"] if p.get("flops_per_s")]
+    if not a or not pts:
+        return [msg("No FMA variant could be measured.")]
+    out = _load_caveat(doc)
+    lat, thr = a.get("latency_cycles"), a["throughput_fma_per_cycle"]
+    bits = doc["vector_bits"]
+    one = next((p for p in pts if p["chains"] == 1), None)
+    if one and lat:
+        out.append(msg("One chain: {rate}, one {bits}-bit FMA every {lat:.1f} cycles — the FMA latency; the units sit "
+                       "idle waiting for the previous result.", rate=si(one["flops_per_s"], "FLOP/s"), bits=bits,
+                       lat=lat))
+    peak = (msg(", {frac} of one core's theoretical peak", frac=pct(a["best_of_peak"], 1))
+            if a.get("best_of_peak") else "")
+    out.append(msg("The best clean variant ({chains} chains) issues {thr:.2f} {bits}-bit FMAs per cycle, {rate}{peak}.",
+                   chains=a["best_chains"], thr=thr, bits=bits, rate=si(a["best_flops_per_s"], "FLOP/s"), peak=peak))
+    exp = a.get("expected_fma_per_cycle")
+    if exp:
+        out.append(msg("The micro-architecture table expects {exp:g} such FMAs per cycle; measured {thr:.2f}.",
+                       exp=exp, thr=thr))
+    if lat:
+        out.append(msg("Little's law: chains in flight = latency x throughput = {lat:.1f} x {thr:.2f} = {need:.1f}; the "
+                       "measured curve reaches 95% of its best at {sat} chains.", lat=lat, thr=thr,
+                       need=a["littles_law_chains"], sat=a.get("saturation_chains")))
+    sp = a.get("first_spill_chains")
+    if sp:
+        after = [p for p in pts if p["chains"] >= sp]
+        worst = min(after, key=lambda p: p["fma_per_cycle"]) if after else None
+        if worst and worst["fma_per_cycle"] < 0.9 * thr:
+            tail = msg(", and the rate drops to {rate:.2f} FMAs per cycle at {chains} chains. That fall is the compiler "
+                       "running out of registers, not the FMA units.", rate=worst["fma_per_cycle"],
+                       chains=worst["chains"])
+        else:
+            tail = msg("; the loads and stores still fit beside the FMAs here, so the rate holds.")
+        out.append(msg("From {sp} chains on the accumulators no longer fit in the {regs} vector registers: the "
+                       "assembly shows stack loads and stores in the loop (spills){tail}", sp=sp,
+                       regs=doc["vector_registers"], tail=tail))
+    else:
+        out.append(msg("No variant spilled up to {chains} chains.", chains=pts[-1]["chains"]))
+    return out
+

@@ -8,12 +8,14 @@ import numpy as np
 
 from rooflab.toolchain.compiler import build_kernel, find_compiler, openmp_flags
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.machine.env import usable_cpus
 from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels import tasks
+from rooflab.interpret.common import _load_caveat
+from rooflab.units import pct, seconds
 
 
 def run(session: Session, *, threads: int | None = None, quick: bool = False) -> dict:
@@ -46,6 +48,30 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
     doc = {"schema": schema_id("lab.imbalance"), "lab": "imbalance", "quick": quick, "threads": t, "rows": rows,
            "work_per_row": work, "cases": out,
            "predicted_coarse_over_fine": (2 * rows / (t + 1)) / (rows / t)}
-    from rooflab.interpret.observations import imbalance_observations
 
     return session.finish(doc, observe=imbalance_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def imbalance_observations(doc: dict) -> list[dict]:
+    out = _load_caveat(doc)
+    c = {x["name"]: x for x in doc["cases"] if not x.get("error")}
+    for name in ("coarse", "fine"):
+        x = c.get(name)
+        if x:
+            args = dict(what=x["what"], wall=seconds(x["wall_s"]), busy=join([seconds(b) for b in x["busy_s"]], ", "),
+                        idle=pct(x["idle_fraction"]))
+            out.append(msg("coarse ({what}): wall {wall}; busy per thread {busy}; {idle} of the thread time is spent "
+                           "waiting at the barrier.", **args) if name == "coarse" else
+                       msg("fine ({what}): wall {wall}; busy per thread {busy}; {idle} of the thread time is spent "
+                           "waiting at the barrier.", **args))
+    if "coarse" in c and "fine" in c:
+        r = c["coarse"]["wall_s"] / c["fine"]["wall_s"]
+        out.append(msg("Coarse takes {r:.2f}x the time of fine, where the strip count predicts {p:.2f}x: the job lasts as "
+                       "long as its slowest thread. With {strips} strips on {t} threads one thread works twice while "
+                       "the others idle; at 49 strips on 48 threads that is almost 2x.", r=r,
+                       p=doc["predicted_coarse_over_fine"], strips=doc["threads"] + 1, t=doc["threads"]))
+    return out
+

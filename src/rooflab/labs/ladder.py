@@ -12,13 +12,12 @@ the worker limits spinning (WORKER_ENV) and the run records it.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from rooflab.toolchain.asm import audit_function
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.machine.env import usable_cpus
 from rooflab.results.schema import schema_id
 from rooflab.session import Session
@@ -28,8 +27,10 @@ from rooflab.kernels import tasks
 from rooflab.model.caches import block_size
 from rooflab.model.reference import roofs_at
 from rooflab.results.history import measure_history
-from rooflab.kernels.builders import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock, build_gemm, build_peak,
-                      default_chains, gemm_params, vector_bytes)
+from rooflab.kernels.builders import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock,
+                                      build_gemm, build_peak, default_chains, gemm_params, vector_bytes)
+from rooflab.interpret.common import _load_caveat
+from rooflab.units import binary_bytes, pct
 
 DESCRIPTION = "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"
 # threads spin only briefly before sleeping: long enough for the barriers inside one GEMM call, short enough that
@@ -42,30 +43,34 @@ def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
     native = gemm_params(isa)
     bs = block_size(l2_bytes)
     out = [
-        {"name": "naive ijk", "step": "baseline: the inner loop walks down a column of B (stride N)",
+        {"name": "naive ijk", "step_id": "baseline", "step": "baseline: the inner loop walks down a column of B (stride N)",
          "symbol": "rl_gemm_ijk", "params": native, "threads": 1, "extra": ()},
-        {"name": "ikj", "step": "loop order: the inner loop streams a row of B and C (unit stride, vectorizable)",
+        {"name": "ikj", "step_id": "loop_order", "step": "loop order: the inner loop streams a row of B and C (unit stride, vectorizable)",
          "symbol": "rl_gemm_ikj", "params": native, "threads": 1, "extra": ()},
-        {"name": f"blocked {bs}", "step": f"cache blocking: {bs}x{bs} tiles, 3 of them fit L2",
+        {"name": f"blocked {bs}", "step_id": "blocking", "step": f"cache blocking: {bs}x{bs} tiles, 3 of them fit L2",
          "symbol": "rl_gemm_blocked", "params": native, "threads": 1, "extra": (("long", bs),)},
-        {"name": f"register tile {native.mr}x{native.nr}", "step": "register reuse: C tile held in registers "
+        {"name": f"register tile {native.mr}x{native.nr}", "step_id": "register_reuse",
+         "step": "register reuse: C tile held in registers "
          "across k, A broadcast, B loaded as vectors (no packing)",
          "symbol": "rl_gemm_regtile", "params": native, "threads": 1, "extra": ()},
-        {"name": f"packed {PORTABLE_GEMM.mr}x{PORTABLE_GEMM.nr} portable", "step": "packing: GotoBLAS/BLIS loops "
+        {"name": f"packed {PORTABLE_GEMM.mr}x{PORTABLE_GEMM.nr} portable", "step_id": "packing",
+         "step": "packing: GotoBLAS/BLIS loops "
          "with A and B copied into contiguous panels; portable 128-bit microkernel",
          "symbol": "rl_gemm_packed", "params": PORTABLE_GEMM, "threads": 1, "extra": (("int", 1),)},
-        {"name": f"packed {native.mr}x{native.nr} {isa.get('name', '')}", "step": f"SIMD microkernel for this ISA: "
+        {"name": f"packed {native.mr}x{native.nr} {isa.get('name', '')}", "step_id": "simd_microkernel",
+         "step": f"SIMD microkernel for this ISA: "
          f"{native.vbytes * 8}-bit FMA, {native.accumulators} accumulators of {isa.get('vector_registers')} registers",
          "symbol": "rl_gemm_packed", "params": native, "threads": 1, "extra": (("int", 1),), "best_single": True},
     ]
     if threads_all > 1:
-        out.append({"name": f"packed {native.mr}x{native.nr} x{threads_all} threads", "step": "threads: rows of C "
+        out.append({"name": f"packed {native.mr}x{native.nr} x{threads_all} threads", "step_id": "threads",
+                    "step": "threads: rows of C "
                     "split between threads, one shared packed B panel", "symbol": "rl_gemm_packed",
                     "params": native, "threads": threads_all, "extra": (("int", threads_all),)})
-    out.append({"name": "numpy/BLAS x1", "step": "reference", "symbol": None, "params": None, "threads": 1,
+    out.append({"name": "numpy/BLAS x1", "step_id": "reference", "step": "reference", "symbol": None, "params": None, "threads": 1,
                 "extra": ()})
     if threads_all > 1:
-        out.append({"name": f"numpy/BLAS x{threads_all}", "step": "reference", "symbol": None, "params": None,
+        out.append({"name": f"numpy/BLAS x{threads_all}", "step_id": "reference", "step": "reference", "symbol": None, "params": None,
                     "threads": threads_all, "extra": ()})
     return out
 
@@ -111,7 +116,7 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
     out = []
     for r in rungs(isa, l2, tall):
         session.progress(f"ladder: {r['name']}")
-        entry = {"name": r["name"], "step": r["step"], "own": r["symbol"] is not None, "n": n,
+        entry = {"name": r["name"], "step_id": r["step_id"], "step": r["step"], "own": r["symbol"] is not None, "n": n,
                  "threads": r["threads"], "params": r["params"].to_dict() if r["params"] else None,
                  "best_single": r.get("best_single", False)}
         lib = None
@@ -154,6 +159,77 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
         session.record(r["name"], entry)
     doc = {"schema": schema_id("lab.ladder"), "lab": "ladder", "quick": quick, "n": n, "threads_all": tall,
            "peaks": pk, "rungs": out, "gemm_params": gemm_params(isa).to_dict(), "caches": machine.get("caches")}
-    from rooflab.interpret.observations import ladder_observations
 
     return session.finish(doc, observe=ladder_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+# what each rung changes, by its structured id (never read back from the rung's English description)
+STEPS = {
+    "baseline": lambda: msg("baseline"),
+    "loop_order": lambda: msg("loop order"),
+    "blocking": lambda: msg("cache blocking"),
+    "register_reuse": lambda: msg("register reuse"),
+    "packing": lambda: msg("packing"),
+    "simd_microkernel": lambda: msg("SIMD microkernel for this ISA"),
+    "threads": lambda: msg("threads"),
+}
+def _step(rung: dict):
+    f = STEPS.get(rung.get("step_id", ""))
+    return f() if f else rung.get("step", "")
+
+
+def ladder_observations(doc: dict) -> list[dict]:
+    rungs = [r for r in doc["rungs"] if r.get("flops_per_s")]
+    out = _load_caveat(doc)
+    own = [r for r in rungs if r["own"]]
+    prev = None
+    for r in own:
+        if prev is not None:
+            f = r["flops_per_s"] / prev["flops_per_s"]
+            what = r.get("step_id")
+            note = ""
+            caches = doc.get("caches") or {}
+            ws = 3 * 4 * doc["n"] ** 2
+            if what == "blocking" and f < 1.05 and caches.get("L3") and ws <= caches["L3"]:
+                note = msg("; at n = {n} the three matrices ({ws}) already fit the {l3} L3, so blocking has little to "
+                           "save and its loop overhead shows", n=doc["n"], ws=binary_bytes(ws),
+                           l3=binary_bytes(caches["L3"]))
+            if what == "packing" and (r.get("params") or {}).get("profile") == "portable":
+                note = (msg("; this rung's microkernel is built for the baseline ISA (128-bit), which the next rung "
+                            "lifts") if (r.get("audit") or {}).get("fma") else
+                        msg("; this rung's microkernel is built for the baseline ISA (128-bit, no FMA), which the next "
+                            "rung lifts"))
+            out.append(msg("{name} vs {prev}: {f:.2f}x ({what}){note}.", name=r["name"], prev=prev["name"], f=f,
+                           what=_step(r), note=note))
+        prev = r
+    for r in doc["rungs"]:
+        if r.get("error"):
+            out.append(msg("{name}: not timed — {error}.", name=r["name"], error=r["error"]))
+        if r.get("audit_problem"):
+            out.append(msg("{name}: the microkernel's loop does not match its tile — {problem}.", name=r["name"],
+                           problem=r["audit_problem"]))
+    for t in sorted({r["threads"] for r in own}):
+        mine = [r for r in own if r["threads"] == t]
+        blas = next((r for r in rungs if not r["own"] and r["threads"] == t), None)
+        if not mine:
+            continue
+        best = max(mine, key=lambda r: r["ratio_to_blas"])
+        lo, hi = best["ratio_to_blas_ci95"]
+        extra = []
+        if best.get("of_peak"):
+            extra.append(msg(", {frac} of the fp32 FMA peak", frac=pct(best["of_peak"])))
+        if blas and blas.get("of_peak"):
+            extra.append(msg("; BLAS itself reaches {frac}", frac=pct(blas["of_peak"])))
+        out.append(msg("On {t} thread(s) the best own rung, {name}, runs at {r:.2f}x BLAS (median of per-round ratios, "
+                       "95% CI {lo:.2f}–{hi:.2f}){extra}.", t=t, name=best["name"], r=best["ratio_to_blas"], lo=lo,
+                       hi=hi, extra=join(extra, "")))
+    first, last = (own[0], max(own, key=lambda r: r["flops_per_s"])) if own else (None, None)
+    if first and last and last is not first:
+        out.append(msg("From {first} to {last}: {f:.0f}x, with the same arithmetic — only the order of memory accesses, "
+                       "reuse and instructions changed.", first=first["name"], last=last["name"],
+                       f=last["flops_per_s"] / first["flops_per_s"]))
+    return out
+

@@ -5,11 +5,13 @@ from __future__ import annotations
 from rooflab.toolchain.asm import audit_function
 from rooflab.toolchain.compiler import build_kernel
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.units import si
 
 ORDERS = {
     "ijk": "k", "jik": "k", "ikj": "j", "kij": "j", "jki": "i", "kji": "i",
@@ -38,6 +40,36 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
                                  vector_bits=(audit or {}).get("vector_bits")))
     doc = {"schema": schema_id("lab.loops"), "lab": "loops", "quick": quick, "n": n, "orders": rows,
            "library": lib.to_dict(), "counters": "cache counters come with `rooflab profile` (not part of this run)"}
-    from rooflab.interpret.observations import loops_observations
 
     return session.finish(doc, observe=loops_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def loops_observations(doc: dict) -> list[dict]:
+    rows = _ok(doc["orders"])
+    if not rows:
+        return [msg("No loop order could be measured.")]
+    out = _load_caveat(doc)
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["inner"], []).append(r)
+    for inner in ("j", "k", "i"):
+        g = groups.get(inner)
+        if not g:
+            continue
+        vb = sorted(x for x in {r.get("vector_bits") for r in g} if x is not None)
+        code = ""
+        if vb:
+            code = msg(" — compiled to {widths} code", widths=join(
+                [msg("{b}-bit", b=b) if b else msg("scalar") for b in vb], "/"))
+        out.append(msg("{names} ({group}): {rates}{code}.", names=join([r["order"] for r in g], " and "),
+                       group=g[0]["group"], rates=join([si(r["flops_per_s"], "FLOP/s") for r in g], ", "), code=code))
+    best = max(rows, key=lambda r: r["flops_per_s"])
+    worst = min(rows, key=lambda r: r["flops_per_s"])
+    out.append(msg("Same arithmetic, {f:.0f}x apart: {best} is the fastest, {worst} the slowest at n = {n} — the order "
+                   "decides whether each cache line brought in is used whole or for one element.",
+                   f=best["flops_per_s"] / worst["flops_per_s"], best=best["order"], worst=worst["order"], n=doc["n"]))
+    return out
+

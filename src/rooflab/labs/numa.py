@@ -14,6 +14,8 @@ from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.worker import Worker
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import build_stream, vector_bytes
+from rooflab.units import binary_bytes, pct, si
+from rooflab.i18n import join, msg
 
 
 def run(session: Session, *, quick: bool = False) -> dict:
@@ -51,6 +53,35 @@ def run(session: Session, *, quick: bool = False) -> dict:
                           "working_set_bytes": size})
             session.record(f"cpu {first} mem {mem}", pairs[-1])
         doc.update(single_node=False, pairs=pairs)
-    from rooflab.interpret.observations import numa_observations
 
     return session.finish(doc, observe=numa_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def numa_observations(doc: dict) -> list[dict]:
+    topo = join([msg("node {k}: CPUs {cpus}", k=k, cpus=",".join(map(str, v))) for k, v in doc["topology"].items()])
+    if doc["single_node"]:
+        return [msg("This machine has one NUMA node ({topo}; {mem} of memory): every core reaches all of memory "
+                    "through the same controller at the same distance, so there is no local and remote memory to "
+                    "compare. On a machine with several nodes (two-socket servers, some large single-socket parts) "
+                    "this lab binds the threads to one node with numactl and places the memory on each node in turn.",
+                    topo=topo, mem=binary_bytes(doc.get("memory_bytes")))]
+    out = [msg("Topology: {topo}.", topo=topo)]
+    local = next((p for p in doc["pairs"] if p["local"]), None)
+    for p in doc["pairs"]:
+        if p["local"]:
+            continue
+        args = dict(mem=p["memory_node"], cpu=p["cpu_node"], lat=p["latency_s"] * 1e9,
+                    bw=si(p["bandwidth_bytes_per_s"], "B/s"))
+        if local:
+            out.append(msg("Memory on node {mem} seen from node {cpu}: latency {lat:.0f} ns, triad {bw} — {lr:.2f}x the "
+                           "local latency ({llat:.0f} ns) and {bfrac} of the local bandwidth ({lbw}).", **args,
+                           lr=p["latency_s"] / local["latency_s"], llat=local["latency_s"] * 1e9,
+                           bfrac=pct(p["bandwidth_bytes_per_s"] / local["bandwidth_bytes_per_s"]),
+                           lbw=si(local["bandwidth_bytes_per_s"], "B/s")))
+        else:
+            out.append(msg("Memory on node {mem} seen from node {cpu}: latency {lat:.0f} ns, triad {bw}.", **args))
+    return out
+

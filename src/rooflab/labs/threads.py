@@ -12,6 +12,9 @@ from rooflab.kernels import tasks
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.kernels.builders import build_gemm, build_stream, gemm_params, vector_bytes
 from rooflab.labs import ladder
+from rooflab.interpret.common import _load_caveat
+from rooflab.units import binary_bytes, pct, si
+from rooflab.i18n import msg
 
 
 # the kernels it alternates run OpenMP threads: none may spin on a core between calls (see the ladder)
@@ -62,7 +65,39 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
     doc = {"schema": schema_id("lab.threads"), "lab": "threads", "quick": quick, "counts": counts,
            "gemm_n": n_gemm, "triad_bytes": 24 * n_triad, "gemm": gemm, "triad": triad,
            "physical_cores": m.get("physical_cores")}
-    from rooflab.interpret.observations import threads_observations
 
     return session.finish(doc, observe=threads_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def threads_observations(doc: dict) -> list[dict]:
+    out = _load_caveat(doc)
+    g = [r for r in doc["gemm"] if r.get("speedup")]
+    tr_ = [r for r in doc["triad"] if r.get("speedup")]
+    if len(g) > 1:
+        last = g[-1]
+        why = (msg("each core brings its own FMA units") if last["efficiency"] >= 0.75 else
+               msg("far from linear: the threads shared execution units or were disturbed (see the warnings)"))
+        out.append(msg("Compute-bound GEMM (n = {n}): {s:.2f}x on {t} threads, {eff} efficiency — {why}.",
+                       n=doc["gemm_n"], s=last["speedup"], t=last["threads"], eff=pct(last["efficiency"]), why=why))
+    if len(tr_) > 1:
+        last = tr_[-1]
+        out.append(msg("Bandwidth-bound triad ({ws}): {s:.2f}x on {t} threads, {eff} efficiency — the cores share one "
+                       "memory system.", ws=binary_bytes(doc["triad_bytes"]), s=last["speedup"], t=last["threads"],
+                       eff=pct(last["efficiency"])))
+        sat = next((r for r in tr_[1:] if r["speedup"] / tr_[tr_.index(r) - 1]["speedup"] < 1.1), None)
+        if sat:
+            out.append(msg("Bandwidth saturates by {t} threads: adding threads there gained under 10% ({bw}).",
+                           t=sat["threads"], bw=si(sat["bytes_per_s"], "B/s")))
+        else:
+            out.append(msg("Bandwidth had not saturated at {t} threads ({bw}).", t=last["threads"],
+                           bw=si(last["bytes_per_s"], "B/s")))
+    if len(g) > 1 and len(tr_) > 1:
+        r = g[-1]["speedup"] / tr_[-1]["speedup"]
+        out.append(msg("Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one: bandwidth, "
+                       "not arithmetic, is what the cores share.", r=r) if r > 1.05 else
+                   msg("Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one.", r=r))
+    return out
 

@@ -13,6 +13,9 @@ from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
+from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.units import pct, si
+from rooflab.i18n import msg
 
 
 def tiles(isa: dict, quick: bool) -> list[GemmParams]:
@@ -59,6 +62,42 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
                                  fma_in_loop=(audit or {}).get("fma")))
     doc = {"schema": schema_id("lab.tiles"), "lab": "tiles", "quick": quick, "n": n, "isa": isa.get("name"),
            "vector_bits": isa.get("vector_bits"), "vector_registers": regs, "tiles": rows}
-    from rooflab.interpret.observations import tiles_observations
 
     return session.finish(doc, observe=tiles_observations)
+
+
+# ------------------------------------------------------------------------------------ observations
+
+
+def tiles_observations(doc: dict) -> list[dict]:
+    rows = _ok(doc["tiles"])
+    if not rows:
+        return [msg("No tile could be measured.")]
+    out = _load_caveat(doc)
+    regs = doc["vector_registers"]
+    clean = [r for r in rows if not r.get("spills")]
+    best = max(rows, key=lambda r: r["flops_per_s"])
+    out.append(msg("Best tile: {name} at {rate}, {acc} accumulators + {other} other registers of {regs} ({bits}-bit), "
+                   "{lpf:.2f} loads per FMA.", name=best["name"], rate=si(best["flops_per_s"], "FLOP/s"),
+                   acc=best["accumulators"], other=best["registers_needed"] - best["accumulators"], regs=regs,
+                   bits=doc["vector_bits"], lpf=best["loads_per_fma"]))
+    spilled = [r for r in rows if r.get("spills")]
+    if spilled:
+        first = min(spilled, key=lambda r: r["registers_needed"])
+        args = dict(need=first["registers_needed"], name=first["name"], regs=regs)
+        if not best.get("spills"):
+            out.append(msg("Spills appear from {need} registers needed ({name}): more accumulators than the {regs} "
+                           "registers can hold; the best tile stays below that.", **args))
+        else:
+            out.append(msg("Spills appear from {need} registers needed ({name}): more accumulators than the {regs} "
+                           "registers can hold; here a spilling tile still measured best, so the spills sit off the "
+                           "critical path.", **args))
+    else:
+        out.append(msg("No tile in this sweep spilled ({regs} registers).", regs=regs))
+    if clean:
+        small = min(clean, key=lambda r: r["accumulators"])
+        out.append(msg("Smallest tile {name}: {lpf:.2f} loads per FMA, {frac} of the best — too few accumulators to "
+                       "hide the FMA latency and too many loads per FMA.", name=small["name"],
+                       lpf=small["loads_per_fma"], frac=pct(small["flops_per_s"] / best["flops_per_s"])))
+    return out
+

@@ -19,7 +19,9 @@ CURRENT = {
     "info": 1,
     "measure": 2,  # 2: statuses "impossible" (was "above-limit") and "disturbed"; bandwidth bounds; trust; NT kernels
     "measure.gpu": 2,  # measure --device cuda; 2: "above-limit" renamed "impossible"
-    "lab.fma": 1, "lab.ladder": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1, "lab.vectorize": 1,
+    "lab.fma": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1,
+    "lab.ladder": 2,  # 2: each rung says what it changes as an id (step_id), not only in English
+    "lab.vectorize": 2,  # 2: each build of the flags matrix has an id
     "lab.threads": 1, "lab.imbalance": 1, "lab.numa": 1,
     "bench": 1, "compare": 1, "profile": 1,
     "history": 1,
@@ -65,10 +67,40 @@ def _measure_1_to_2(doc: dict) -> dict:
     return doc
 
 
+_LADDER_STEPS = {"baseline": "baseline", "loop order": "loop_order", "cache blocking": "blocking",
+                 "register reuse": "register_reuse", "packing": "packing",
+                 "SIMD microkernel for this ISA": "simd_microkernel", "threads": "threads", "reference": "reference"}
+
+
+def _ladder_1_to_2(doc: dict) -> dict:
+    """Rungs of /1 named their step only in an English description: its first words become the step's id."""
+    for r in doc.get("rungs") or []:
+        if isinstance(r, dict) and "step_id" not in r:
+            r["step_id"] = _LADDER_STEPS.get(str(r.get("step", "")).split(":")[0], "")
+    return doc
+
+
+_VECTORIZE_IDS = (("-O2", "O2"), ("-O3 vectorizer off", "O3_novec"), ("-O3", "O3"))
+
+
+def _vectorize_1_to_2(doc: dict) -> dict:
+    """Builds of /1 were told apart by their flag labels: each gets the id of its build."""
+    for r in doc.get("flags") or []:
+        if isinstance(r, dict) and "id" not in r:
+            label = str(r.get("label", ""))
+            rid = dict(_VECTORIZE_IDS).get(label)
+            if rid is None and label.startswith("-O3 -m"):
+                rid = "O3_native_fastmath" if "fast-math" in label else "O3_native"
+            r["id"] = rid or ""
+    return doc
+
+
 # (kind, from_version) -> function(doc) -> doc at from_version + 1
 MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {
     ("measure", 1): _measure_1_to_2,
     ("measure.gpu", 1): _rename_above_limit,
+    ("lab.ladder", 1): _ladder_1_to_2,
+    ("lab.vectorize", 1): _vectorize_1_to_2,
 }
 
 

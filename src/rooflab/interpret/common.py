@@ -1,0 +1,48 @@
+"""What the observations of every kind share (pure: a document in, messages out).
+
+Every sentence quotes what was measured; rules only decide which sentences apply. A run with a competing-load
+warning says first that its figures may be low. Each observation is an ``i18n.msg``: stored with the run and
+rendered in the reader's language.
+"""
+
+from __future__ import annotations
+
+from rooflab.i18n import join, msg
+from rooflab.units import pct
+
+
+def _find(items, **kw):
+    for x in items:
+        if all(x.get(k) == v for k, v in kw.items()) and x.get("status") == "ok":
+            return x
+    return None
+
+
+def _load_caveat(doc: dict) -> list[dict]:
+    for w in doc.get("warnings", []):
+        if w.get("code") == "competing-load":
+            return [msg("Other work was running during this measurement ({cores:.2f} core(s) on average): the "
+                        "figures below may be low, and the observations with them. Rerun on a quiet machine.",
+                        cores=w["seen"])]
+    return []
+
+
+def _ok(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r.get("flops_per_s")]
+
+
+def _sweep_roofs(doc: dict) -> tuple[list[dict], dict, float, float] | None:
+    """The batch sweep's points, its info, and the compute and memory roofs it was predicted from (None without)."""
+    pts = doc.get("sweep") or []
+    info = doc.get("sweep_info") or {}
+    if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
+        return None
+    return pts, info, info["compute_roof"]["flops_per_s"], info["memory_roof"]["bytes_per_s"]
+
+
+def _above_roof(pts: list[dict]) -> list[dict]:
+    bad = [p for p in pts if p["above_roof"]]
+    if not bad:
+        return []
+    return [msg("Above their roof (a measurement problem, not a discovery; drawn as x): {points}.",
+                points=join([msg("B = {b} at {frac}", b=p["B"], frac=pct(p["of_predicted"])) for p in bad], ", "))]

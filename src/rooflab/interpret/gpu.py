@@ -1,0 +1,99 @@
+"""Observations of a `measure --device cuda` run."""
+
+from __future__ import annotations
+
+from rooflab.i18n import msg
+from rooflab.units import binary_bytes, pct, si
+from rooflab.interpret.common import _above_roof, _sweep_roofs
+
+
+def gpu_observations(doc: dict) -> list[dict]:
+    """`measure --device cuda`: what the GPU's ceilings, clock, bandwidth and batch sweep say."""
+    out = []
+    g = doc["gpu"]
+    w = doc.get("warmup") or {}
+    if w.get("first_clock_hz") and w.get("last_clock_hz") and w["last_clock_hz"] > 1.05 * w["first_clock_hz"]:
+        out.append(msg("The SM clock rose from {a:.2f} to {b:.2f} GHz while the GPU warmed up ({s:.1f} s): a roofline "
+                       "measured before the boost would be that much too low.", a=w["first_clock_hz"] / 1e9,
+                       b=w["last_clock_hz"] / 1e9, s=w["seconds"]))
+    cc = doc["ceilings"]["compute"]
+    f32 = next((c for c in cc if c["precision"] == "fp32" and c["unit"] == "cuda_cores" and c.get("status") == "ok"),
+               None)
+    for c in cc:
+        if c.get("status") != "ok":
+            if c.get("status") in ("impossible", "wrong", "unsupported", "failed"):
+                out.append(msg("Not used as a roof: {name} — {reason}.", name=c["name"], reason=c.get("reason") or ""))
+            continue
+        if c["unit"] == "cuda_cores" and c.get("of_theoretical") is not None:
+            out.append(msg("{prec} FMA on the CUDA cores: {rate}, {frac} of the theoretical peak at the SM clock the "
+                           "kernel measured itself ({ghz:.2f} GHz x {sms} SMs).", prec=c["precision"],
+                           rate=si(c["flops_per_s"], "FLOP/s"), frac=pct(c["of_theoretical"], 1),
+                           ghz=c["clock_hz_during"] / 1e9, sms=g["sms"]))
+        elif c["unit"] == "tensor_cores" and f32:
+            frac = (msg(", {frac} of its theoretical peak at {ghz:.2f} GHz", frac=pct(c["of_theoretical"], 1),
+                        ghz=c["clock_hz_during"] / 1e9) if c.get("of_theoretical") is not None else "")
+            out.append(msg("{prec} tensor-core GEMM: {rate}, {r:.1f}x the fp32 CUDA-core ceiling{frac}.",
+                           prec=c["precision"], rate=si(c["flops_per_s"], "FLOP/s"),
+                           r=c["flops_per_s"] / f32["flops_per_s"], frac=frac))
+    bw = doc["ceilings"]["bandwidth"]
+    copy = next((b for b in bw if b["level"] == "HBM" and b["kernel"] == "copy" and b.get("status") == "ok"), None)
+    ref = doc.get("reference") or {}
+    if copy:
+        th = (msg(", {frac} of the theoretical {th} (2 x memory clock x bus width)", frac=pct(copy["of_theoretical"]),
+                  th=si(copy["theoretical_bytes_per_s"], "B/s")) if copy.get("of_theoretical") else "")
+        d2d = (msg("; cudaMemcpy device to device reaches {bw}, so rooflab's copy runs at {frac} of it",
+                   bw=si(ref["bytes_per_s"], "B/s"), frac=pct(ref["copy_over_d2d"]))
+               if ref.get("copy_over_d2d") else "")
+        out.append(msg("HBM copy: {bw}{th}{d2d}.", bw=si(copy["bytes_per_s"], "B/s"), th=th, d2d=d2d))
+    for sw in doc.get("bandwidth_sweeps", []):
+        if sw["kernel"] != "read":
+            continue
+        l2p = next((p for p in sw["plateaus"] if p["level"] == "L2"), None)
+        if l2p and g.get("l2_bytes"):
+            edge = l2p.get("boundary_bytes") or l2p["end_bytes"]
+            out.append(msg("The read sweep holds an L2 plateau until about {edge} (the device reports {l2}; {r:.2g}x).",
+                           edge=binary_bytes(edge), l2=binary_bytes(g["l2_bytes"]), r=edge / g["l2_bytes"]))
+        elif g.get("l2_bytes"):
+            out.append(msg("No separate L2 plateau in the read sweep: here the L2 is not measurably faster than HBM "
+                           "for a streaming read."))
+    l2r = next((b for b in bw if b["level"] == "L2" and b["kernel"] == "read" and b.get("status") == "ok"), None)
+    hr = next((b for b in bw if b["level"] == "HBM" and b["kernel"] == "read" and b.get("status") == "ok"), None)
+    if l2r and hr and l2r.get("plateau_found"):
+        out.append(msg("Reading from L2 ({l2}) is {r:.1f}x reading from HBM ({hbm}): a kernel that reuses data while "
+                       "it is in L2 gets that much more bandwidth.", l2=si(l2r["bytes_per_s"], "B/s"),
+                       hbm=si(hr["bytes_per_s"], "B/s"), r=l2r["bytes_per_s"] / hr["bytes_per_s"]))
+    out += _gpu_sweep_obs(doc)
+    return out
+
+
+def _gpu_sweep_obs(doc: dict) -> list[dict]:
+    roofs = _sweep_roofs(doc)
+    if roofs is None:
+        return []
+    pts, info, peak, bw = roofs
+    rp = peak / bw
+    out = []
+    tr_ = info.get("theoretical_ridge")
+    th = msg("; from the datasheet-style theoretical peaks it would be {t:.0f}", t=tr_) if tr_ else ""
+    out.append(msg("Ridge point of this GPU: {peak} / {bw} = {rp:.0f} FLOP/byte (the measured {prec} GEMM ceiling "
+                   "over the HBM ceiling){th}.", peak=si(peak, "FLOP/s"), bw=si(bw, "B/s"), rp=rp, prec=info["dtype"],
+                   th=th))
+    cross = next((p for p in pts if p["intensity"] >= rp), None)
+    if cross:
+        out.append(msg("X[B,{d}]·W[{d},{d}] crosses the ridge at B = {b} (intensity {i:.0f} FLOP/byte): below it the "
+                       "time is the time to read W from HBM, above it the tensor cores are the limit.", d=info["D"],
+                       b=cross["B"], i=cross["intensity"]))
+    else:
+        out.append(msg("Up to B = {b} X·W stays below the ridge (intensity {i:.0f} FLOP/byte): memory-bound "
+                       "throughout.", b=pts[-1]["B"], i=pts[-1]["intensity"]))
+    mem = [p for p in pts if p["intensity"] < rp / 2 and not p["above_roof"]]
+    if len(mem) >= 2:
+        a, b = mem[0], mem[-1]
+        out.append(msg("Memory-bound region (B = {b0}..{b1}): FLOP/s grew {fg:.1f}x while B grew {bg:.0f}x, at "
+                       "{lo}–{hi} of the roofline prediction.", b0=a["B"], b1=b["B"],
+                       fg=b["flops_per_s"] / a["flops_per_s"], bg=b["B"] / a["B"],
+                       lo=pct(min(p["of_predicted"] for p in mem)), hi=pct(max(p["of_predicted"] for p in mem))))
+    half = next((p for p in pts if p["flops_per_s"] >= 0.5 * peak and not p["above_roof"]), None)
+    if half:
+        out.append(msg("The first B reaching half of the GEMM ceiling is B = {b}.", b=half["B"]))
+    return out + _above_roof(pts)

@@ -1,0 +1,225 @@
+"""Observations of a `measure` run."""
+
+from __future__ import annotations
+
+from rooflab.i18n import join, msg
+from rooflab.units import binary_bytes, pct, si
+from rooflab.interpret.common import _above_roof, _find, _load_caveat, _sweep_roofs
+
+
+def _compute_obs(doc: dict) -> list[dict]:
+    obs = []
+    cc = doc["ceilings"]["compute"]
+    tall = doc["threads_all"]
+    m = doc["machine"]
+    for prec in ("fp32", "fp64"):
+        fma1 = _find(cc, precision=prec, klass="simd_fma", threads=1)
+        fman = _find(cc, precision=prec, klass="simd_fma", threads=tall)
+        if fma1 and fma1.get("of_theoretical") is not None:
+            obs.append(msg("{prec} SIMD FMA on one thread: {rate}, {frac} of the theoretical peak at the clock "
+                           "measured beside it ({ghz:.2f} GHz, {pipes} FMA pipes x {bits} bits).", prec=prec,
+                           rate=si(fma1["flops_per_s"], "FLOP/s"), frac=pct(fma1["of_theoretical"], 1),
+                           ghz=fma1["clock_hz_during"] / 1e9, pipes=m["uarch"]["fma_pipes"],
+                           bits=m["uarch"]["fma_bits"]))
+            lost, run = fma1.get("time_lost"), fma1.get("of_theoretical_running")
+            if lost is not None and run is not None and lost >= 0.005:
+                obs.append(msg("Its threads were away {lost} of the time (interrupts, other tenants): timed in short "
+                               "chunks while it ran, the {prec} FMA kernel reached {run} of the peak; the rest of the "
+                               "gap is the host's, not the code's.", lost=pct(lost, 1), prec=prec, run=pct(run, 1)))
+        if fma1 and fman and tall > 1:
+            sp = fman["flops_per_s"] / fma1["flops_per_s"]
+            cores = min(tall, m["physical_cores"])
+            if sp >= 0.75 * cores:
+                obs.append(msg("{prec} FMA scales {sp:.2f}x from 1 to {tall} threads: compute shares nothing between "
+                               "cores, so close to {cores}x is expected.", prec=prec, sp=sp, tall=tall, cores=cores))
+            else:
+                obs.append(msg("{prec} FMA scales only {sp:.2f}x from 1 to {tall} threads, while each thread's clock "
+                               "held: these CPUs share FMA units (SMT siblings, or virtual CPUs placed on one host "
+                               "core).", prec=prec, sp=sp, tall=tall))
+        scal = _find(cc, precision=prec, klass="scalar", threads=1)
+        simd = _find(cc, precision=prec, klass="simd", threads=1)
+        if fma1 and scal:
+            ebits = 32 if prec == "fp32" else 64
+            lanes = fma1["vector_bits"] // ebits
+            pipes = (msg("; the {pbits}-bit pipes run {plane} per cycle each", pbits=m["uarch"]["fma_bits"],
+                         plane=m["uarch"]["fma_bits"] // ebits)
+                     if m["uarch"]["fma_bits"] < fma1["vector_bits"] else "")
+            obs.append(msg("{prec}: SIMD FMA is {r:.1f}x scalar FMA ({bits}-bit registers hold {lanes} lanes{pipes}).",
+                           prec=prec, r=fma1["flops_per_s"] / scal["flops_per_s"], bits=fma1["vector_bits"],
+                           lanes=lanes, pipes=pipes))
+        if fma1 and simd:
+            r = fma1["flops_per_s"] / simd["flops_per_s"]
+            why = (msg("this core has separate FP add pipes, so multiplies and adds issued apart keep up with FMA")
+                   if m["uarch"].get("add_pipes") else
+                   msg("without FMA, a multiply and an add take two issue slots"))
+            obs.append(msg("{prec}: FMA gives {r:.2f}x the FLOP rate of separate multiply and add ({why}).",
+                           prec=prec, r=r, why=why))
+        blas = _find(cc, precision=prec, klass="blas_gemm", threads=tall)
+        if blas and fman:
+            obs.append(msg("{prec} BLAS GEMM on {tall} thread(s) reaches {frac} of the FMA-chain ceiling: the "
+                           "achievable roof for real code.", prec=prec, tall=tall,
+                           frac=pct(blas["flops_per_s"] / fman["flops_per_s"])))
+    for c in cc:
+        if c.get("status") in ("refused", "impossible"):
+            obs.append(msg("Not used as a roof: {name} x{threads} — {reason}.", name=c["name"], threads=c["threads"],
+                           reason=c["reason"]))
+    return obs
+
+
+def _bandwidth_obs(doc: dict) -> list[dict]:
+    obs = []
+    tall = doc["threads_all"]
+    caches = doc["machine"].get("caches") or {}
+    for sw in doc.get("bandwidth_sweeps", []):
+        if sw["kernel"] != "read" or sw["threads"] != 1 or not sw["plateaus"]:
+            continue
+        parts = []
+        for p in sw["plateaus"]:
+            if p["level"] in ("?", "DRAM"):
+                continue
+            rep = caches.get(p["level"])
+            edge = p.get("boundary_bytes") or p["end_bytes"]
+            if rep:
+                parts.append(msg("{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x)", level=p["level"],
+                                 edge=binary_bytes(edge), rep=binary_bytes(rep), ratio=edge / rep))
+            else:
+                parts.append(msg("{level} until about {edge}", level=p["level"], edge=binary_bytes(edge)))
+        if parts:
+            obs.append(msg("One-thread read plateaus found from the curve: {parts}.", parts=join(parts)))
+        missing = [lv for lv in caches if lv not in {p["level"] for p in sw["plateaus"]}]
+        if missing:
+            obs.append(msg("No separate plateau for {levels} in the one-thread read sweep: its bandwidth is not "
+                           "distinguishable from its neighbour's here.", levels=join(missing, ", ")))
+    bw = doc["ceilings"]["bandwidth"]
+    d1 = _find(bw, level="DRAM", kernel="triad", threads=1)
+    dn = _find(bw, level="DRAM", kernel="triad", threads=tall)
+    if d1 and dn and tall > 1:
+        obs.append(msg("DRAM triad: {one} on one thread, {all} on {tall} ({r:.2f}x). One core cannot keep enough cache "
+                       "misses in flight to fill the memory system (Little's law: bandwidth = misses in flight x line "
+                       "size / latency).", one=si(d1["bytes_per_s"], "B/s"), all=si(dn["bytes_per_s"], "B/s"),
+                       tall=tall, r=dn["bytes_per_s"] / d1["bytes_per_s"]))
+    l1 = _find(bw, level="L1", kernel="read", threads=1)
+    dr = _find(bw, level="DRAM", kernel="read", threads=1)
+    if l1 and dr:
+        obs.append(msg("One thread reads {r:.0f}x faster from L1 ({l1}) than from DRAM ({dram}): blocking for cache is "
+                       "worth that much to a memory-bound kernel.", r=l1["bytes_per_s"] / dr["bytes_per_s"],
+                       l1=si(l1["bytes_per_s"], "B/s"), dram=si(dr["bytes_per_s"], "B/s")))
+    gemv = next((x for x in bw if x["kernel"].startswith("BLAS GEMV") and x["threads"] == tall and
+                 x.get("status") == "ok"), None)
+    if gemv and dn:
+        obs.append(msg("BLAS GEMV streams {bw} on {tall} thread(s), {frac} of the C triad's DRAM ceiling.",
+                       bw=si(gemv["bytes_per_s"], "B/s"), tall=tall, frac=pct(gemv["bytes_per_s"] / dn["bytes_per_s"])))
+    return obs
+
+
+def _sweep_obs(doc: dict) -> list[dict]:
+    roofs = _sweep_roofs(doc)
+    if roofs is None:
+        return []
+    pts, info, peak, bw = roofs
+    rp = peak / bw
+    obs = [msg("Ridge point of this machine: {peak} / {bw} = {rp:.1f} FLOP/byte (fp32 FMA roof over the DRAM roof): "
+               "below it a kernel waits for memory, above it for arithmetic.", peak=si(peak, "FLOP/s"),
+               bw=si(bw, "B/s"), rp=rp)]
+    mem = [p for p in pts if p["intensity"] < rp / 2 and not p["above_roof"]]
+    if len(mem) >= 2:
+        lo, hi = min(p["of_predicted"] for p in mem), max(p["of_predicted"] for p in mem)
+        b0, b1 = mem[0], mem[-1]
+        args = dict(b0=b0["B"], b1=b1["B"], lo=pct(lo), hi=pct(hi), bgrow=b1["B"] / b0["B"],
+                    tgrow=b1["time_s"] / b0["time_s"])
+        if args["tgrow"] < args["bgrow"] / 2:
+            obs.append(msg("Memory-bound region (B = {b0}..{b1}): {lo}–{hi} of the roofline prediction; B grew "
+                           "{bgrow:.0f}x and the time {tgrow:.1f}x — FLOP/s rise almost linearly with B because the "
+                           "time goes into reading W once.", **args))
+        else:
+            obs.append(msg("Memory-bound region (B = {b0}..{b1}): {lo}–{hi} of the roofline prediction; B grew "
+                           "{bgrow:.0f}x and the time {tgrow:.1f}x — the BLAS does not turn the extra rows into nearly "
+                           "free work here, so this region falls short of the linear rise the roofline predicts.",
+                           **args))
+    comp = [p for p in pts if p["intensity"] > 2 * rp and not p["above_roof"]]
+    if comp:
+        lo = min(comp, key=lambda p: p["of_peak"])
+        hi = max(comp, key=lambda p: p["of_peak"])
+        if hi["of_peak"] - lo["of_peak"] < 0.15 * hi["of_peak"]:
+            obs.append(msg("Compute-bound region (B >= {b}): {lo}–{hi} of the FMA peak; the curve is flat and the time "
+                           "grows in proportion to B.", b=comp[0]["B"], lo=pct(lo["of_peak"]), hi=pct(hi["of_peak"])))
+        else:
+            obs.append(msg("Past the ridge (B >= {b}) the curve keeps climbing, from {lo} of the FMA peak (B = {blo}) "
+                           "to {hi} (B = {bhi}): the BLAS needs far more rows than the ridge point to amortize its "
+                           "packing and blocking; the roofline gives the bound, not the shape.", b=comp[0]["B"],
+                           lo=pct(lo["of_peak"]), blo=lo["B"], hi=pct(hi["of_peak"]), bhi=hi["B"]))
+    half = next((p for p in pts if p["flops_per_s"] >= 0.5 * peak and not p["above_roof"]), None)
+    if half:
+        obs.append(msg("The first B reaching half of the peak is B = {b} (intensity {i:.0f} FLOP/byte).", b=half["B"],
+                       i=half["intensity"]))
+    g = next((p for p in pts if p["B"] == 1), None)
+    skinny = [p for p in pts if 2 <= p["B"] <= 16]
+    if g and skinny:
+        worst = min(skinny, key=lambda p: p["bytes_per_s"])
+        if g["bytes_per_s"] > 1.5 * max(p["bytes_per_s"] for p in skinny):
+            obs.append(msg("GEMV vs skinny GEMM: B = 1 streams {g}, but B = 2..16 only {w} at worst (B = {b}): NumPy "
+                           "sends B = 1 to GEMV and B >= 2 to a GEMM that does not use the bandwidth for very thin "
+                           "inputs. The roofline is an upper bound; how close a kernel gets depends on how it is "
+                           "written.", g=si(g["bytes_per_s"], "B/s"), w=si(worst["bytes_per_s"], "B/s"), b=worst["B"]))
+        else:
+            obs.append(msg("No GEMV vs skinny-GEMM gap here: B = 2..16 stream at least {w}, against {g} for GEMV at "
+                           "B = 1.", w=si(worst["bytes_per_s"], "B/s"), g=si(g["bytes_per_s"], "B/s")))
+    return obs + _above_roof(pts)
+
+
+def _trust_obs(doc: dict) -> list[dict]:
+    """What this run's roofline leaves out, and whether it can be the machine's reference."""
+    t = doc.get("trust")
+    if not t:
+        return []
+    out = []
+    if t.get("disturbed"):
+        out.append(msg("{n} ceiling(s) were measured while the CPUs were not all ours ({names}): they are shown with "
+                       "the reason but are not roofs, and this run does not replace the roofs of this machine's "
+                       "earlier undisturbed runs; bench and the labs keep using those. Rerun on a quiet machine, or "
+                       "with --wait-quiet SECONDS.", n=len(t["disturbed"]), names=join(t["disturbed"], ", ")))
+    if t.get("impossible"):
+        out.append(msg("{n} figure(s) broke a physical bound ({names}): impossible, a measurement problem, never a "
+                       "roof.", n=len(t["impossible"]), names=join(t["impossible"], ", ")))
+    return out
+
+
+def _dram_roof_obs(doc: dict) -> list[dict]:
+    """The DRAM roof against the regular-store figure: the write-allocate traffic the STREAM count leaves out."""
+    tall = doc["threads_all"]
+    roof = next((m for m in (doc.get("roofs") or {}).get("memory", []) if m.get("level") == "DRAM"), None)
+    if not roof or not roof.get("regular_value"):
+        return []
+    bw = doc["ceilings"]["bandwidth"]
+    reg_t = _find(bw, level="DRAM", kernel="triad", threads=tall)
+    nt_t = _find(bw, level="DRAM", kernel="triad_nt", threads=tall)
+    out = []
+    if roof["kernel"] != roof.get("regular_kernel"):
+        out.append(msg("DRAM roof on {tall} thread(s): {roof} ({kernel}); the best regular-store kernel reaches {reg} "
+                       "({rkernel}), {r:.2f}x less.", tall=tall, roof=si(roof["value"], "B/s"), kernel=roof["kernel"],
+                       reg=si(roof["regular_value"], "B/s"), rkernel=roof["regular_kernel"],
+                       r=roof["value"] / roof["regular_value"]))
+    if reg_t and nt_t:
+        out.append(msg("Write-allocate: an ordinary store first reads the line it writes, so the triad moves 32 bytes "
+                       "per element where STREAM counts 24; streaming stores skip that read. Triad in DRAM: {nt} with "
+                       "streaming stores, {reg} without ({r:.2f}x; up to 1.33x if the read of each written line were "
+                       "all that differs).", nt=si(nt_t["bytes_per_s"], "B/s"), reg=si(reg_t["bytes_per_s"], "B/s"),
+                       r=nt_t["bytes_per_s"] / reg_t["bytes_per_s"]))
+    return out
+
+
+def _bandwidth_not_roofs(doc: dict) -> list[dict]:
+    return [msg("Not used as a roof: {level} {kernel} x{threads} — {reason}.", level=c["level"], kernel=c["kernel"],
+                threads=c["threads"], reason=c["reason"])
+            for c in doc["ceilings"]["bandwidth"] if c.get("status") in ("refused", "impossible") and c.get("reason")]
+
+
+def measure_observations(doc: dict) -> list[dict]:
+    out = _load_caveat(doc)
+    out += _trust_obs(doc)
+    out += _compute_obs(doc)
+    out += _bandwidth_obs(doc)
+    out += _dram_roof_obs(doc)
+    out += _bandwidth_not_roofs(doc)
+    out += _sweep_obs(doc)
+    return out
