@@ -20,7 +20,7 @@ import numpy as np
 
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import build_gemm, gemm_params
-from rooflab.labs.ladder import WORKER_ENV
+from rooflab.kernels.builders import OPENMP_QUIET_ENV as WORKER_ENV
 from rooflab.machine.cpu import describe_cpu
 from rooflab.machine.env import blas_info, usable_cpus
 from rooflab.timing.harness import HarnessConfig

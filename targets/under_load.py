@@ -33,31 +33,17 @@ from pathlib import Path
 import numpy as np
 
 import rooflab
-from rooflab.commands.measure import bound_clock
+from rooflab.commands.measure.cpu import bound_clock
 from rooflab.model.reference import roofs_at
 from rooflab.results.history import measure_history
 from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
 from rooflab.results.store import Store
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from loadgen import Hog, cpu_hog, memory_hog  # noqa: E402
+
 HOG_S = 600
-CPU_HOG = f"import time\nend = time.time() + {HOG_S}\nwhile time.time() < end: pass\n"
-MEM_HOG = ("import time, numpy as np\na = np.ones(32 << 20); b = np.empty_like(a)\n"
-           f"end = time.time() + {HOG_S}\nwhile time.time() < end: np.copyto(b, a)\n")
-
-
-class Hog:
-    def __init__(self, code: str, cpu: int):
-        self.code, self.cpu = code, cpu
-
-    def __enter__(self):
-        self.p = subprocess.Popen([sys.executable, "-c", self.code],
-                                  preexec_fn=lambda: os.sched_setaffinity(0, {self.cpu}))
-        time.sleep(0.5)
-        return self
-
-    def __exit__(self, *exc):
-        self.p.kill()
-        self.p.wait()
+CPU_HOG, MEM_HOG = cpu_hog(HOG_S), memory_hog(HOG_S)
 
 
 def key(c: dict) -> tuple:
@@ -142,7 +128,7 @@ def rooflab_dram(kind: str, ws_bytes: int, threads: int) -> float | None:
     (median of short samples), for about as long as the likwid-bench run beside it."""
     from rooflab.kernels import tasks
     from rooflab.kernels.builders import build_stream, vector_bytes
-    from rooflab.commands.measure import elements_for
+    from rooflab.commands.measure.cpu import elements_for
     from rooflab.machine.cpu import describe_cpu
     from rooflab.timing.harness import HarnessConfig, Timing
 

@@ -71,7 +71,7 @@ def fake_measure(store_path):
     from rooflab.machine import describe
     from rooflab.results.store import Store
 
-    key = describe(clock=False)["key"]
+    key = describe()["key"]
     comp = [{"precision": p, "klass": "simd_fma", "threads": 1, "status": "ok", "flops_per_s": 1e11,
              "name": f"{p} FMA"} for p in ("fp32", "fp64")]
     bw = [{"level": lv, "kernel": "read", "threads": 1, "status": "ok", "bytes_per_s": v}

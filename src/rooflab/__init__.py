@@ -1,10 +1,39 @@
 """rooflab: measure your machine's cache-aware roofline, place your kernels on it, and time changes with
-statistics you can trust."""
+statistics you can trust.
+
+The functions here (``rooflab.measure``, ``rooflab.bench``, ``rooflab.lab`` ...) are generated from the same
+declarations as the command line (see :mod:`rooflab.api`); they load on first use, so importing rooflab stays
+cheap (the worker process that runs kernels imports it too).
+"""
 
 __version__ = "0.1.0"
 
-from rooflab.api import bench, compare, info, lab, measure, measure_gpu  # noqa: E402
 from rooflab.errors import CompileError, KernelFailed, RooflabError, WrongResult  # noqa: E402
+from rooflab.results import schema as _schema  # noqa: E402
 
-__all__ = ["CompileError", "KernelFailed", "RooflabError", "WrongResult", "__version__", "bench", "compare", "info",
-           "lab", "measure", "measure_gpu"]
+
+def _load_registry() -> None:
+    from rooflab import registry
+
+    registry.load()
+
+
+# the commands' document kinds are declared when a stored or saved document of one is first read
+_schema.declarations_from(_load_registry)
+
+_API = ("bench", "compare", "history", "info", "lab", "measure", "measure_gpu", "profile", "report", "run", "show")
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from rooflab import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'rooflab' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_API])
+
+
+__all__ = ["CompileError", "KernelFailed", "RooflabError", "WrongResult", "__version__", *_API]

@@ -1,121 +1,285 @@
-"""The library's entry points; the CLI calls these and renders what they return."""
+"""The library's entry points, generated from the registry of commands and labs; the command line calls the same
+functions. :func:`call` is the one path every command takes, and the one place that opens measuring sessions:
+
+options checked -> routed -> ``prepare`` -> ``before`` (reads the store, runs other commands) -> a session opened
+-> ``run`` -> the document completed (schema, load, warnings, observations) and stored -> files written (HTML,
+CSV, plot) -> returned as a :class:`~rooflab.render.notebook.Result` (a dict that draws itself in Jupyter).
+"""
 
 from __future__ import annotations
 
-import contextlib
-import functools
+import dataclasses
+import inspect
+import os
 
+from rooflab import registry
+from rooflab.contract import Command, make_options, option_fields
+from rooflab.errors import RooflabError
+from rooflab.i18n import text
 from rooflab.render.notebook import Result
 from rooflab.results.schema import schema_id
 
 
-def _as_result(fn):
-    """The documents the library returns display themselves in Jupyter (and stay plain dicts)."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return Result(fn(*args, **kwargs))
-    return wrapper
+class _Stores:
+    """The results store of one call: given as a Store (left open), a path, or None (the default store). It is
+    opened when first used, so a command that needs none (``show`` of saved .json files, a run kept out of the
+    store) never touches it, and closed at the end when it was opened here."""
+
+    def __init__(self, given):
+        self.given = given
+        self._opened = None
+
+    @property
+    def store(self):
+        from rooflab.results.store import Store
+
+        if self.given is not None and not isinstance(self.given, (str, bytes)) and \
+                not hasattr(self.given, "__fspath__"):
+            return self.given
+        if self._opened is None:
+            self._opened = Store(self.given)
+        return self._opened
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._opened is not None:
+            self._opened.close()
 
 
-@contextlib.contextmanager
-def _store(store):
-    """A Store given as an object (left open), a path or None (opened and closed here), or False (no store)."""
-    from rooflab.results.store import Store
+class _Lazy:
+    """The store, opened when a command first uses it (``show`` of saved .json files never does)."""
 
+    def __init__(self, stores: _Stores):
+        self._stores = stores
+
+    def __getattr__(self, name: str):
+        return getattr(self._stores.store, name)
+
+
+@dataclasses.dataclass
+class Context:
+    """What a command's ``before`` may use: the store to read (opened on first use), and other commands to run
+    first (stored like any run when this one is)."""
+
+    stores: _Stores
+    save: bool
+    progress: object
+
+    @property
+    def store(self):
+        return self.stores.store
+
+    def run(self, name: str, **options) -> dict:
+        return call(registry.command(name), options, store=self.stores.store if self.save else None,
+                    save=self.save, progress=self.progress)
+
+
+def refuse_under_launcher(name: str) -> None:
+    """Under mpirun without --mpi, N copies would fight over the same cores and the same store: say so (once, from
+    the first rank)."""
+    from rooflab.mpi.session import launched_ranks
+
+    n = launched_ranks()
+    if n:
+        rank = os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ.get("PMI_RANK") or os.environ.get("PMIX_RANK")
+        message = (f"this process is one of {n} MPI ranks: run `mpirun -n {n} rooflab {name} --mpi` to measure with "
+                   f"all of them together, or run rooflab without a launcher")
+        raise RooflabError(message if rank in (None, "0") else "")
+
+
+def run_in_session(cmd: Command, session, opts) -> dict:
+    """Run a command in a session opened by the caller (a test's, with a machine record of its own) and complete
+    its document as :func:`call` does: schema, load, warnings, observations, stored."""
+    return session.finish({"schema": cmd.schema, **cmd.run(session, opts)}, observe=cmd.interpret)
+
+
+def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict | None:
+    """Every rank runs the command in its own session, in step with the others; rank 0 assembles, aggregates and
+    stores the job (the other ranks return None)."""
+    from rooflab.mpi.jobs import run_job_document, store_job
+    from rooflab.mpi.session import RankSession, world
+
+    if cmd.mpi is None:
+        raise RooflabError(f"{cmd.title} does not run as an MPI job")
+    comm = world()
+    rank = comm.Get_rank()
+    if cmd.mpi.share is not None:
+        opts = cmd.mpi.share(opts, comm, stores.store if rank == 0 else None)
+
+    def work(r: int) -> dict:
+        with RankSession(cmd.kind, comm, store=None, progress=progress if r == 0 else None,
+                         worker_env=dict(cmd.worker_env)) as s:
+            return run_in_session(cmd, s, opts)
+
+    doc = run_job_document(comm, work)
+    if doc is None:
+        return None
+    doc = cmd.mpi.aggregate(doc, [p["result"] for p in doc["mpi"]["per_rank"]], opts)
+    doc["schema"] = cmd.schema
+    if save and cmd.stored:
+        store_job(stores.store, cmd.kind, doc)
+    return doc
+
+
+def _measure(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict | None:
+    from rooflab.session import Session
+
+    if getattr(opts, "mpi", False):
+        return _mpi_job(cmd, opts, stores, save, progress)
+    if cmd.mpi is not None:
+        refuse_under_launcher(cmd.name)
+    if cmd.before is not None:
+        opts = cmd.before(opts, Context(stores, save, progress))
+    with Session(cmd.kind, store=stores.store if (save and cmd.stored) else None, progress=progress,
+                 worker_env=dict(cmd.worker_env)) as s:
+        return run_in_session(cmd, s, opts)
+
+
+def resolve(cmd: Command, values: dict, *, cli: bool = False) -> tuple[Command, object]:
+    """The command that runs these option values (another one where ``route`` says so) and its options, checked
+    and prepared: every mistake in them is reported here, before anything starts."""
+    opts = make_options(cmd.options, values, where=("both", "cli") if cli else ("both", "api"))
+    if cmd.route is not None:
+        routed = cmd.route(opts)
+        if routed is not None:
+            name, vals = routed
+            return resolve(registry.command(name), vals)
+    if cmd.prepare is not None:
+        opts = cmd.prepare(opts)
+    return cmd, opts
+
+
+def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=None, html=None, csv=None,
+         plot=None, cli: bool = False) -> Result | None:
+    """Run ``cmd`` with option ``values`` and return its document (None on an MPI rank other than 0).
+
+    ``store``: a :class:`~rooflab.results.store.Store`, a path, or None for the default store; ``save`` False (or
+    ``store=False``) keeps the run out of it. ``html``, ``csv`` (a folder) and ``plot`` (.png, .svg or .pdf): files
+    to write as well, for the commands that have them. ``cli``: the values come from the command line."""
     if store is False:
-        yield None
-    elif store is None or isinstance(store, (str, bytes)) or hasattr(store, "__fspath__"):
-        with Store(store or None) as st:
-            yield st
-    else:
-        yield store
+        store, save = None, False
+    asked = {"html": html, "csv": csv, "plot": plot}
+    for what, given in asked.items():
+        if given and what not in cmd.outputs:
+            raise RooflabError(f"{cmd.title} writes no {what} file")
+    for what in cmd.requires:
+        if not asked[what]:
+            raise RooflabError(f"{cmd.title} needs --{what} (the file to write)")
+    if plot:
+        from rooflab.render.plot import check_plot_path
+
+        check_plot_path(plot)
+    cmd, opts = resolve(cmd, values, cli=cli)
+    progress = progress or (lambda message: None)
+    with _Stores(store) as stores:
+        if cmd.needs == "none":
+            doc = cmd.run(opts)
+        elif cmd.needs == "store":
+            doc = cmd.run(_Lazy(stores), opts)
+        else:
+            doc = _measure(cmd, opts, stores, save, progress)
+    if doc is None:
+        return None
+    doc = Result({"schema": cmd.schema, **doc})
+    doc.command = cmd
+    doc.options = opts
+    from rooflab.render import files
+
+    doc.written = files.write(cmd, doc, html=html, csv=csv, plot=plot)
+    return doc
 
 
-@_as_result
-def info(*, clock: bool = True) -> dict:
-    """Machine, environment and capabilities as one document (``rooflab.info/1``)."""
-    from rooflab.machine import describe
-    from rooflab.machine.env import capabilities, environment
-
-    return {"schema": schema_id("info"), "machine": describe(clock=clock), "environment": environment(),
-            "capabilities": capabilities()}
+def list_labs() -> dict:
+    """The labs, in the order they teach (``rooflab lab --json``)."""
+    return {"schema": schema_id("labs"), "labs": [{"name": c.name, "description": text(c.summary, "en")}
+                                                   for c in registry.labs().values()]}
 
 
-@_as_result
-def measure(*, quick: bool = False, threads: int | None = None, precisions: tuple[str, ...] = ("fp64", "fp32"),
-            batch_sweep: bool = True, wait_quiet_s: float = 0.0, store=None, progress=None) -> dict:
-    """Measure this machine's roofline (the `rooflab measure` document, ``rooflab.measure/2``).
+# ------------------------------------------------------------------------------------------ generated functions
 
-    ``store``: a :class:`~rooflab.results.store.Store`, a path, or None for the default store; False keeps the run
-    out of the store.
-    """
-    from rooflab.commands.measure import MeasureOptions, run
-    from rooflab.session import Session
-
-    with _store(store) as st, Session("measure", store=st, progress=progress) as s:
-        return run(MeasureOptions(quick=quick, threads=threads, precisions=precisions, batch_sweep=batch_sweep,
-                                  wait_quiet_s=wait_quiet_s), s)
+_COMMON = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d)
+           for n, d in (("store", None), ("save", True), ("progress", None), ("html", None), ("csv", None),
+                        ("plot", None))]
 
 
-@_as_result
-def measure_gpu(*, quick: bool = False, batch_sweep: bool = True, index: int = 0, store=None, progress=None,
-                backend=None) -> dict:
-    """Measure an NVIDIA GPU's roofline (the `rooflab measure --device cuda` document, ``rooflab.measure.gpu/2``).
-    Needs CuPy (``pip install 'rooflab[gpu]'``); says so, and why, when there is no usable GPU."""
-    from rooflab.gpu.backend import select_backend
-    from rooflab.commands.measure_gpu import GpuOptions, run
-    from rooflab.session import Session
-
-    backend = backend or select_backend("cuda", index)
-    with _store(store) as st, Session("measure.gpu", store=st, progress=progress) as s:
-        return run(GpuOptions(quick=quick, batch_sweep=batch_sweep, index=index), s, backend)
-
-
-@_as_result
-def lab(name: str, *, store=None, progress=None, **options) -> dict:
-    """Run one lab (``rooflab lab NAME``) and return its document; ``options`` are the lab's (quick, n, ...).
-
-    ``store``: a Store, a path, None for the default store, or False to keep the run out of the store.
-    """
-    import importlib
-
-    from rooflab.errors import RooflabError
-    from rooflab.labs import LABS
-    from rooflab.session import Session
-
-    if name not in LABS:
-        raise RooflabError(f"no lab {name!r}; the labs are: {', '.join(LABS)}")
-    mod = importlib.import_module(LABS[name][0])
-    with _store(store) as st, Session(f"lab.{name}", store=st, progress=progress,
-                                      worker_env=getattr(mod, "WORKER_ENV", None)) as s:
-        return mod.run(s, **options)
+def signature(cmd: Command) -> inspect.Signature:
+    """The Python signature of a command: its positional arguments, its options as keywords, then ``store``,
+    ``save``, ``progress`` and the files it can write."""
+    params = []
+    for f in option_fields(cmd.options, ("both", "api")):
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if f.opt.argument else inspect.Parameter.KEYWORD_ONLY
+        default = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        params.append(inspect.Parameter(f.name, kind, default=default, annotation=f.type))
+    positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    keyword = [p for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    common = [p for p in _COMMON if p.name in ("store", "save", "progress") or p.name in cmd.outputs]
+    return inspect.Signature(positional + keyword + common)
 
 
-@_as_result
-def bench(target, *, kernels: tuple[str, ...] = (), quick: bool = False, store=None, progress=None, **callable_opts):
-    """Bench kernels and place them on this machine's roofline (the `rooflab bench` document).
-
-    ``target``: a spec file (``kernels`` picks some of its kernels), or a Python callable with ``sizes``,
-    ``setup``, ``flops``, ``bytes`` and optionally ``expected``, ``name``, ``tolerance``, ``threads`` and
-    ``precision`` (see :func:`rooflab.commands.bench.run_callable`).
-    """
-    from rooflab.commands import bench as bench_lab
-    from rooflab.session import Session
-    from rooflab.userkernel.spec import load_spec
-
-    with _store(store) as st, Session("bench", store=st, progress=progress) as s:
-        if callable(target):
-            return bench_lab.run_callable(s, target, quick=quick, **callable_opts)
-        specs = bench_lab.select(load_spec(target), tuple(kernels))
-        return bench_lab.run(s, specs, quick=quick)
+def _doc(cmd: Command) -> str:
+    summary = text(cmd.summary, "en")
+    lines = [summary[:1].upper() + summary[1:] + ".", "",
+             f"Returns the `{cmd.title}` document (``{cmd.schema}``).", "", "Options:"]
+    for f in option_fields(cmd.options, ("both", "api")):
+        lines.append(f"    {f.name}: {f.opt.help}")
+    return "\n".join(lines)
 
 
-@_as_result
-def compare(a: str, b: str, *, threshold: float = 0.02, rounds: int | None = None, quick: bool = False, store=None,
-            progress=None) -> dict:
-    """Did B really get faster than A? Two kernels (``spec.toml[:NAME]``) or two stored bench runs (ids)."""
-    from rooflab.commands import compare as cmp
-    from rooflab.session import Session
+def function(cmd: Command):
+    """The Python function of a command or lab, with the signature :func:`signature` gives."""
+    sig = signature(cmd)
+    common_names = [p.name for p in _COMMON]
 
-    with _store(store) as st, Session("compare", store=st, progress=progress) as s:
-        return cmp.run(s, a, b, threshold=threshold, rounds=rounds, quick=quick)
+    def fn(*args, **kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise RooflabError(f"{cmd.title}: {exc}") from None
+        values = dict(bound.arguments)
+        common = {k: values.pop(k) for k in common_names if k in values}
+        return call(cmd, values, **common)
+
+    fn.__name__ = fn.__qualname__ = cmd.name
+    fn.__signature__ = sig
+    fn.__doc__ = _doc(cmd)
+    fn.command = cmd
+    return fn
+
+
+class _Labs:
+    """``lab(name, **options)`` runs a lab by name; ``lab.NAME(...)`` is each lab's own function, with the lab's
+    options in its signature."""
+
+    def __call__(self, name: str, *args, **kwargs):
+        return getattr(self, registry.lab(name).name)(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        fn = function(registry.lab(name))
+        setattr(self, name, fn)
+        return fn
+
+    def __dir__(self):
+        return list(registry.labs())
+
+    def __repr__(self):
+        return f"<rooflab labs: {', '.join(registry.labs())}>"
+
+
+lab = _Labs()
+
+for _name, _cmd in registry.commands().items():
+    globals()[_name] = function(_cmd)
+
+
+def run(name: str, *args, **kwargs):
+    """Any command by name (``run("measure", quick=True)``); a lab as ``"lab NAME"``."""
+    if name.startswith(("lab ", "lab.")):
+        return lab(name[4:], *args, **kwargs)
+    return globals()[registry.command(name).name](*args, **kwargs)
+
+
+__all__ = ["call", "function", "lab", "list_labs", "resolve", "run", "run_in_session", "signature", *registry.commands()]

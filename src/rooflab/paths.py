@@ -12,6 +12,8 @@ from pathlib import Path
 import platformdirs
 
 CSRC = Path(__file__).resolve().parent / "csrc"
+# the most threads a C kernel starts (RL_MAX_THREADS in csrc/rl_parallel.h; a test keeps the two equal)
+MAX_THREADS = 256
 
 
 def home() -> Path | None:

@@ -88,8 +88,9 @@ class Session:
     def machine(self) -> dict:
         if self._machine is None:
             from rooflab.machine import describe
+            from rooflab.machine.limits import measure_clock
 
-            self._machine = describe()
+            self._machine = describe(clock=lambda: self.call("measuring the core clock", measure_clock))
         return self._machine
 
     @property
@@ -274,8 +275,10 @@ class Session:
         result.setdefault("warnings", [])
         result["warnings"] = result["warnings"] + [w.to_dict() for w in self.warnings]
         result["load"] = load
-        result.setdefault("machine", self.machine)
-        result.setdefault("environment", self.environment)
+        if "machine" not in result:  # (the property measures the clock: only when the document has no machine)
+            result["machine"] = self.machine
+        if "environment" not in result:
+            result["environment"] = self.environment
         if self.worker_env:
             result["worker_env"] = self.worker_env
         if observe is not None:

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from rooflab import registry
 from rooflab.cli import main
 
 pytestmark = pytest.mark.cc
@@ -112,7 +113,7 @@ def test_bad_plot_path_fails_before_measuring(capsys, tmp_path):
 def test_library_api_measure_without_store():
     import rooflab
 
-    doc = rooflab.measure(quick=True, threads=1, precisions=("fp64",), batch_sweep=False, store=False)
+    doc = rooflab.measure(quick=True, threads=1, precision="fp64", batch_sweep=False, store=False)
     assert doc["schema"] == "rooflab.measure/2" and "run_id" not in doc
     assert {c["precision"] for c in doc["ceilings"]["compute"]} == {"fp64"}
     assert {c["threads"] for c in doc["ceilings"]["compute"]} == {1}
@@ -141,7 +142,7 @@ def test_lab_list_and_fma_quick(capsys, tmp_path):
 def test_lab_ladder_quick_json(capsys, tmp_path):
     code = main(["lab", "ladder", "--quick", "--n", "200", "--json", "--store", str(tmp_path / "s.sqlite")])
     doc = json.loads(capsys.readouterr().out)
-    assert code == 0 and doc["schema"] == "rooflab.lab.ladder/1" and doc["n"] == 200
+    assert code == 0 and doc["schema"] == "rooflab.lab.ladder/2" and doc["n"] == 200
     assert doc["worker_env"]["OPENBLAS_THREAD_TIMEOUT"] == "4" and "GOMP_SPINCOUNT" in doc["worker_env"]
     for r in doc["rungs"]:
         assert {"name", "own", "n", "threads", "flops_per_s", "rel_error", "ratio_to_blas"} <= set(r), r
@@ -159,7 +160,7 @@ def test_other_labs_quick_json(capsys, tmp_path, name, key):
         args += ["--n", "96"]
     code = main(args)
     doc = json.loads(capsys.readouterr().out)
-    assert code == 0 and doc["schema"] == f"rooflab.lab.{name}/1" and doc["observations"]
+    assert code == 0 and doc["schema"] == registry.lab(name).schema and doc["observations"]
     rows = doc[key] if name != "blocking" else [r for c in doc["cases"] for r in c["rows"]]
     assert rows
     for r in rows:
@@ -191,7 +192,7 @@ def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path)
                  str(tmp_path / "csv")]) == 0
     assert "orders" in lab_page.read_text() and "loop_" not in capsys.readouterr().err
     rows = (tmp_path / "csv" / "loops_orders.csv").read_text().splitlines()
-    assert rows[0].startswith("name,order") and len(rows) == 7
+    assert rows[0].startswith("name,group,flops_per_s") and len(rows) == 7
 
 
 def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_path):

@@ -6,6 +6,7 @@ import stat
 
 import pytest
 
+from rooflab.api import run_in_session
 from rooflab.cli import main
 from rooflab.kernels import tasks
 from rooflab.labs import numa
@@ -78,11 +79,11 @@ def test_numa_two_node_path_with_a_stand_in_numactl(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     from rooflab.machine import describe
 
-    machine = describe(clock=False)
+    machine = describe()
     machine["numa_nodes"] = {"0": [0], "1": [1]}
     machine["caches"] = {"L1": 32768, "L2": 1 << 18}  # keeps the arrays small
     with Session("lab.numa", machine=machine, environment={"hostname": "h"}) as s:
-        doc = numa.run(s, quick=True)
+        doc = run_in_session(numa.LAB, s, numa.Options(quick=True))
     assert doc["single_node"] is False and [p["memory_node"] for p in doc["pairs"]] == [0, 1]
     assert doc["pairs"][0]["local"] and not doc["pairs"][1]["local"]
     assert all(p["latency_s"] > 0 and p["bandwidth_bytes_per_s"] > 0 for p in doc["pairs"])

@@ -4,51 +4,33 @@ asserted: only that no figure breaks its physical bound, that every figure taken
 quiet one or marked disturbed (or impossible), and that the stored reference roofline stays the quiet one."""
 
 import os
-import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 import rooflab
-from rooflab.commands.measure import bound_clock
+from rooflab.commands.measure.cpu import bound_clock
 from rooflab.model.reference import roofs_at
 from rooflab.results.history import measure_history
 from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
 from rooflab.results.store import Store
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "targets"))
+from loadgen import Hog, cpu_hog, memory_hog  # noqa: E402
+
 pytestmark = [pytest.mark.cc, pytest.mark.slow]
 
 CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-HOG_S = 90  # every hog ends by itself after this long, whatever happens to the test
-
-CPU_HOG = f"import time\nend = time.time() + {HOG_S}\nwhile time.time() < end: pass\n"
-MEM_HOG = ("import time, numpy as np\n"
-           "a = np.ones(32 << 20); b = np.empty_like(a)\n"  # 256 MiB each: far past any last-level cache
-           f"end = time.time() + {HOG_S}\n"
-           "while time.time() < end: np.copyto(b, a)\n")
-
-
-class Hog:
-    """A process keeping one CPU busy (and, for the memory hog, the memory system) while the block runs."""
-
-    def __init__(self, code: str, cpu: int):
-        self.code, self.cpu = code, cpu
-
-    def __enter__(self):
-        self.p = subprocess.Popen([sys.executable, "-c", self.code],
-                                  preexec_fn=lambda: os.sched_setaffinity(0, {self.cpu}))
-        time.sleep(0.5)  # let it start before measuring
-        assert self.p.poll() is None, "the hog did not start"
-        return self
-
-    def __exit__(self, *exc):
-        self.p.kill()
-        self.p.wait(timeout=10)
+# every hog ends by itself after this long, whatever happens to the test; far longer than a quick measure under
+# load takes (a hog that ended early would leave the last ceilings measured quiet)
+HOG_S = 600
+CPU_HOG, MEM_HOG = cpu_hog(HOG_S), memory_hog(HOG_S)
 
 
 def _measure(store_path):
-    return rooflab.measure(quick=True, precisions=("fp32",), batch_sweep=False, store=str(store_path))
+    return rooflab.measure(quick=True, precision="fp32", batch_sweep=False, store=str(store_path))
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,7 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 

@@ -18,10 +18,11 @@ from rich.console import Console
 from rooflab.gpu import specs
 from rooflab.gpu.backend import (GpuUnavailable, SimulatedBackend, decode_reasons, kernel_source, parse_smi,
                                  passes, select_backend)
-from rooflab.commands.measure_gpu import GpuOptions, make_plan, run
+from rooflab.commands.measure.gpu import GpuOptions, make_plan
 from rooflab.i18n import using
-from rooflab.render import gpu as _gpu  # noqa: F401  (registers the renderer)
-from rooflab.render.text import RENDERERS
+from rooflab.api import run_in_session
+from rooflab.registry import command
+from rooflab.render.report import render
 from rooflab.results.store import Store
 from rooflab.session import Session
 from tests_gpu_helpers import CLK, H200, sim
@@ -29,7 +30,7 @@ from tests_gpu_helpers import CLK, H200, sim
 DATA = Path(__file__).resolve().parents[1] / "data"
 def measure(backend, store=None, quick=True):
     with Session("measure.gpu", store=store, machine={"key": "sim"}, environment={}) as s:
-        return run(GpuOptions(quick=quick), s, backend)
+        return run_in_session(command("measure_gpu"), s, GpuOptions(quick=quick, backend=backend))
 
 
 # ------------------------------------------------------------------------------------------- the tables
@@ -192,7 +193,7 @@ def test_simulated_run_is_stored_and_drawn_in_both_languages(simulated):
     def draw(lang):
         out = io.StringIO()
         with using(lang):
-            RENDERERS["measure.gpu"](stored["result"], Console(file=out, width=4000, color_system=None))
+            render(stored["result"], Console(file=out, width=4000, color_system=None))
         return out.getvalue()
 
     en, zh = draw("en"), draw("zh")
@@ -241,7 +242,7 @@ def test_an_unknown_gpu_is_measured_but_not_checked():
 
 
 def test_a_process_list_alone_does_not_call_the_gpu_shared():
-    from rooflab.commands.measure_gpu import state_warnings
+    from rooflab.commands.measure.gpu import state_warnings
 
     idle = {"utilization": 0.0, "processes": [{"pid": 99999}]}  # a container's view: host PIDs, ours among them
     assert state_warnings(idle, set(), own_pid=1) == []

@@ -1,5 +1,7 @@
 import pytest
 
+from rooflab.errors import OverheadDominates
+
 from rooflab.timing.clock import FakeClock, measured_resolution
 from rooflab.timing.harness import HarnessConfig, calibrate, python_timed, run_interleaved, run_samples
 
@@ -136,3 +138,50 @@ def test_fake_clock_never_goes_backwards_and_resolution_is_measured():
 def test_invalid_config_rejected():
     with pytest.raises(ValueError):
         HarnessConfig(min_sample_s=0)
+
+
+def _scripted(order, costs, overhead=0.0):
+    """Timed functions that log their calls and cost ``cost * reps`` (+ a fixed ``overhead`` per call)."""
+    def make(name):
+        def k(reps):
+            order.append((name, reps))
+            return costs[name] * reps + overhead
+        return k
+    return {name: make(name) for name in costs}
+
+
+def test_bracket_surrounds_every_sample_and_after_sees_only_kept_samples():
+    order, seen = [], []
+    fns = _scripted(order, {"peak": 1e-3, "clock": 5e-4})
+    cfg = HarnessConfig(min_sample_s=0.01, samples=3, warmup=1)
+    res = run_interleaved(fns, cfg, rotate=False, bracket="clock", after={"peak": lambda i: seen.append(("p", i)),
+                                                                          "clock": lambda i: seen.append(("c", i))})
+    kept = [n for n, _ in order[-7:]]
+    assert kept == ["clock", "peak", "clock", "peak", "clock", "peak", "clock"]
+    assert seen == [("c", 0), ("p", 0), ("c", 1), ("p", 1), ("c", 2), ("p", 2), ("c", 3)]
+    assert len(res["clock"].samples) == 4 and len(res["peak"].samples) == 3
+
+
+def test_budget_cuts_rounds_but_never_below_min_samples():
+    order = []
+    fns = _scripted(order, {"A": 1e-3, "B": 1e-3})
+    cfg = HarnessConfig(min_sample_s=0.1, samples=50, warmup=0, min_samples=4, budget_s=0.5)
+    res = run_interleaved(fns, cfg, budget=True)
+    assert len(res["A"].samples) == 4  # a round lasts ~0.24 s: 0.5 s of budget would allow 2
+    res = run_interleaved(fns, cfg)  # without the budget, every round asked for
+    assert len(res["A"].samples) == 50
+
+
+def test_per_call_overhead_raises_reps_and_grows_once_when_samples_are_mostly_overhead():
+    order = []
+    # a fixed 5 ms per call: calibrated for 10 ms samples, half of every sample would be the call's own cost
+    fns = _scripted(order, {"A": 1e-4}, overhead=5e-3)
+    cfg = HarnessConfig(min_sample_s=0.01, samples=3, warmup=0, max_sample_s=2.0)
+    res = run_interleaved(fns, cfg, call_overheads={"A": 5e-3})
+    assert res["A"].reps * 1e-4 >= 0.9 * 5e-3 / 0.02  # overhead at most ~2% of a sample
+    assert res["A"].samples == pytest.approx([1e-4] * 3)
+    # counts fixed too short: the overhead swallows the samples; grow_once retries at 16 times the count
+    res = run_interleaved(fns, cfg, call_overheads={"A": 5e-3}, reps={"A": 100}, grow_once=True)
+    assert res["A"].reps == 1600
+    with pytest.raises(OverheadDominates):
+        run_interleaved(fns, cfg, call_overheads={"A": 5e-3}, reps={"A": 100})

@@ -47,7 +47,7 @@ def test_several_runs_and_runs_without_a_roofline():
 
 
 def _measure_run(rid, fma, dram):
-    doc = {"roofs": {"compute": [{"name": "FMA", "value": fma}], "memory": [{"name": "DRAM", "value": dram}]},
+    doc = {"schema": "rooflab.measure/2", "roofs": {"compute": [{"name": "FMA", "value": fma}], "memory": [{"name": "DRAM", "value": dram}]},
            "ceilings": {"compute": [{"name": "FMA", "threads": 2, "flops_per_s": fma, "status": "ok"}],
                         "bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 2, "bytes_per_s": dram,
                                        "status": "ok"}]}}

@@ -13,11 +13,10 @@ from conftest import CJK, english_prose
 from rich.console import Console
 
 from rooflab.i18n import using
-from rooflab.render import gpu as _gpu  # noqa: F401  (registers the renderers)
-from rooflab.render import labs as _labs  # noqa: F401
-from rooflab.render import measure as _measure  # noqa: F401
+from rooflab import registry
 from rooflab.render.html import render_html, run_from_doc
-from rooflab.render.text import RENDERERS, render_environment, render_machine
+from rooflab.render.report import render
+from rooflab.render.text import render_environment, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
 KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",
@@ -36,14 +35,16 @@ def draw(kind: str, doc: dict, lang: str) -> str:
     out = io.StringIO()
     con = Console(file=out, width=4000, highlight=False, color_system=None)
     with using(lang):
-        RENDERERS[kind](doc, con)
+        render(doc, con)
         render_machine(doc["machine"], con)
         render_environment(doc["environment"], con)
     return out.getvalue()
 
 
-def test_every_kind_of_run_is_recorded():
-    assert {kind_of(p) for p in DOCS} == set(RENDERERS) - {"info"}
+def test_every_kind_of_stored_run_is_recorded():
+    stored = [c for c in [*registry.commands().values(), *registry.labs().values()]
+              if c.needs == "session" and c.stored]
+    assert {kind_of(p) for p in DOCS} == {c.kind for c in stored}
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: p.stem)

@@ -4,26 +4,16 @@ from rooflab.machine import cpu as C
 from rooflab.machine.limits import flops_per_cycle, theoretical
 from rooflab.machine.uarch import identify
 
-ZEN3_CPUINFO = """processor	: 0
+ZEN3_CPUINFO = "\n".join(f"""processor	: {i}
 vendor_id	: AuthenticAMD
 cpu family	: 25
 model		: 1
 model name	: AMD EPYC 7B13
 cpu MHz		: 2450.000
 physical id	: 0
-core id		: 0
+core id		: {i}
 flags		: fpu sse sse2 ssse3 sse4_1 sse4_2 avx avx2 fma bmi2
-
-processor	: 1
-vendor_id	: AuthenticAMD
-cpu family	: 25
-model		: 1
-model name	: AMD EPYC 7B13
-cpu MHz		: 2450.000
-physical id	: 0
-core id		: 1
-flags		: fpu sse sse2 ssse3 sse4_1 sse4_2 avx avx2 fma bmi2
-"""
+""" for i in range(2))
 
 # Graviton2 (Neoverse N1): Arm cpuinfo has no model name, only implementer/part
 N1_CPUINFO = "\n\n".join(f"""processor	: {i}

@@ -5,9 +5,9 @@ import dataclasses
 import pytest
 
 from rooflab.errors import RooflabError
-from rooflab.commands import measure
+from rooflab.commands.measure import cpu as measure
 from rooflab.kernels.builders import PeakVariant, default_chains, vector_bytes
-from rooflab.commands.measure import MeasureOptions, disturbance, make_plan
+from rooflab.commands.measure.cpu import MeasureOptions, disturbance, make_plan
 from rooflab.machine import describe_cpu
 from rooflab.timing.harness import Timing
 
@@ -104,7 +104,7 @@ def run_script(machine, behaviour, others_disturbed=False, wait_quiet_s=0.0):
                             for kw in behaviour(klass, threads)]
     s = FakeSession(script, others_disturbed, wait_quiet_s)
     plan = dataclasses.replace(make_plan(MeasureOptions(), machine), attempts=3)
-    out = measure._compute_ceilings(s, MeasureOptions(precisions=("fp32",)), plan, machine, 2)
+    out = measure._compute_ceilings(s, MeasureOptions(precision="fp32"), plan, machine, 2)
     return [e for e in out if e["klass"] != "blas_gemm"], s
 
 

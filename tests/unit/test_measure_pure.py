@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rooflab.kernels import tasks
-from rooflab.commands.measure import MeasureOptions, elements_for, make_plan, working_sets
+from rooflab.commands.measure.cpu import MeasureOptions, elements_for, make_plan, working_sets
 from rooflab.model.caches import cache_capacities
 from rooflab.model.roofline import measure_roofs as roofs
 from rooflab.render.ascii import Point, ascii_roofline

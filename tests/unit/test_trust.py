@@ -4,7 +4,7 @@
 import pytest
 
 from rooflab.errors import OverheadDominates
-from rooflab.commands.measure import check_bandwidth_bound, level_order_warnings
+from rooflab.commands.measure.cpu import check_bandwidth_bound, level_order_warnings
 from rooflab.model.reference import roofs_at
 from rooflab.kernels.tasks import call_overhead
 from rooflab.machine.uarch import identify

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from rooflab.toolchain.compiler import CompileError
+import dataclasses
+from dataclasses import dataclass
+
+from rooflab.contract import EXIT_NOTHING_MEASURED, Column, Command, Mpi, Table, internal, option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
-from rooflab.machine.env import git_state
-from rooflab.model.roofline import attainable
-from rooflab.results.schema import schema_id
-from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig
+from rooflab.i18n import msg, tr
+from rooflab.interpret.bench import bench_observations
+from rooflab.interpret.common import bound_word
 from rooflab.kernels.user import build_spec, task
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities, level_for
 from rooflab.model.reference import roofs_at
+from rooflab.model.roofline import attainable
+from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
 from rooflab.results.history import measure_history
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.toolchain.compiler import CompileError
+from rooflab.userkernel.spec import KernelSpec
 
 
 def config_for(spec: KernelSpec, quick: bool) -> HarnessConfig:
@@ -44,14 +50,27 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     return out
 
 
-def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
-        measure_doc: dict | list[dict] | None = None) -> dict:
+def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, caps: dict, points: list) -> None:
+    """A measured size: its median time and interval, rates, place on the roofline; a point to draw when it has
+    one."""
+    s = t.summary
+    row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv, seconds=t.samples,
+               **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
+    if flops:
+        row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
+    if row.get("of_roof", 0) > 1.02:
+        row["above_roof"] = True
+    if row["intensity"] and row["flops_per_s"]:
+        points.append({"label": row["label"], "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                       "above_roof": row.get("above_roof", False)})
+
+
+def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofline: list[dict] | None) -> dict:
     prec = specs[0].precision
-    measure_doc = measure_doc or ensure_measure(session, prec)
     kernels = []
     points = []
     for spec in specs:
-        roofs = roofs_at(measure_doc, spec.threads, spec.precision)
+        roofs = roofs_at(roofline, spec.threads, spec.precision)
         caps = cache_capacities(session.machine, spec.threads)
         entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": roofs, "sizes": [],
                  "git": git_state(spec.source.parent)}  # the user's work tree, to tell two records apart later
@@ -78,36 +97,12 @@ def run(session: Session, specs: list[KernelSpec], *, quick: bool = False,
             if not out.ok:
                 row.update(error=out.error, error_kind=out.error_kind)
             else:
-                s = out.timing.summary
-                row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv,
-                           seconds=out.timing.samples,
-                           **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
-                if flops:
-                    row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
-                if row.get("of_roof", 0) > 1.02:
-                    row["above_roof"] = True
-                if row["intensity"] and row["flops_per_s"]:
-                    points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
-                                   "above_roof": row.get("above_roof", False)})
+                timed_row(row, flops, nbytes, out.timing, roofs, caps, points)
             entry["sizes"].append(row)
         kernels.append(entry)
-    first = kernels[0]["roofs"] if kernels else roofs_at(measure_doc, 1, prec)
-    doc = {"schema": schema_id("bench"), "quick": quick, "kernels": kernels, "points": points,
-           "roofs": {"compute": first["compute"], "memory": first["memory"]},
-           "roofline_source": first["source"]}
-    from rooflab.interpret.bench import bench_observations
-
-    return session.finish(doc, observe=bench_observations)
-
-
-def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
-    if not names:
-        return specs
-    known = {s.name: s for s in specs}
-    bad = [n for n in names if n not in known]
-    if bad:
-        raise RooflabError(f"no kernel named {', '.join(bad)} in the spec (it has: {', '.join(known)})")
-    return [known[n] for n in names]
+    first = kernels[0]["roofs"] if kernels else roofs_at(roofline, 1, prec)
+    return {"quick": quick, "kernels": kernels, "points": points,
+            "roofs": {"compute": first["compute"], "memory": first["memory"]}, "roofline_source": first["source"]}
 
 
 def _rel_error(got, ref) -> float:
@@ -122,9 +117,9 @@ def _rel_error(got, ref) -> float:
     return rel_err(g, r)
 
 
-def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes, expected=None,
-                 name: str | None = None, tolerance: float = 1e-5, threads: int = 1, precision: str = "fp64",
-                 quick: bool = False) -> dict:
+def bench_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes, expected=None,  # noqa: A002
+                   name: str | None = None, tolerance: float = 1e-5, threads: int = 1, precision: str = "fp64",
+                   quick: bool = False, roofline: list[dict] | None = None) -> dict:
     """A Python callable (e.g. a NumPy expression) at each size: ``setup(**size)`` returns its arguments,
     ``flops``/``bytes`` are numbers, expressions of the sizes, or callables of them; ``expected(*args)`` the
     reference result. It runs in this process (a Python exception is reported for its size, the others go on)."""
@@ -132,8 +127,7 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
     from rooflab.userkernel.expr import arith
 
     name = name or getattr(fn, "__name__", "callable")
-    measure_doc = ensure_measure(session, precision)
-    roofs = roofs_at(measure_doc, threads, precision)
+    roofs = roofs_at(roofline, threads, precision)
     caps = cache_capacities(session.machine, threads)
     cfg = HarnessConfig(min_sample_s=0.005 if quick else 0.02, samples=5 if quick else 11, warmup=1, min_samples=3,
                         budget_s=1.0 if quick else 5.0)
@@ -167,37 +161,119 @@ def run_callable(session: Session, fn, *, sizes: list[dict], setup, flops, bytes
             rows.append(row)
             session.record(label, row)
             continue
-        s = t.summary
-        row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv,
-                   seconds=t.samples,
-                   **place(fl, by, s.median, ws, roofs, caps))
-        if row.get("of_roof", 0) > 1.02:
-            row["above_roof"] = True
+        timed_row(row, fl, by, t, roofs, caps, points)
         session.check_timing(label, t)
-        if row["intensity"] and row["flops_per_s"]:
-            points.append({"label": label, "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
-                           "above_roof": row.get("above_roof", False)})
         rows.append(row)
         session.record(label, row)
     spec = {"name": name, "prototype": f"Python callable {getattr(fn, '__qualname__', name)}", "threads": threads,
             "precision": precision}
-    doc = {"schema": schema_id("bench"), "quick": quick,
-           "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}], "points": points,
-           "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
-           "roofline_source": roofs["source"]}
-    from rooflab.interpret.bench import bench_observations
-
-    return session.finish(doc, observe=bench_observations)
+    return {"quick": quick, "kernels": [{"name": name, "spec": spec, "roofs": roofs, "sizes": rows}],
+            "points": points, "roofs": {"compute": roofs["compute"], "memory": roofs["memory"]},
+            "roofline_source": roofs["source"]}
 
 
-def ensure_measure(session: Session, precision: str) -> list[dict]:
-    """This machine's stored measure runs, newest first; a quick one is measured (and stored) when there is none."""
-    docs = measure_history(session.store, session.machine.get("key"))
-    if docs:
-        return docs
-    from rooflab.commands.measure import MeasureOptions, run
+@dataclass(frozen=True)
+class Options:
+    target: object = option(argument=True, path="file", help="A kernel spec file (TOML); from Python also a callable "
+                                                             "(with sizes, setup, flops and bytes).")
+    kernels: tuple[str, ...] = option((), flag="--kernel", many=True, help="Only this kernel of the spec "
+                                                                             "(repeatable).")
+    quick: bool = quick_option("Fewer samples: a first look.")
+    mpi: bool = option(False, help="Run as one rank of an MPI job: every rank runs the kernels on its own data at "
+                                   "the same moment; rank 0 aggregates and stores.")
+    # a Python callable's description (bench_callable)
+    sizes: list | None = option(None, where="api", help="The sizes to run a callable at: a list of dicts.")
+    setup: object = option(None, where="api", help="setup(**size) returns the callable's arguments.")
+    flops: object = option(None, where="api", help="FLOP per call: a number, an expression of the sizes, or a "
+                                                    "callable of them.")
+    bytes: object = option(None, where="api", help="Bytes per call, as flops.")
+    expected: object = option(None, where="api", help="expected(*args): the reference result to check against.")
+    name: str | None = option(None, where="api", help="The callable's name in the report.")
+    tolerance: float = option(1e-5, where="api", min=0, help="Largest relative error accepted.")
+    threads: int = option(1, where="api", min=1, help="Threads the callable uses (for its roof).")
+    precision: str = option("fp64", where="api", choices=("fp32", "fp64"), help="Precision of the callable's roof.")
+    specs: tuple | None = internal()  # the kernels read from the spec file
+    roofline: list | None = internal()  # this machine's stored measure runs, newest first
 
-    session.progress("no stored roofline of this machine: measuring a quick one")
-    with Session("measure", store=session.store, machine=session.machine, environment=session.environment,
-                 progress=session.progress) as s:
-        return [run(MeasureOptions(quick=True, batch_sweep=False, precisions=(precision,)), s)]
+    @property
+    def precision_needed(self) -> str:
+        return self.specs[0].precision if self.specs else self.precision
+
+
+_CALLABLE = ("sizes", "setup", "flops", "bytes")
+
+
+def prepare(opts: Options) -> Options:
+    """Every mistake in the spec (or in a callable's description) is reported before anything runs."""
+    if callable(opts.target):
+        missing = [k for k in _CALLABLE if getattr(opts, k) is None]
+        if missing:
+            raise RooflabError(f"benching a callable needs {', '.join(missing)} (see help(rooflab.bench))")
+        return opts
+    if not isinstance(opts.target, str) and not hasattr(opts.target, "__fspath__"):
+        raise RooflabError(f"bench takes a spec file or a callable, not {type(opts.target).__name__}")
+    from rooflab.userkernel.spec import load_spec, select
+
+    return dataclasses.replace(opts, specs=tuple(select(load_spec(opts.target), tuple(opts.kernels))))
+
+
+def before(opts: Options, ctx) -> Options:
+    """This machine's stored rooflines; a quick one is measured (and stored with the run) when there is none."""
+    from rooflab.machine import describe
+
+    docs = measure_history(ctx.store, describe()["key"]) if ctx.store is not None else []
+    if not docs:
+        ctx.progress("no stored roofline of this machine: measuring a quick one")
+        docs = [ctx.run("measure", quick=True, batch_sweep=False, precision=opts.precision_needed)]
+    return dataclasses.replace(opts, roofline=list(docs))
+
+
+def run(session: Session, opts: Options) -> dict:
+    if opts.specs is None:
+        return bench_callable(session, opts.target, sizes=opts.sizes, setup=opts.setup, flops=opts.flops,
+                              bytes=opts.bytes, expected=opts.expected, name=opts.name, tolerance=opts.tolerance,
+                              threads=opts.threads, precision=opts.precision, quick=opts.quick,
+                              roofline=opts.roofline)
+    return bench_specs(session, list(opts.specs), quick=opts.quick, roofline=opts.roofline)
+
+
+def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
+    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
+    if rows and all(r.get("error") for r in rows):
+        return EXIT_NOTHING_MEASURED, ("no kernel of the spec could be measured (every one failed to build, crashed, "
+                                       "hung or was wrong); see above")
+    return None
+
+
+def _kernels(doc: dict) -> list[tuple[str, dict, list[dict]]]:
+    return [(k["name"], {"name": k["name"]}, k.get("sizes") or []) for k in doc.get("kernels") or []]
+
+
+def _bound(r: dict, doc: dict) -> str | None:
+    if not r.get("bound"):
+        return None
+    return bound_word(r["bound"]) + (f" ({r['level']})" if r.get("level") else "")
+
+
+def _correct(r: dict, doc: dict) -> str:
+    if r.get("error_kind") == "wrong":
+        return tr("wrong")
+    return tr("ok ({err:.1e})", err=r["rel_error"]) if r.get("rel_error") is not None else tr("not checked")
+
+
+COMMAND = Command(
+    name="bench", order=2, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
+    interpret=bench_observations, outputs=("html", "csv", "plot"),
+    mpi=Mpi(aggregate=aggregate_bench_job, share=share_roofline),
+    summary=msg("your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline"),
+    tables=(Table("bench", "{name} (median time and 95% CI per call)", groups=_kernels, error_column="correct",
+                  columns=(Column("size", "size", value=lambda r, d: r["label"]),
+                           Column("time_s", "time", "seconds", ci="time_ci95"),
+                           Column("flops_per_s", "FLOP/s", "flops"),
+                           Column("bytes_per_s", "bytes/s", "bytes_per_s"),
+                           Column("intensity", "FLOP/B", "g"),
+                           Column("bound", "bound", value=_bound, csv=False),
+                           Column("of_roof", "of roof", "pct"),
+                           Column("correct", "correct", value=_correct, csv=False),
+                           Column("error", "error", "msg", report=False))),),
+)

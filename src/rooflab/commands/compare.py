@@ -8,8 +8,13 @@ runs are compared kernel by kernel and size by size from their raw samples, unpa
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
+from rooflab.contract import EXIT_SLOWER, Column, Command, Table, internal, option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.results.schema import schema_id
+from rooflab.i18n import msg, tr
+from rooflab.interpret.compare import compare_observations
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels.runner import compare_c_kernels
@@ -81,15 +86,19 @@ def _diff(x, y, path="") -> list[str]:
     return [] if x == y else [f"{path}: {x!r} -> {y!r}"]
 
 
-def compare_runs(session: Session, ra: str, rb: str, *, threshold: float) -> dict:
-    st = session.store
-    if st is None:
+def stored_runs(store, ra: str, rb: str) -> tuple[dict, dict]:
+    """The two stored bench runs to compare, each checked to be one."""
+    if store is None:
         raise RooflabError("comparing stored runs needs the store")
-    da, db = st.get(ra), st.get(rb)
+    da, db = store.get(ra), store.get(rb)
     for d in (da, db):
         if d["kind"] != "bench" or not d.get("result"):
             raise RooflabError(f"run {d['run_id']} is a {d['kind']} run ({d['status']}); compare takes two finished "
                                "bench runs")
+    return da, db
+
+
+def compare_runs(da: dict, db: dict, *, threshold: float) -> dict:
     rows = []
     kb = {k["name"]: k for k in db["result"]["kernels"]}
     for k in da["result"]["kernels"]:
@@ -115,17 +124,77 @@ def compare_runs(session: Session, ra: str, rb: str, *, threshold: float) -> dic
             "b": {"run_id": db["run_id"], "created": db["created"]}, "rows": rows, "record_differences": differs}
 
 
-def run(session: Session, a: str, b: str, *, threshold: float = 0.02, rounds: int | None = None,
-        quick: bool = False) -> dict:
-    rounds = rounds or (10 if quick else 30)
-    if is_run_ref(a) and is_run_ref(b):
-        body = compare_runs(session, a, b, threshold=threshold)
-    elif is_run_ref(a) or is_run_ref(b):
-        raise RooflabError("compare two kernels (spec.toml[:NAME]) or two stored runs, not one of each")
-    else:
-        body = compare_kernels(session, kernel_from(a), kernel_from(b), threshold=threshold, rounds=rounds,
-                               quick=quick)
-    doc = {"schema": schema_id("compare"), "threshold": threshold, **body}
-    from rooflab.interpret.compare import compare_observations
+@dataclass(frozen=True)
+class Options:
+    a: str = option(argument=True, help="A: a kernel (spec.toml[:NAME]) or a stored bench run (an id, latest).")
+    b: str = option(argument=True, help="B: the same kind of thing as A.")
+    threshold: float = option(0.02, min=0, max=1, help="Smallest relative change called a difference.")
+    rounds: int | None = option(None, min=5, max=100000, help="Interleaved rounds (default 30; --quick: 10).")
+    quick: bool = quick_option("Fewer rounds: a first look.")
+    fail_if_slower: bool = option(False, where="cli", help="Exit with status 1 when B is slower than A at any size (a "
+                                                           "performance gate for CI).")
+    kernels: tuple | None = internal()  # (spec A, spec B) read from their files
+    runs: tuple | None = internal()  # (run A, run B) read from the store
 
-    return session.finish(doc, observe=compare_observations)
+
+def prepare(opts: Options) -> Options:
+    """Every mistake in the two kernels' specs is reported before anything runs."""
+    ra, rb = is_run_ref(opts.a), is_run_ref(opts.b)
+    if ra and rb:
+        return opts
+    if ra or rb:
+        raise RooflabError("compare two kernels (spec.toml[:NAME]) or two stored runs, not one of each")
+    return dataclasses.replace(opts, kernels=(kernel_from(opts.a), kernel_from(opts.b)))
+
+
+def before(opts: Options, ctx) -> Options:
+    if opts.kernels is None:
+        return dataclasses.replace(opts, runs=stored_runs(ctx.store, opts.a, opts.b))
+    return opts
+
+
+def run(session: Session, opts: Options) -> dict:
+    if opts.runs is not None:
+        body = compare_runs(*opts.runs, threshold=opts.threshold)
+    else:
+        body = compare_kernels(session, *opts.kernels, threshold=opts.threshold,
+                               rounds=opts.rounds or (10 if opts.quick else 30), quick=opts.quick)
+    return {"threshold": opts.threshold, **body}
+
+
+def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
+    slower = [r for r in doc.get("rows", []) if r.get("verdict") == "slower"]
+    if not (opts.fail_if_slower and slower):
+        return None
+    sizes = ", ".join(" ".join(f"{k}={v}" for k, v in r["size"].items()) or r.get("kernel", "") for r in slower)
+    return EXIT_SLOWER, f"B is slower than A ({sizes}): failing as --fail-if-slower asks"
+
+
+def _name(side: dict) -> str:
+    return side.get("name", f"run {side.get('run_id')}")
+
+
+def _where(r: dict, doc: dict) -> str:
+    where = " ".join(f"{k}={v}" for k, v in r["size"].items())
+    return f"{r['kernel']} {where}" if doc["mode"] == "runs" else where
+
+
+def _verdict(r: dict, doc: dict) -> str | None:
+    return {"faster": tr("faster"), "slower": tr("slower"), "no difference": tr("no difference")}.get(r.get("verdict"))
+
+
+COMMAND = Command(
+    name="compare", order=3, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
+    interpret=compare_observations, outputs=(),
+    summary=msg("did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)"),
+    headline=lambda d: f"A = {_name(d['a'])} · B = {_name(d['b'])} · " + tr("threshold {th:.0%}", th=d["threshold"]),
+    tables=(Table("compare_rows", "B against A (speed-up = time of A / time of B)", rows="rows",
+                  error_column="verdict", columns=(
+                      Column("size", "size", value=_where),
+                      Column("a_time_s", "A", "seconds"),
+                      Column("b_time_s", "B", "seconds"),
+                      Column("speedup", "speed-up", "x3"),
+                      Column("speedup_ci95", "95% CI", value=lambda r, d: "{:.3f}–{:.3f}".format(*r["speedup_ci95"])
+                             if r.get("speedup_ci95") else None, csv=False),
+                      Column("verdict", "verdict", value=_verdict))),),
+)

@@ -9,16 +9,20 @@ model, so the model can be checked.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+from rooflab.contract import Column, Command, Table, internal, option
 from rooflab.counters import cachegrind, perf
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
-from rooflab.machine.env import perf_probe
-from rooflab.results.schema import schema_id
-from rooflab.session import Session
+from rooflab.i18n import msg, tr
+from rooflab.interpret.profile import profile_observations
 from rooflab.kernels.user import build_driver
+from rooflab.machine.env import perf_probe
+from rooflab.session import Session
 from rooflab.userkernel.spec import KernelSpec
 
 
@@ -44,8 +48,64 @@ def cachegrind_summary(per_fn: dict[str, dict[str, int]], function: str, calls: 
             "l1_traffic_bytes": d1 * line / calls, "dram_traffic_bytes": ll * line / calls}
 
 
-def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: int = 3,
-        force_cachegrind: bool = False) -> dict:
+def parse_sizes(values) -> dict | None:
+    """``--size NAME=NUMBER`` (repeated) as a dict; a dict (from Python) is checked the same way."""
+    given = ([(f"{k}={v}", k, v) for k, v in values.items()] if isinstance(values, dict) else
+             [(str(v), *str(v).partition("=")[::2]) for v in values or ()])
+    out = {}
+    for raw, name, num in given:
+        if isinstance(num, str):
+            if not raw.count("=") or not name.strip():
+                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096")
+            try:
+                num = int(num) if num.strip().lstrip("-").isdigit() else float(num)
+            except ValueError:
+                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096") from None
+        if isinstance(num, bool) or not isinstance(num, (int, float)) or not math.isfinite(num) or \
+                not 0 <= num <= 1e15:
+            raise RooflabError(f"--size {raw!r}: {raw.partition('=')[2].strip()} is not a size (a finite number "
+                               "from 0 to 1e15)")
+        out[name.strip()] = num
+    return out or None
+
+
+@dataclass(frozen=True)
+class Options:
+    spec: str = option(argument=True, help="A kernel spec file, or lab:NAME for one of the labs' own kernels "
+                                           "(lab:gemm_ikj, lab:loop_kji, lab:stream_triad, ...).")
+    kernel: str | None = option(None, help="The kernel of the spec to profile (needed when it has several).")
+    size: tuple[str, ...] = option((), many=True, help="NAME=NUMBER for each size variable (default: the spec's "
+                                                       "smallest size); from Python, a dict.")
+    calls: int = option(3, min=1, help="Calls of the kernel.")
+    cachegrind: bool = option(False, help="Use cachegrind even where perf counts.")
+    resolved: KernelSpec | None = internal()
+
+
+def prepare(opts: Options) -> Options:
+    """The kernel read from its spec (or the labs' own kernels) and every mistake reported before anything runs."""
+    if opts.spec.startswith("lab:"):
+        from rooflab.kernels.labkernels import spec_for
+        from rooflab.machine import describe
+
+        specs = [spec_for(opts.spec[4:], describe())]
+    else:
+        from rooflab.userkernel.spec import load_spec, select
+
+        specs = select(load_spec(opts.spec), (opts.kernel,) if opts.kernel else ())
+    if len(specs) > 1:
+        raise RooflabError(f"{opts.spec} has several kernels ({', '.join(s.name for s in specs)}): choose one "
+                           "with --kernel")
+    parse_sizes(opts.size)
+    return dataclasses.replace(opts, resolved=specs[0])
+
+
+def run(session: Session, opts: Options) -> dict:
+    return profile(session, opts.resolved, size=parse_sizes(opts.size), calls=opts.calls,
+                   force_cachegrind=opts.cachegrind)
+
+
+def profile(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: int = 3,
+            force_cachegrind: bool = False) -> dict:
     size = pick_size(spec, size)
     flops, nbytes = spec.work(size)
     m = session.machine
@@ -57,7 +117,7 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
     extra = () if use_perf or "avx512f" not in m["isa"]["features"] else ("-mno-avx512f",)
     session.progress(f"profile: building a driver for {spec.name}")
     exe = build_driver(spec, size, calls, extra)
-    doc = {"schema": schema_id("profile"), "kernel": spec.to_dict(), "size": size, "calls": calls,
+    doc = {"kernel": spec.to_dict(), "size": size, "calls": calls,
            "model": {"flops": flops, "bytes": nbytes}, "perf": probe, "driver": exe.to_dict()}
     if extra:
         doc["driver_note"] = ("built with -mno-avx512f because valgrind cannot run AVX-512 code: instruction counts "
@@ -94,6 +154,31 @@ def run(session: Session, spec: KernelSpec, *, size: dict | None = None, calls: 
             doc["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}
             doc["counters"] = cachegrind_summary(cg["functions"], spec.function, calls, line)
     session.record(spec.name, {"method": doc["method"], "counters": doc["counters"]})
-    from rooflab.interpret.profile import profile_observations
+    return doc
 
-    return session.finish(doc, observe=profile_observations)
+
+def _counters(doc: dict) -> list[dict]:
+    return [{"event": k, "value": v} for k, v in doc["counters"].items()]
+
+
+def _counters_title(doc: dict) -> str:
+    return (tr("Counters (per call, kernel function only)") if doc["method"] == "cachegrind" else
+            tr("Counters (whole driver run)"))
+
+
+_SPOT_COLUMNS = (Column("symbol", "where"), Column("percent", "% of samples", "f1"))
+
+COMMAND = Command(
+    name="profile", order=4, options=Options, run=run, prepare=prepare, interpret=profile_observations, outputs=(),
+    summary=msg("why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) "
+                "otherwise"),
+    headline=lambda d: tr("{name} at {size} · {calls} call(s) · method: {method}", name=d["kernel"]["name"],
+                          size=" ".join(f"{k}={v}" for k, v in d["size"].items()), calls=d["calls"],
+                          method=d["method"]),
+    tables=(Table("profile_counters", _counters_title, rows=_counters, columns=(
+                Column("event", "event"),
+                Column("value", "value", "g6", value=lambda r, d: r["value"] if isinstance(r["value"], (int, float))
+                       else tr("not counted")))),
+            Table("profile_hotspots", "Hot functions (perf record)", rows="hotspots", columns=_SPOT_COLUMNS),
+            Table("profile_hot_lines", "Hot source lines (perf record)", rows="hot_lines", columns=_SPOT_COLUMNS)),
+)

@@ -3,7 +3,7 @@ every time taken with CUDA events around a batch of launches, after synchronisat
 
 A backend hands out ``Timed`` objects: ``run(reps)`` launches ``reps`` times between two events and returns the
 seconds the device took; ``check()`` verifies the result (relative error); ``cycles()`` (FMA kernels) gives the SM
-cycles the blocks of the last launch ran, from ``clock64``. :mod:`rooflab.commands.measure_gpu` only sees this interface,
+cycles the blocks of the last launch ran, from ``clock64``. :mod:`rooflab.commands.measure.gpu` only sees this interface,
 so it runs the same against :class:`SimulatedBackend` in the tests.
 """
 

@@ -30,6 +30,16 @@ SEPARATORS = {"zh": {"; ": "；", ", ": "，", " and ": " 和 ", ": ": "：", ".
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("rooflab_lang", default="")
 
 
+def add_translations(lang: str, mapping: Mapping[str, str], owner: str = "") -> None:
+    """Templates a command or lab carries with it (its ``translations``), added to the language's catalog; a
+    template translated twice, differently, is an error."""
+    catalog = CATALOGS[lang]
+    for en, translated in mapping.items():
+        if catalog.get(en, translated) != translated:
+            raise ValueError(f"{owner}: {en!r} is already translated differently")
+        catalog[en] = translated  # type: ignore[index]
+
+
 def locale_lang(environ: Mapping[str, str] | None = None) -> str:
     """The language the locale asks for: the first of LC_ALL, LC_MESSAGES, LANG, LANGUAGE that is set decides."""
     env = os.environ if environ is None else environ

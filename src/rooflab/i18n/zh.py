@@ -177,8 +177,6 @@ ZH: dict[str, str] = {
         '占屋顶',
     'error':
         '错误',
-    'name':
-        '名称',
     'label':
         '标签',
     'chains':
@@ -227,8 +225,6 @@ ZH: dict[str, str] = {
         '警告',
     'FMA chains on one core (median; FMAs per cycle at the clock measured beside each)':
         '单核上的 FMA 链（中位数；每周期 FMA 数按旁边测得的时钟计算）',
-    "latency {lat:.2f} cycles × throughput {thr:.2f} FMA/cycle = {need:.1f} chains needed (Little's law); measured saturation at {sat} chains":
-        '延迟 {lat:.2f} 周期 × 吞吐量 {thr:.2f} FMA/周期 = 需要 {need:.1f} 条链（利特尔定律）；实测在 {sat} 条链时饱和',
     'GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)':
         'GEMM 阶梯（中位数；与相同线程数的 BLAS 之比，成对轮次，95% 置信区间）',
     'six loop orders, n = {n}':
@@ -237,10 +233,6 @@ ZH: dict[str, str] = {
         '循环顺序，按最内层循环分组',
     'blocked GEMM, predicted BS = {bs}':
         '分块 GEMM，预测块大小 BS = {bs}',
-    'n = {n}: A and B fit the last-level cache':
-        'n = {n}：A 和 B 能放进末级缓存',
-    'n = {n}: A and B exceed the last-level cache':
-        'n = {n}：A 和 B 超出末级缓存',
     'Flags matrix':
         '编译选项矩阵',
     'register tiles, {n} x {bits}-bit registers':
@@ -1029,4 +1021,32 @@ ZH: dict[str, str] = {
         '{line}   (x{n})',
     '... {n} more line(s): the whole output is in --json':
         '…… 另有 {n} 行：完整输出见 --json',
+    "your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline":
+        '规格文件（TOML）中的你的核函数：检查、计时，并放到本机的 roofline 上',
+    'did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)':
+        '真的变快了吗？A 和 B：两个核函数（spec.toml[:NAME]）或两次已存储的 bench 运行（编号）',
+    'machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, numactl, BLAS)':
+        '机器、环境与能力（编译器、OpenMP、perf 计数器、valgrind、numactl、BLAS）',
+    "measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the plot":
+        '测量本机的缓存感知 roofline：计算与带宽上限、批量扫描、绘图',
+    "measure an NVIDIA GPU's roofline (rooflab measure --device cuda); needs CuPy":
+        '测量 NVIDIA GPU 的 roofline（rooflab measure --device cuda）；需要 CuPy',
+    'why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) otherwise':
+        '原因：机器提供硬件计数器时用 perf，否则用模拟缓存（cachegrind）',
+    'list stored runs, newest first':
+        '列出已存储的运行，最新的在前',
+    'draw stored runs again, without measuring anything (several: their ceilings side by side)':
+        '重新绘制已存储的运行，不做任何测量（多次运行：上限并排对比）',
+    'a report of stored runs: an interactive roofline, the tables, observations, warnings and the full record':
+        '已存储运行的报告：交互式 roofline、表格、观察、警告和完整记录',
+    'n = {n}: {where}':
+        'n = {n}：{where}',
+    'A and B fit the last-level cache':
+        'A 和 B 装得进末级缓存',
+    'A and B exceed the last-level cache':
+        'A 和 B 超出末级缓存',
+    'triad':
+        'triad 带宽',
+    '(no report for documents of kind {kind}: see --json)':
+        '（类型为 {kind} 的文档没有报告：请用 --json 查看）',
 }

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
-from rooflab.interpret.common import _load_caveat
+from rooflab.interpret.common import load_caveat
 
 
 def bench_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     for k in doc["kernels"]:
         if k.get("error"):
             out.append(msg("{name}: did not compile — see the compiler's message above.", name=k["name"]))

@@ -7,18 +7,18 @@ rendered in the reader's language.
 
 from __future__ import annotations
 
-from rooflab.i18n import join, msg
+from rooflab.i18n import join, msg, tr
 from rooflab.units import pct
 
 
-def _find(items, **kw):
+def find_entry(items, **kw):
     for x in items:
         if all(x.get(k) == v for k, v in kw.items()) and x.get("status") == "ok":
             return x
     return None
 
 
-def _load_caveat(doc: dict) -> list[dict]:
+def load_caveat(doc: dict) -> list[dict]:
     for w in doc.get("warnings", []):
         if w.get("code") == "competing-load":
             return [msg("Other work was running during this measurement ({cores:.2f} core(s) on average): the "
@@ -27,22 +27,36 @@ def _load_caveat(doc: dict) -> list[dict]:
     return []
 
 
-def _ok(rows: list[dict]) -> list[dict]:
+def ok_rows(rows: list[dict]) -> list[dict]:
     return [r for r in rows if r.get("flops_per_s")]
 
 
-def _sweep_roofs(doc: dict) -> tuple[list[dict], dict, float, float] | None:
-    """The batch sweep's points, its info, and the compute and memory roofs it was predicted from (None without)."""
+def sweep_roofs(doc: dict) -> tuple[list[dict], dict, float, float, float] | None:
+    """The batch sweep's points, its info, the compute and memory roofs it was predicted from and their ridge point
+    (FLOP/byte); None without."""
     pts = doc.get("sweep") or []
     info = doc.get("sweep_info") or {}
     if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
         return None
-    return pts, info, info["compute_roof"]["flops_per_s"], info["memory_roof"]["bytes_per_s"]
+    peak, bw = info["compute_roof"]["flops_per_s"], info["memory_roof"]["bytes_per_s"]
+    return pts, info, peak, bw, peak / bw
 
 
-def _above_roof(pts: list[dict]) -> list[dict]:
+def above_roof(pts: list[dict]) -> list[dict]:
     bad = [p for p in pts if p["above_roof"]]
     if not bad:
         return []
     return [msg("Above their roof (a measurement problem, not a discovery; drawn as x): {points}.",
                 points=join([msg("B = {b} at {frac}", b=p["B"], frac=pct(p["of_predicted"])) for p in bad], ", "))]
+
+
+def status_word(st: str) -> str:
+    """A ceiling's or a kernel's status, in the current language."""
+    return {"ok": tr("ok"), "refused": tr("refused"), "impossible": tr("impossible"), "disturbed": tr("disturbed"),
+            "failed": tr("failed"), "out-of-bounds": tr("out of bounds"), "crash": tr("crash"),
+            "timeout": tr("timeout"), "error": tr("error"),
+            "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
+
+
+def bound_word(b: str) -> str:
+    return {"memory": tr("memory"), "compute": tr("compute")}.get(b, b)

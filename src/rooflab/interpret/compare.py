@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from rooflab.i18n import msg
-from rooflab.interpret.common import _load_caveat
+from rooflab.interpret.common import load_caveat
 
 
 def compare_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     a = doc["a"].get("name", f"run {doc['a'].get('run_id')}")
     b = doc["b"].get("name", f"run {doc['b'].get('run_id')}")
     how = (msg("paired per-round ratios of interleaved rounds") if doc["mode"] == "kernels" else

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
-from rooflab.interpret.common import _above_roof, _sweep_roofs
+from rooflab.interpret.common import above_roof, sweep_roofs
 
 
 def gpu_observations(doc: dict) -> list[dict]:
@@ -62,16 +62,12 @@ def gpu_observations(doc: dict) -> list[dict]:
         out.append(msg("Reading from L2 ({l2}) is {r:.1f}x reading from HBM ({hbm}): a kernel that reuses data while "
                        "it is in L2 gets that much more bandwidth.", l2=si(l2r["bytes_per_s"], "B/s"),
                        hbm=si(hr["bytes_per_s"], "B/s"), r=l2r["bytes_per_s"] / hr["bytes_per_s"]))
-    out += _gpu_sweep_obs(doc)
+    out += _gpu_sweep_obs(*roofs) if (roofs := sweep_roofs(doc)) else []
     return out
 
 
-def _gpu_sweep_obs(doc: dict) -> list[dict]:
-    roofs = _sweep_roofs(doc)
-    if roofs is None:
-        return []
-    pts, info, peak, bw = roofs
-    rp = peak / bw
+def _gpu_sweep_obs(pts: list[dict], info: dict, peak: float, bw: float, rp: float) -> list[dict]:
+    """The batch sweep read against its roofs (see ``sweep_roofs``)."""
     out = []
     tr_ = info.get("theoretical_ridge")
     th = msg("; from the datasheet-style theoretical peaks it would be {t:.0f}", t=tr_) if tr_ else ""
@@ -96,4 +92,4 @@ def _gpu_sweep_obs(doc: dict) -> list[dict]:
     half = next((p for p in pts if p["flops_per_s"] >= 0.5 * peak and not p["above_roof"]), None)
     if half:
         out.append(msg("The first B reaching half of the GEMM ceiling is B = {b}.", b=half["B"]))
-    return out + _above_roof(pts)
+    return out + above_roof(pts)

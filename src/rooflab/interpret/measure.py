@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from rooflab.i18n import join, msg
 from rooflab.units import binary_bytes, pct, si
-from rooflab.interpret.common import _above_roof, _find, _load_caveat, _sweep_roofs
+from rooflab.interpret.common import above_roof, find_entry, load_caveat, sweep_roofs
 
 
 def _compute_obs(doc: dict) -> list[dict]:
     obs = []
     cc = doc["ceilings"]["compute"]
-    tall = doc["threads_all"]
+    threads_all = doc["threads_all"]
     m = doc["machine"]
     for prec in ("fp32", "fp64"):
-        fma1 = _find(cc, precision=prec, klass="simd_fma", threads=1)
-        fman = _find(cc, precision=prec, klass="simd_fma", threads=tall)
+        fma1 = find_entry(cc, precision=prec, klass="simd_fma", threads=1)
+        fman = find_entry(cc, precision=prec, klass="simd_fma", threads=threads_all)
         if fma1 and fma1.get("of_theoretical") is not None:
             obs.append(msg("{prec} SIMD FMA on one thread: {rate}, {frac} of the theoretical peak at the clock "
                            "measured beside it ({ghz:.2f} GHz, {pipes} FMA pipes x {bits} bits).", prec=prec,
@@ -26,18 +26,18 @@ def _compute_obs(doc: dict) -> list[dict]:
                 obs.append(msg("Its threads were away {lost} of the time (interrupts, other tenants): timed in short "
                                "chunks while it ran, the {prec} FMA kernel reached {run} of the peak; the rest of the "
                                "gap is the host's, not the code's.", lost=pct(lost, 1), prec=prec, run=pct(run, 1)))
-        if fma1 and fman and tall > 1:
+        if fma1 and fman and threads_all > 1:
             sp = fman["flops_per_s"] / fma1["flops_per_s"]
-            cores = min(tall, m["physical_cores"])
+            cores = min(threads_all, m["physical_cores"])
             if sp >= 0.75 * cores:
                 obs.append(msg("{prec} FMA scales {sp:.2f}x from 1 to {tall} threads: compute shares nothing between "
-                               "cores, so close to {cores}x is expected.", prec=prec, sp=sp, tall=tall, cores=cores))
+                               "cores, so close to {cores}x is expected.", prec=prec, sp=sp, tall=threads_all, cores=cores))
             else:
                 obs.append(msg("{prec} FMA scales only {sp:.2f}x from 1 to {tall} threads, while each thread's clock "
                                "held: these CPUs share FMA units (SMT siblings, or virtual CPUs placed on one host "
-                               "core).", prec=prec, sp=sp, tall=tall))
-        scal = _find(cc, precision=prec, klass="scalar", threads=1)
-        simd = _find(cc, precision=prec, klass="simd", threads=1)
+                               "core).", prec=prec, sp=sp, tall=threads_all))
+        scal = find_entry(cc, precision=prec, klass="scalar", threads=1)
+        simd = find_entry(cc, precision=prec, klass="simd", threads=1)
         if fma1 and scal:
             ebits = 32 if prec == "fp32" else 64
             lanes = fma1["vector_bits"] // ebits
@@ -54,10 +54,10 @@ def _compute_obs(doc: dict) -> list[dict]:
                    msg("without FMA, a multiply and an add take two issue slots"))
             obs.append(msg("{prec}: FMA gives {r:.2f}x the FLOP rate of separate multiply and add ({why}).",
                            prec=prec, r=r, why=why))
-        blas = _find(cc, precision=prec, klass="blas_gemm", threads=tall)
+        blas = find_entry(cc, precision=prec, klass="blas_gemm", threads=threads_all)
         if blas and fman:
             obs.append(msg("{prec} BLAS GEMM on {tall} thread(s) reaches {frac} of the FMA-chain ceiling: the "
-                           "achievable roof for real code.", prec=prec, tall=tall,
+                           "achievable roof for real code.", prec=prec, tall=threads_all,
                            frac=pct(blas["flops_per_s"] / fman["flops_per_s"])))
     for c in cc:
         if c.get("status") in ("refused", "impossible"):
@@ -68,7 +68,7 @@ def _compute_obs(doc: dict) -> list[dict]:
 
 def _bandwidth_obs(doc: dict) -> list[dict]:
     obs = []
-    tall = doc["threads_all"]
+    threads_all = doc["threads_all"]
     caches = doc["machine"].get("caches") or {}
     for sw in doc.get("bandwidth_sweeps", []):
         if sw["kernel"] != "read" or sw["threads"] != 1 or not sw["plateaus"]:
@@ -91,33 +91,29 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
             obs.append(msg("No separate plateau for {levels} in the one-thread read sweep: its bandwidth is not "
                            "distinguishable from its neighbour's here.", levels=join(missing, ", ")))
     bw = doc["ceilings"]["bandwidth"]
-    d1 = _find(bw, level="DRAM", kernel="triad", threads=1)
-    dn = _find(bw, level="DRAM", kernel="triad", threads=tall)
-    if d1 and dn and tall > 1:
+    d1 = find_entry(bw, level="DRAM", kernel="triad", threads=1)
+    dn = find_entry(bw, level="DRAM", kernel="triad", threads=threads_all)
+    if d1 and dn and threads_all > 1:
         obs.append(msg("DRAM triad: {one} on one thread, {all} on {tall} ({r:.2f}x). One core cannot keep enough cache "
                        "misses in flight to fill the memory system (Little's law: bandwidth = misses in flight x line "
                        "size / latency).", one=si(d1["bytes_per_s"], "B/s"), all=si(dn["bytes_per_s"], "B/s"),
-                       tall=tall, r=dn["bytes_per_s"] / d1["bytes_per_s"]))
-    l1 = _find(bw, level="L1", kernel="read", threads=1)
-    dr = _find(bw, level="DRAM", kernel="read", threads=1)
+                       tall=threads_all, r=dn["bytes_per_s"] / d1["bytes_per_s"]))
+    l1 = find_entry(bw, level="L1", kernel="read", threads=1)
+    dr = find_entry(bw, level="DRAM", kernel="read", threads=1)
     if l1 and dr:
         obs.append(msg("One thread reads {r:.0f}x faster from L1 ({l1}) than from DRAM ({dram}): blocking for cache is "
                        "worth that much to a memory-bound kernel.", r=l1["bytes_per_s"] / dr["bytes_per_s"],
                        l1=si(l1["bytes_per_s"], "B/s"), dram=si(dr["bytes_per_s"], "B/s")))
-    gemv = next((x for x in bw if x["kernel"].startswith("BLAS GEMV") and x["threads"] == tall and
+    gemv = next((x for x in bw if x["kernel"].startswith("BLAS GEMV") and x["threads"] == threads_all and
                  x.get("status") == "ok"), None)
     if gemv and dn:
         obs.append(msg("BLAS GEMV streams {bw} on {tall} thread(s), {frac} of the C triad's DRAM ceiling.",
-                       bw=si(gemv["bytes_per_s"], "B/s"), tall=tall, frac=pct(gemv["bytes_per_s"] / dn["bytes_per_s"])))
+                       bw=si(gemv["bytes_per_s"], "B/s"), tall=threads_all, frac=pct(gemv["bytes_per_s"] / dn["bytes_per_s"])))
     return obs
 
 
-def _sweep_obs(doc: dict) -> list[dict]:
-    roofs = _sweep_roofs(doc)
-    if roofs is None:
-        return []
-    pts, info, peak, bw = roofs
-    rp = peak / bw
+def _sweep_obs(pts: list[dict], info: dict, peak: float, bw: float, rp: float) -> list[dict]:
+    """The batch sweep read against its roofs (see ``sweep_roofs``)."""
     obs = [msg("Ridge point of this machine: {peak} / {bw} = {rp:.1f} FLOP/byte (fp32 FMA roof over the DRAM roof): "
                "below it a kernel waits for memory, above it for arithmetic.", peak=si(peak, "FLOP/s"),
                bw=si(bw, "B/s"), rp=rp)]
@@ -164,7 +160,7 @@ def _sweep_obs(doc: dict) -> list[dict]:
         else:
             obs.append(msg("No GEMV vs skinny-GEMM gap here: B = 2..16 stream at least {w}, against {g} for GEMV at "
                            "B = 1.", w=si(worst["bytes_per_s"], "B/s"), g=si(g["bytes_per_s"], "B/s")))
-    return obs + _above_roof(pts)
+    return obs + above_roof(pts)
 
 
 def _trust_obs(doc: dict) -> list[dict]:
@@ -186,17 +182,17 @@ def _trust_obs(doc: dict) -> list[dict]:
 
 def _dram_roof_obs(doc: dict) -> list[dict]:
     """The DRAM roof against the regular-store figure: the write-allocate traffic the STREAM count leaves out."""
-    tall = doc["threads_all"]
+    threads_all = doc["threads_all"]
     roof = next((m for m in (doc.get("roofs") or {}).get("memory", []) if m.get("level") == "DRAM"), None)
     if not roof or not roof.get("regular_value"):
         return []
     bw = doc["ceilings"]["bandwidth"]
-    reg_t = _find(bw, level="DRAM", kernel="triad", threads=tall)
-    nt_t = _find(bw, level="DRAM", kernel="triad_nt", threads=tall)
+    reg_t = find_entry(bw, level="DRAM", kernel="triad", threads=threads_all)
+    nt_t = find_entry(bw, level="DRAM", kernel="triad_nt", threads=threads_all)
     out = []
     if roof["kernel"] != roof.get("regular_kernel"):
         out.append(msg("DRAM roof on {tall} thread(s): {roof} ({kernel}); the best regular-store kernel reaches {reg} "
-                       "({rkernel}), {r:.2f}x less.", tall=tall, roof=si(roof["value"], "B/s"), kernel=roof["kernel"],
+                       "({rkernel}), {r:.2f}x less.", tall=threads_all, roof=si(roof["value"], "B/s"), kernel=roof["kernel"],
                        reg=si(roof["regular_value"], "B/s"), rkernel=roof["regular_kernel"],
                        r=roof["value"] / roof["regular_value"]))
     if reg_t and nt_t:
@@ -215,11 +211,11 @@ def _bandwidth_not_roofs(doc: dict) -> list[dict]:
 
 
 def measure_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     out += _trust_obs(doc)
     out += _compute_obs(doc)
     out += _bandwidth_obs(doc)
     out += _dram_roof_obs(doc)
     out += _bandwidth_not_roofs(doc)
-    out += _sweep_obs(doc)
+    out += _sweep_obs(*roofs) if (roofs := sweep_roofs(doc)) else []
     return out

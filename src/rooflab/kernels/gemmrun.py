@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rooflab.errors import RooflabError
-from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels import tasks
+from rooflab.timing.harness import HarnessConfig, Timing
+
+if TYPE_CHECKING:  # a session is passed in; the kernels layer never opens one
+    from rooflab.session import Session
 
 
 def measure_gemm(session: Session, name: str, lib: str, symbol: str, shape: tuple[int, int, int],

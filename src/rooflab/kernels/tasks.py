@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 from rooflab.errors import OverheadDominates, RooflabError, WrongResult
-from rooflab.timing.harness import (HarnessConfig, Timing, calibrate, net_per_rep, python_overhead, python_timed,
-                              reps_for_overhead, run_samples)
+from rooflab.timing.harness import (HarnessConfig, Timing, calibrate, python_overhead, python_timed,
+                                    run_interleaved, run_samples)
 from rooflab.timing.memory import aligned_array
 from rooflab.timing.stats import order_statistic_median_ci
 
@@ -76,7 +76,7 @@ def peak_reference(seed: np.ndarray, chains: int, lanes: int, reps: int, threads
 
 
 def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, threads: int,
-              config: HarnessConfig, grown: bool = False, _reps: tuple[int, int] | None = None) -> dict:
+              config: HarnessConfig) -> dict:
     """Interleave the FMA-chain kernel with the clock chain, round by round, on ``threads`` threads.
 
     Pairing each peak sample with clock samples taken on either side of it lets the fraction of the theoretical peak
@@ -115,44 +115,31 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     def c(reps):
         return clock(reps, threads, hz.ctypes.data)
 
-    rp, rc = _reps or (calibrate(p, config.min_sample_s), calibrate(c, config.min_sample_s / 2))
-    op, oc = call_overhead(p), call_overhead(c)
-    # a fixed call cost (waking threads) that is a large part of a sample is dwarfed by more repetitions, never
-    # subtracted from a sample it could swallow
-    rp = reps_for_overhead(rp, p(rp), op, config)
-    rc = reps_for_overhead(rc, c(rc), oc, config)
-    for _ in range(config.warmup):
-        p(rp)
-        c(rc)
+    busy: dict[int, float] = {}
+    tp_running: dict[int, float] = {}
+    running: dict[int, float] = {}
 
-    tp, tp_running, tc, running, busy = [], [], [], [], []
-
-    def clock_sample() -> None:
-        tc.append(c(rc))
-        running.append(float(np.mean(hz[:threads])))
-
-    # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side
-    clock_sample()
-    for _ in range(config.samples):
-        tp.append(p(rp))
-        busy.append(min(1.0, max(0.0, float(read_running()))))
+    def after_peak(i: int) -> None:
+        busy[i] = min(1.0, max(0.0, float(read_running())))
         # all threads together while they ran: as many repetitions as threads, at the sum of their rates
-        tp_running.append(threads / float(np.sum(1.0 / run[:threads])))
-        clock_sample()
-    net_p = [net_per_rep(t, rp, op) for t in tp]
-    net_c = [net_per_rep(t, rc, oc) for t in tc]
-    if any(x is None for x in net_p + net_c) and not grown:
-        # samples that are mostly call overhead: the count was calibrated on slow calls. Once more, longer.
-        return peak_task(lib, clock_lib, dtype=dtype, chains=chains, lanes=lanes, threads=threads, config=config,
-                         grown=True, _reps=(rp * 16, rc * 16))
-    if any(x is None for x in net_p):
-        raise OverheadDominates("peak kernel", op, min(tp), rp)
-    if any(x is None for x in net_c):
-        raise OverheadDominates("clock chain", oc, min(tc), rc)
-    return {"peak": Timing(reps=rp, samples=net_p, raw=[t / rp for t in tp], overhead_per_rep=op / rp,
-                           running=busy).to_dict(),
-            "clock": Timing(reps=rc, samples=net_c, raw=[t / rc for t in tc], overhead_per_rep=oc / rc).to_dict(),
-            "peak_running_s": tp_running, "clock_hz_running": running, "adds_per_rep": adds, "rel_error": rel}
+        tp_running[i] = threads / float(np.sum(1.0 / run[:threads]))
+
+    def after_clock(i: int) -> None:
+        running[i] = float(np.mean(hz[:threads]))
+
+    # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side. A fixed call cost (waking
+    # threads) that is a large part of a sample is dwarfed by more repetitions, never subtracted from a sample it
+    # could swallow.
+    t = run_interleaved({"peak": p, "clock": c}, config, rotate=False, bracket="clock", grow_once=True,
+                        min_sample_s={"clock": config.min_sample_s / 2},
+                        call_overheads={"peak": call_overhead(p), "clock": call_overhead(c)},
+                        after={"peak": after_peak, "clock": after_clock})
+    tpeak = t["peak"]
+    tpeak.running = [busy[i] for i in range(len(tpeak.samples))]
+    return {"peak": tpeak.to_dict(), "clock": t["clock"].to_dict(),
+            "peak_running_s": [tp_running[i] for i in range(len(tpeak.samples))],
+            "clock_hz_running": [running[i] for i in range(len(t["clock"].samples))], "adds_per_rep": adds,
+            "rel_error": rel}
 
 
 def round_clocks(clock_hz: list[float]) -> list[float]:
@@ -410,28 +397,9 @@ def ladder_task(lib: str | None, symbol: str | None, n: int, threads: int, confi
         if lib is None:
             t = run_samples(own, config, overhead_per_rep=python_overhead())
             return {"own": t.to_dict(), "blas": t.to_dict(), "ratios": [1.0] * len(t.samples), "rel_error": err}
-        ro = calibrate(own, config.min_sample_s)
-        rb = calibrate(blas, config.min_sample_s)
-        for _ in range(config.warmup):
-            own(ro)
-            blas(rb)
-        to, tb = [], []
-        n_rounds = config.samples
-        first = own(ro) / ro
-        if first * ro > 0:
-            n_rounds = max(config.min_samples, min(config.samples, int(config.budget_s / (first * ro + 1e-9))))
-        to.append(first)
-        tb.append(blas(rb) / rb)
-        for _ in range(n_rounds - 1):
-            to.append(own(ro) / ro)
-            tb.append(blas(rb) / rb)
-    ov = python_overhead()
-    tb_net = [net_per_rep(t * rb, rb, 0.0, ov) for t in tb]
-    if any(x is None for x in tb_net):
-        raise OverheadDominates("numpy/BLAS", ov * rb, min(tb) * rb, rb)
-    return {"own": Timing(reps=ro, samples=to, raw=to).to_dict(),
-            "blas": Timing(reps=rb, samples=tb_net, raw=tb, overhead_per_rep=ov).to_dict(),
-            "ratios": [b / o for b, o in zip(tb_net, to)], "rel_error": err}
+        t = run_interleaved({"own": own, "blas": blas}, config, budget=True, overheads={"blas": python_overhead()})
+    return {"own": t["own"].to_dict(), "blas": t["blas"].to_dict(),
+            "ratios": [b / o for b, o in zip(t["blas"].samples, t["own"].samples)], "rel_error": err}
 
 
 def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: HarnessConfig, extra: tuple = (),

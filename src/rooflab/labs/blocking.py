@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import math
 
-from rooflab.i18n import join, msg
-from rooflab.results.schema import schema_id
+from rooflab.contract import Column, Lab, Table, QuickOptions
+from rooflab.i18n import join, msg, tr
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.kernels.builders import build_gemm, gemm_params
 from rooflab.model.caches import block_size
-from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.interpret.common import load_caveat, ok_rows
 from rooflab.units import binary_bytes, pct, si
 
 
@@ -33,7 +33,11 @@ def block_sizes(predicted: int, quick: bool) -> list[int]:
     return sorted(set(base + [predicted]))
 
 
-def run(session: Session, *, quick: bool = False) -> dict:
+Options = QuickOptions
+
+
+def run(session: Session, opts: QuickOptions) -> dict:
+    quick = opts.quick
     m = session.machine
     caches = m.get("caches") or {}
     l2 = caches.get("L2") or (1 << 20)
@@ -50,21 +54,19 @@ def run(session: Session, *, quick: bool = False) -> dict:
             rows.append(measure_gemm(session, f"n={n} BS={bs}", lib, "rl_gemm_blocked", (n, n, n), cfg,
                                      (("long", bs),), bs=bs, footprint_bytes=3 * bs * bs * 4))
         cases.append({**case, "operands_bytes": 8 * n * n, "rows": rows})
-    doc = {"schema": schema_id("lab.blocking"), "lab": "blocking", "quick": quick, "L2": l2, "LLC": llc,
-           "predicted_bs": predicted, "rule": msg("3·BS²·4 B <= L2 (three fp32 blocks stay in L2)"), "cases": cases}
-
-    return session.finish(doc, observe=blocking_observations)
+    return {"lab": "blocking", "quick": quick, "L2": l2, "LLC": llc, "predicted_bs": predicted,
+            "rule": msg("3·BS²·4 B <= L2 (three fp32 blocks stay in L2)"), "cases": cases}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def blocking_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     out.append(msg("Predicted block size from the caches: BS = {bs} ({rule}, L2 = {l2}).", bs=doc["predicted_bs"],
                    rule=doc["rule"], l2=binary_bytes(doc["L2"])))
     for case in doc["cases"]:
-        rows = _ok(case["rows"])
+        rows = ok_rows(case["rows"])
         blocked = [r for r in rows if r.get("bs")]
         base = next((r for r in rows if r.get("bs") is None), None)
         if not blocked:
@@ -93,3 +95,21 @@ def blocking_observations(doc: dict) -> list[dict]:
                            frac=pct(small["flops_per_s"] / best["flops_per_s"])))
     return out
 
+
+
+def _cases(doc: dict) -> list[tuple[str, dict, list[dict]]]:
+    return [(f"n{c['n']}", {"n": c["n"], "where": tr("A and B fit the last-level cache") if c["fits_llc"] else
+                            tr("A and B exceed the last-level cache")}, c["rows"]) for c in doc["cases"]]
+
+
+LAB = Lab(
+    name="blocking", order=5, options=Options, run=run, interpret=blocking_observations,
+    summary=msg("block-size sweep of the blocked GEMM against the cache-predicted size"),
+    headline=lambda d: tr("blocked GEMM, predicted BS = {bs}", bs=d["predicted_bs"]),
+    tables=(Table("blocking", "n = {n}: {where}", groups=_cases, error_column="rel_error", columns=(
+        Column("name", "variant"),
+        Column("bs", "BS", "int"),
+        Column("flops_per_s", "FLOP/s", "flops"),
+        Column("predicted", "", value=lambda r, d: tr("predicted") if r.get("bs") == d["predicted_bs"] else ""),
+        Column("rel_error", "rel. error", "sci"))),),
+)

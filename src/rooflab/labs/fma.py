@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from rooflab.toolchain.asm import audit_function
+from dataclasses import dataclass
+
+from rooflab.contract import Column, Lab, Table, option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.results.schema import schema_id
-from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.i18n import msg, tr
+from rooflab.interpret.common import load_caveat
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
-from rooflab.interpret.common import _load_caveat
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.toolchain.asm import audit_function
 from rooflab.units import pct, si
-from rooflab.i18n import msg
 
-DESCRIPTION = "GFLOP/s vs independent FMA chains: latency, throughput and Little's law"
+
+@dataclass(frozen=True)
+class Options:
+    precision: str = option("fp32", choices=("fp32", "fp64"), help="Precision of the FMA chains.")
+    quick: bool = quick_option()
 
 
 def chain_counts(registers: int, quick: bool) -> list[int]:
@@ -33,7 +39,8 @@ def chain_counts(registers: int, quick: bool) -> list[int]:
     return sorted(set(counts))
 
 
-def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> dict:
+def run(session: Session, opts: Options) -> dict:
+    precision, quick = opts.precision, opts.quick
     machine = session.machine
     isa = machine["isa"]
     th = machine.get("theoretical")
@@ -41,7 +48,7 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
     clock_lib = str(build_clock().path)
     cfg = (HarnessConfig(min_sample_s=0.004, samples=5, warmup=1, min_samples=5, budget_s=0.3) if quick else
            HarnessConfig(min_sample_s=0.01, samples=9, warmup=1, min_samples=7, budget_s=0.8))
-    fpc_core = th["per_core"][precision]["simd_fma"] / th["clock_hz"] if th else None
+    flops_per_cycle_core = th["per_core"][precision]["simd_fma"] / th["clock_hz"] if th else None
     points = []
     for n in chain_counts(int(isa["vector_registers"]), quick):
         v = PeakVariant(precision, "simd_fma", n, vb)
@@ -73,17 +80,17 @@ def run(session: Session, *, precision: str = "fp32", quick: bool = False) -> di
                                                                v.flops_per_rep / s.ci95[0]],
                  samples=s.n, cv=s.cv, fma_per_cycle=float(np.median(fma_per_cycle)),
                  clock_hz=float(np.median(clocks)), rel_error=res["rel_error"],
-                 of_peak=(float(np.median(fma_per_cycle)) * v.lanes * 2 / fpc_core) if fpc_core else None,
+                 of_peak=(float(np.median(fma_per_cycle)) * v.lanes * 2 / flops_per_cycle_core
+                          if flops_per_cycle_core else None),
                  seconds=tp.samples, clock_seconds=tc.samples,
                  clock_hz_running=res["clock_hz_running"])
         session.check_timing(f"fma x{n}", tp)
         points.append(p)
         session.record(f"fma x{n}", p)
-    doc = {"schema": schema_id("lab.fma"), "lab": "fma", "quick": quick, "precision": precision,
+    doc = {"lab": "fma", "quick": quick, "precision": precision,
            "vector_bits": vb * 8, "vector_registers": isa["vector_registers"], "points": points}
     doc["analysis"] = analyse(points, machine)
-
-    return session.finish(doc, observe=fma_observations)
+    return doc
 
 
 def analyse(points: list[dict], machine: dict) -> dict:
@@ -122,7 +129,7 @@ def fma_observations(doc: dict) -> list[dict]:
     pts = [p for p in doc["points"] if p.get("flops_per_s")]
     if not a or not pts:
         return [msg("No FMA variant could be measured.")]
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     lat, thr = a.get("latency_cycles"), a["throughput_fma_per_cycle"]
     bits = doc["vector_bits"]
     one = next((p for p in pts if p["chains"] == 1), None)
@@ -159,3 +166,29 @@ def fma_observations(doc: dict) -> list[dict]:
         out.append(msg("No variant spilled up to {chains} chains.", chains=pts[-1]["chains"]))
     return out
 
+
+
+def _audit_cell(p: dict, doc: dict) -> str | None:
+    a = p.get("audit") or {}
+    if not a:
+        return None
+    return tr("{fma} FMA, {spills} spill", fma=a.get("fma", "?"), spills=a.get("spills", "?")) + (
+        " " + tr("(spills)") if a.get("spills") else "")
+
+
+LAB = Lab(
+    name="fma", order=1, options=Options, run=run, interpret=fma_observations,
+    summary=msg("GFLOP/s vs independent FMA chains: latency, throughput and Little's law"),
+    headline=lambda d: f"{d['precision']} · " + tr("{bits}-bit vectors · {n} vector registers", bits=d["vector_bits"],
+                                                   n=d["vector_registers"]),
+    tables=(Table("fma_points", "FMA chains on one core (median; FMAs per cycle at the clock measured beside each)",
+                  rows="points", error_column="bar", columns=(
+                      Column("chains", "chains", "int"),
+                      Column("flops_per_s", "FLOP/s", "flops"),
+                      Column("fma_per_cycle", "FMA/cycle", "f2"),
+                      Column("of_peak", "of peak", "pct1"),
+                      Column("audit", "loop audit", value=_audit_cell, csv=False),
+                      Column("spills", "spills", "int", report=False),
+                      Column("rel_error", "rel. error", "sci", report=False),
+                      Column("bar", "", "bar", value=lambda p, d: p.get("flops_per_s"), csv=False))),),
+)

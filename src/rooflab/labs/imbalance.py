@@ -4,22 +4,31 @@ threads" effect at the scale of this machine: threads + 1 strips on the threads 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from rooflab.toolchain.compiler import build_kernel, find_compiler, openmp_flags
 from rooflab.errors import RooflabError
-from rooflab.i18n import join, msg
+from rooflab.contract import Column, Lab, Table, quick_option, threads_option
+from rooflab.i18n import join, msg, tr
 from rooflab.machine.env import usable_cpus
-from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels import tasks
-from rooflab.interpret.common import _load_caveat
+from rooflab.interpret.common import load_caveat
 from rooflab.units import pct, seconds
 
 
-def run(session: Session, *, threads: int | None = None, quick: bool = False) -> dict:
-    t = threads or usable_cpus()
+@dataclass(frozen=True)
+class Options:
+    threads: int | None = threads_option(minimum=2)
+    quick: bool = quick_option()
+
+
+def run(session: Session, opts: Options) -> dict:
+    quick = opts.quick
+    t = opts.threads or usable_cpus()
     if t < 2:
         raise RooflabError("the imbalance lab needs at least 2 threads (this process may use 1 CPU)")
     lib = str(build_kernel("imbalance", openmp=openmp_flags(find_compiler()) is not None).path)
@@ -45,18 +54,15 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
                     "rel_error": res["rel_error"], "seconds": tm.samples})
         session.check_timing(name, tm)
         session.record(name, out[-1])
-    doc = {"schema": schema_id("lab.imbalance"), "lab": "imbalance", "quick": quick, "threads": t, "rows": rows,
-           "work_per_row": work, "cases": out,
-           "predicted_coarse_over_fine": (2 * rows / (t + 1)) / (rows / t)}
-
-    return session.finish(doc, observe=imbalance_observations)
+    return {"lab": "imbalance", "quick": quick, "threads": t, "rows": rows, "work_per_row": work, "cases": out,
+            "predicted_coarse_over_fine": (2 * rows / (t + 1)) / (rows / t)}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def imbalance_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     c = {x["name"]: x for x in doc["cases"] if not x.get("error")}
     for name in ("coarse", "fine"):
         x = c.get(name)
@@ -75,3 +81,17 @@ def imbalance_observations(doc: dict) -> list[dict]:
                        p=doc["predicted_coarse_over_fine"], strips=doc["threads"] + 1, t=doc["threads"]))
     return out
 
+
+
+LAB = Lab(
+    name="imbalance", order=8, options=Options, run=run, interpret=imbalance_observations,
+    summary=msg("coarse vs fine work split: busy time per thread and idle time at the barrier"),
+    headline=lambda d: tr("{rows} rows on {t} threads", rows=d["rows"], t=d["threads"]),
+    tables=(Table("imbalance_cases", "Work split", rows="cases", error_column="what", columns=(
+        Column("name", "split"),
+        Column("wall_s", "wall", "seconds", ci="wall_ci95"),
+        Column("busy_s", "busy per thread", value=lambda r, d: " / ".join(seconds(b) for b in r["busy_s"])
+               if r.get("busy_s") else None, csv=False),
+        Column("idle_fraction", "idle at barrier", "pct"),
+        Column("what", "", "msg"))),),
+)

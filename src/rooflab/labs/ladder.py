@@ -7,35 +7,38 @@ ISA's vector width and register file, then all threads. Every rung is checked ag
 against BLAS at the same thread count in interleaved rounds; the ratio is the median of the per-round ratios.
 
 While the two alternate, neither may keep spinning threads between calls (they would steal the other's cores):
-the worker limits spinning (WORKER_ENV) and the run records it.
+the worker limits spinning (OPENMP_QUIET_ENV) and the run records it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.toolchain.asm import audit_function
+from rooflab.contract import Column, Lab, Table, n_option, quick_option, threads_option
 from rooflab.errors import RooflabError
-from rooflab.i18n import join, msg
-from rooflab.machine.env import usable_cpus
-from rooflab.results.schema import schema_id
-from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig, Timing
-from rooflab.timing.stats import order_statistic_median_ci
+from rooflab.i18n import join, msg, text, tr
+from rooflab.interpret.common import load_caveat
 from rooflab.kernels import tasks
+from rooflab.kernels.builders import (OPENMP_QUIET_ENV, PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel,
+                                      build_clock, build_gemm, build_peak, default_chains, gemm_params, vector_bytes)
+from rooflab.machine.env import usable_cpus
 from rooflab.model.caches import block_size
 from rooflab.model.reference import roofs_at
 from rooflab.results.history import measure_history
-from rooflab.kernels.builders import (PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel, build_clock,
-                                      build_gemm, build_peak, default_chains, gemm_params, vector_bytes)
-from rooflab.interpret.common import _load_caveat
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.stats import order_statistic_median_ci
+from rooflab.toolchain.asm import audit_function
 from rooflab.units import binary_bytes, pct
 
-DESCRIPTION = "GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"
-# threads spin only briefly before sleeping: long enough for the barriers inside one GEMM call, short enough that
-# neither side's idle threads steal the other's cores between calls (GNU OpenMP, LLVM OpenMP, OpenBLAS)
-WORKER_ENV = {"GOMP_SPINCOUNT": "30000", "KMP_BLOCKTIME": "1", "OPENBLAS_THREAD_TIMEOUT": "4"}
+
+@dataclass(frozen=True)
+class Options:
+    n: int | None = n_option("default 1024; --quick: 512")
+    quick: bool = quick_option()
+    threads: int | None = threads_option("Threads of the multi-threaded rungs.")
 
 
 def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
@@ -75,7 +78,7 @@ def rungs(isa: dict, l2_bytes: int, threads_all: int) -> list[dict]:
     return out
 
 
-def peaks(session: Session, threads_all: int) -> dict:
+def fma_peaks(session: Session, threads_all: int) -> dict:
     """fp32 FMA ceilings for 1 and all threads: each from the newest stored `measure` of this machine that holds it
     as a roof, else measured."""
     docs = measure_history(session.store, session.machine.get("key"))
@@ -103,18 +106,19 @@ def peaks(session: Session, threads_all: int) -> dict:
     return {"flops_per_s": out, "source": msg("measured now (no stored measure run of this machine)")}
 
 
-def run(session: Session, *, n: int | None = None, quick: bool = False, threads: int | None = None) -> dict:
+def run(session: Session, opts: Options) -> dict:
+    n, quick, threads = opts.n, opts.quick, opts.threads
     machine = session.machine
     isa = machine["isa"]
-    tall = threads or usable_cpus()
+    threads_all = threads or usable_cpus()
     n = n or (512 if quick else 1024)
     l2 = (machine.get("caches") or {}).get("L2") or (1 << 20)
     cfg = (HarnessConfig(min_sample_s=0.01, samples=7, warmup=1, min_samples=3, budget_s=1.0) if quick else
            HarnessConfig(min_sample_s=0.02, samples=11, warmup=1, min_samples=3, budget_s=4.0))
-    pk = peaks(session, tall)
+    peaks = fma_peaks(session, threads_all)
     flops = 2.0 * n ** 3
     out = []
-    for r in rungs(isa, l2, tall):
+    for r in rungs(isa, l2, threads_all):
         session.progress(f"ladder: {r['name']}")
         entry = {"name": r["name"], "step_id": r["step_id"], "step": r["step"], "own": r["symbol"] is not None, "n": n,
                  "threads": r["threads"], "params": r["params"].to_dict() if r["params"] else None,
@@ -147,7 +151,7 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
         t = Timing.from_dict(res["own"])
         s = t.summary
         ratios = res["ratios"]
-        peak = pk["flops_per_s"].get(r["threads"])
+        peak = peaks["flops_per_s"].get(r["threads"])
         entry.update(time_s=s.median, flops_per_s=flops / s.median, ci95=[flops / s.ci95[1], flops / s.ci95[0]],
                      samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples,
                      of_peak=(flops / s.median / peak) if peak else None,
@@ -157,10 +161,8 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
         session.check_timing(r["name"], t)
         out.append(entry)
         session.record(r["name"], entry)
-    doc = {"schema": schema_id("lab.ladder"), "lab": "ladder", "quick": quick, "n": n, "threads_all": tall,
-           "peaks": pk, "rungs": out, "gemm_params": gemm_params(isa).to_dict(), "caches": machine.get("caches")}
-
-    return session.finish(doc, observe=ladder_observations)
+    return {"lab": "ladder", "quick": quick, "n": n, "threads_all": threads_all, "peaks": peaks, "rungs": out,
+            "gemm_params": gemm_params(isa).to_dict(), "caches": machine.get("caches")}
 
 
 # ------------------------------------------------------------------------------------ observations
@@ -183,7 +185,7 @@ def _step(rung: dict):
 
 def ladder_observations(doc: dict) -> list[dict]:
     rungs = [r for r in doc["rungs"] if r.get("flops_per_s")]
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     own = [r for r in rungs if r["own"]]
     prev = None
     for r in own:
@@ -233,3 +235,47 @@ def ladder_observations(doc: dict) -> list[dict]:
                        f=last["flops_per_s"] / first["flops_per_s"]))
     return out
 
+
+
+_LADDER_STEPS = {"baseline": "baseline", "loop order": "loop_order", "cache blocking": "blocking",
+                 "register reuse": "register_reuse", "packing": "packing",
+                 "SIMD microkernel for this ISA": "simd_microkernel", "threads": "threads", "reference": "reference"}
+
+
+def ladder_1_to_2(doc: dict) -> dict:
+    """Rungs of /1 named their step only in an English description: its first words become the step's id."""
+    for r in doc.get("rungs") or []:
+        if isinstance(r, dict) and "step_id" not in r:
+            r["step_id"] = _LADDER_STEPS.get(str(r.get("step", "")).split(":")[0], "")
+    return doc
+
+
+def _check_cell(r: dict, doc: dict):
+    if r.get("audit_problem"):
+        return text(r["audit_problem"])
+    return tr("ok") if r.get("own", True) else tr("reference")
+
+
+def _headline(doc: dict) -> str:
+    gp = doc.get("gemm_params") or {}
+    return f"C = A·B fp32, n = {doc['n']} · " + tr("microkernel {mr}x{nr} at {bits} bits · peaks: {source}",
+                                                     mr=gp.get("MR"), nr=gp.get("NR"), bits=gp.get("vector_bits"),
+                                                     source=text(doc["peaks"]["source"]))
+
+
+LAB = Lab(
+    name="ladder", order=2, options=Options, run=run, interpret=ladder_observations, worker_env=OPENMP_QUIET_ENV,
+    summary=msg("GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"),
+    version=2, migrations={1: ladder_1_to_2}, headline=_headline,
+    tables=(Table("ladder_rungs", "GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
+                  rows="rungs", error_column="check", columns=(
+                      Column("name", "rung"),
+                      Column("threads", "threads", "int"),
+                      Column("time_s", "time", "seconds"),
+                      Column("flops_per_s", "FLOP/s", "flops"),
+                      Column("of_peak", "of peak", "pct"),
+                      Column("ratio_to_blas", "vs BLAS", "x", ci="ratio_to_blas_ci95"),
+                      Column("rel_error", "rel. error", "sci"),
+                      Column("check", "check", value=_check_cell, csv=False),
+                      Column("audit_problem", "", "msg", report=False))),),
+)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rooflab.toolchain.asm import audit_function
 from rooflab.toolchain.compiler import build_kernel
 from rooflab.errors import RooflabError
-from rooflab.i18n import join, msg
-from rooflab.results.schema import schema_id
+from rooflab.contract import Column, Lab, Table, n_option, quick_option
+from rooflab.i18n import join, msg, tr
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.interpret.common import load_caveat, ok_rows
 from rooflab.units import si
 
 ORDERS = {
@@ -23,8 +25,15 @@ GROUPS = {
 }
 
 
-def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
-    n = n or (256 if quick else 512)
+@dataclass(frozen=True)
+class Options:
+    n: int | None = n_option("default 512; --quick: 256")
+    quick: bool = quick_option()
+
+
+def run(session: Session, opts: Options) -> dict:
+    quick = opts.quick
+    n = opts.n or (256 if quick else 512)
     lib = build_kernel("loops", openmp=False)
     cfg = (HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=3, budget_s=0.5) if quick else
            HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=2.0))
@@ -38,20 +47,18 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
         rows.append(measure_gemm(session, order, str(lib.path), f"rl_loop_{order}", (n, n, n), cfg, order=order,
                                  inner=inner, group=GROUPS[inner], audit=audit,
                                  vector_bits=(audit or {}).get("vector_bits")))
-    doc = {"schema": schema_id("lab.loops"), "lab": "loops", "quick": quick, "n": n, "orders": rows,
-           "library": lib.to_dict(), "counters": "cache counters come with `rooflab profile` (not part of this run)"}
-
-    return session.finish(doc, observe=loops_observations)
+    return {"lab": "loops", "quick": quick, "n": n, "orders": rows, "library": lib.to_dict(),
+            "counters": "cache counters come with `rooflab profile` (not part of this run)"}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def loops_observations(doc: dict) -> list[dict]:
-    rows = _ok(doc["orders"])
+    rows = ok_rows(doc["orders"])
     if not rows:
         return [msg("No loop order could be measured.")]
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(r["inner"], []).append(r)
@@ -73,3 +80,18 @@ def loops_observations(doc: dict) -> list[dict]:
                    f=best["flops_per_s"] / worst["flops_per_s"], best=best["order"], worst=worst["order"], n=doc["n"]))
     return out
 
+
+
+LAB = Lab(
+    name="loops", order=4, options=Options, run=run, interpret=loops_observations,
+    summary=msg("the six loop orders of the naive GEMM, grouped by what the inner loop streams"),
+    headline=lambda d: tr("six loop orders, n = {n}", n=d["n"]),
+    tables=(Table("loops_orders", "Loop orders, grouped by the innermost loop",
+                  rows=lambda d: sorted(d["orders"], key=lambda r: r["inner"]), error_column="rel_error", columns=(
+                      Column("name", "order"),
+                      Column("group", "inner loop streams", "msg"),
+                      Column("flops_per_s", "FLOP/s", "flops"),
+                      Column("vector_bits", "inner loop code", "bits",
+                             value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
+                      Column("rel_error", "rel. error", "sci"))),),
+)

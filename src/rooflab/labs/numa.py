@@ -8,20 +8,24 @@ import shutil
 
 from rooflab.toolchain.compiler import build_kernel
 from rooflab.errors import RooflabError
-from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.worker import Worker
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import build_stream, vector_bytes
 from rooflab.units import binary_bytes, pct, si
-from rooflab.i18n import join, msg
+from rooflab.contract import Column, Lab, Table, QuickOptions
+from rooflab.i18n import join, msg, tr
 
 
-def run(session: Session, *, quick: bool = False) -> dict:
+Options = QuickOptions
+
+
+def run(session: Session, opts: QuickOptions) -> dict:
+    quick = opts.quick
     m = session.machine
     nodes = {int(k): v for k, v in (m.get("numa_nodes") or {}).items()} or {0: list(range(m["logical_cpus"]))}
-    doc = {"schema": schema_id("lab.numa"), "lab": "numa", "quick": quick,
+    doc = {"lab": "numa", "quick": quick,
            "topology": {str(k): v for k, v in nodes.items()}, "memory_bytes": m.get("memory_bytes")}
     if len(nodes) < 2:
         doc.update(single_node=True, pairs=[])
@@ -53,8 +57,7 @@ def run(session: Session, *, quick: bool = False) -> dict:
                           "working_set_bytes": size})
             session.record(f"cpu {first} mem {mem}", pairs[-1])
         doc.update(single_node=False, pairs=pairs)
-
-    return session.finish(doc, observe=numa_observations)
+    return doc
 
 
 # ------------------------------------------------------------------------------------ observations
@@ -85,3 +88,17 @@ def numa_observations(doc: dict) -> list[dict]:
             out.append(msg("Memory on node {mem} seen from node {cpu}: latency {lat:.0f} ns, triad {bw}.", **args))
     return out
 
+
+
+LAB = Lab(
+    name="numa", order=9, options=Options, run=run, interpret=numa_observations,
+    summary=msg("local vs remote memory latency and bandwidth (numactl); on one node, the topology and why there is "
+                "nothing to compare"),
+    headline=lambda d: tr("{n} NUMA node(s)", n=len(d["topology"])),
+    tables=(Table("numa_pairs", "Local and remote memory", rows="pairs", columns=(
+        Column("cpu_node", "CPU node", "int"),
+        Column("memory_node", "memory node", "int"),
+        Column("local", "", value=lambda p, d: tr("local") if p["local"] else tr("remote")),
+        Column("latency_s", "latency", "ns"),
+        Column("bandwidth_bytes_per_s", "triad", "bytes_per_s"))),),
+)

@@ -3,22 +3,25 @@ bandwidth-bound one (the triad in DRAM): speed-up, efficiency, and where bandwid
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rooflab.errors import RooflabError
 from rooflab.machine.env import usable_cpus
-from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.kernels import tasks
 from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.kernels.builders import build_gemm, build_stream, gemm_params, vector_bytes
-from rooflab.labs import ladder
-from rooflab.interpret.common import _load_caveat
+from rooflab.kernels.builders import OPENMP_QUIET_ENV, build_gemm, build_stream, gemm_params, vector_bytes
+from rooflab.interpret.common import load_caveat
 from rooflab.units import binary_bytes, pct, si
-from rooflab.i18n import msg
+from rooflab.contract import Column, Lab, Table, quick_option, threads_option
+from rooflab.i18n import msg, tr
 
 
-# the kernels it alternates run OpenMP threads: none may spin on a core between calls (see the ladder)
-WORKER_ENV = ladder.WORKER_ENV
+@dataclass(frozen=True)
+class Options:
+    threads: int | None = threads_option("Up to this many threads (default: all).")
+    quick: bool = quick_option()
 
 
 def thread_counts(n: int) -> list[int]:
@@ -29,10 +32,11 @@ def thread_counts(n: int) -> list[int]:
     return out + [n]
 
 
-def run(session: Session, *, threads: int | None = None, quick: bool = False) -> dict:
+def run(session: Session, opts: Options) -> dict:
+    quick = opts.quick
     m = session.machine
-    tall = threads or usable_cpus()
-    counts = thread_counts(tall)
+    threads_all = opts.threads or usable_cpus()
+    counts = thread_counts(threads_all)
     gp = gemm_params(m["isa"])
     glib = str(build_gemm(gp).path)
     slib = str(build_stream(vector_bytes(m["isa"])).path)
@@ -62,18 +66,15 @@ def run(session: Session, *, threads: int | None = None, quick: bool = False) ->
             if base and r.get(key):
                 r["speedup"] = r[key] / base
                 r["efficiency"] = r["speedup"] / r["threads"]
-    doc = {"schema": schema_id("lab.threads"), "lab": "threads", "quick": quick, "counts": counts,
-           "gemm_n": n_gemm, "triad_bytes": 24 * n_triad, "gemm": gemm, "triad": triad,
-           "physical_cores": m.get("physical_cores")}
-
-    return session.finish(doc, observe=threads_observations)
+    return {"lab": "threads", "quick": quick, "counts": counts, "gemm_n": n_gemm, "triad_bytes": 24 * n_triad,
+            "gemm": gemm, "triad": triad, "physical_cores": m.get("physical_cores")}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def threads_observations(doc: dict) -> list[dict]:
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     g = [r for r in doc["gemm"] if r.get("speedup")]
     tr_ = [r for r in doc["triad"] if r.get("speedup")]
     if len(g) > 1:
@@ -101,3 +102,30 @@ def threads_observations(doc: dict) -> list[dict]:
                    msg("Threads gave the compute-bound kernel {r:.2f}x the speed-up of the memory-bound one.", r=r))
     return out
 
+
+
+def _scaling(doc: dict) -> list[dict]:
+    """One row per thread count: the GEMM's and the triad's rate, speed-up and efficiency side by side."""
+    out = []
+    for g, t in zip(doc["gemm"], doc["triad"]):
+        out.append({"threads": g["threads"], "gemm_flops": g.get("flops_per_s"), "gemm_speedup": g.get("speedup"),
+                    "gemm_efficiency": g.get("efficiency"), "triad_bytes_per_s": t.get("bytes_per_s"),
+                    "triad_speedup": t.get("speedup"), "triad_efficiency": t.get("efficiency")})
+    return out
+
+
+def _speedup_columns(kernel: str, label: str, fmt: str) -> tuple[Column, ...]:
+    """A kernel's rate, speed-up over one thread and parallel efficiency."""
+    return (Column(f"{kernel}_{fmt}", label, fmt), Column(f"{kernel}_speedup", "speed-up", "x"),
+            Column(f"{kernel}_efficiency", "eff.", "pct"))
+
+
+LAB = Lab(
+    name="threads", order=7, options=Options, run=run, interpret=threads_observations, worker_env=OPENMP_QUIET_ENV,
+    summary=msg("scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all"),
+    headline=lambda d: tr("scaling to {n} threads", n=d["counts"][-1]),
+    tables=(Table("threads_scaling", "GEMM n = {n} (compute-bound) and triad in DRAM (bandwidth-bound)",
+                  rows=_scaling, title_args=lambda d: {"n": d["gemm_n"]},
+                  columns=(Column("threads", "threads", "int"), *_speedup_columns("gemm", "GEMM", "flops"),
+                           *_speedup_columns("triad", "triad", "bytes_per_s"))),),
+)

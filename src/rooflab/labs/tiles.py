@@ -6,16 +6,24 @@ the compiler spills; the assembly of every variant is read to say which."""
 
 from __future__ import annotations
 
-from rooflab.toolchain.asm import audit_function
+from dataclasses import dataclass
+
+from rooflab.contract import Column, Lab, Table, n_option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.results.schema import schema_id
 from rooflab.session import Session
+from rooflab.toolchain.asm import audit_function
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
-from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.interpret.common import load_caveat, ok_rows
 from rooflab.units import pct, si
-from rooflab.i18n import msg
+from rooflab.i18n import msg, tr
+
+
+@dataclass(frozen=True)
+class Options:
+    n: int | None = n_option("default 768; --quick: 384")
+    quick: bool = quick_option()
 
 
 def tiles(isa: dict, quick: bool) -> list[GemmParams]:
@@ -37,7 +45,8 @@ def tiles(isa: dict, quick: bool) -> list[GemmParams]:
     return out
 
 
-def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
+def run(session: Session, opts: Options) -> dict:
+    n, quick = opts.n, opts.quick
     isa = session.machine["isa"]
     regs = int(isa.get("vector_registers") or 16)
     n = n or (384 if quick else 768)
@@ -60,20 +69,18 @@ def run(session: Session, *, n: int | None = None, quick: bool = False) -> dict:
         rows.append(measure_gemm(session, name, str(lib.path), "rl_gemm_packed", (n, n, n), cfg, (("int", 1),),
                                  **base, audit=audit, spills=(audit or {}).get("spills"),
                                  fma_in_loop=(audit or {}).get("fma")))
-    doc = {"schema": schema_id("lab.tiles"), "lab": "tiles", "quick": quick, "n": n, "isa": isa.get("name"),
-           "vector_bits": isa.get("vector_bits"), "vector_registers": regs, "tiles": rows}
-
-    return session.finish(doc, observe=tiles_observations)
+    return {"lab": "tiles", "quick": quick, "n": n, "isa": isa.get("name"), "vector_bits": isa.get("vector_bits"),
+            "vector_registers": regs, "tiles": rows}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def tiles_observations(doc: dict) -> list[dict]:
-    rows = _ok(doc["tiles"])
+    rows = ok_rows(doc["tiles"])
     if not rows:
         return [msg("No tile could be measured.")]
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     regs = doc["vector_registers"]
     clean = [r for r in rows if not r.get("spills")]
     best = max(rows, key=lambda r: r["flops_per_s"])
@@ -101,3 +108,20 @@ def tiles_observations(doc: dict) -> list[dict]:
                        lpf=small["loads_per_fma"], frac=pct(small["flops_per_s"] / best["flops_per_s"])))
     return out
 
+
+
+LAB = Lab(
+    name="tiles", order=3, options=Options, run=run, interpret=tiles_observations,
+    summary=msg("microkernel register tile MR x NR vs the vector register file, spills read from the assembly"),
+    headline=lambda d: tr("register tiles, {n} x {bits}-bit registers", n=d["vector_registers"],
+                          bits=d["vector_bits"]) + f" · n = {d['n']}",
+    tables=(Table("tiles_tiles", "Microkernel tiles MR x NR (packed GEMM, one thread)", rows="tiles",
+                  error_column="rel_error", columns=(
+                      Column("name", "tile"),
+                      Column("accumulators", "accumulators", "int"),
+                      Column("registers", "registers", value=lambda r, d: f"{r['registers_needed']}/{r['registers']}"),
+                      Column("loads_per_fma", "loads/FMA", "f2"),
+                      Column("spills", "spills", "int"),
+                      Column("flops_per_s", "FLOP/s", "flops"),
+                      Column("rel_error", "rel. error", "sci"))),),
+)

@@ -6,19 +6,27 @@ from __future__ import annotations
 
 import re
 import subprocess
+from dataclasses import dataclass
 
 from rooflab.toolchain.asm import audit_function
 from rooflab.toolchain.compiler import Compiler, build_kernel, find_compiler, openmp_flags
 from rooflab.errors import RooflabError
 from rooflab.machine.env import usable_cpus
 from rooflab.paths import CSRC
-from rooflab.results.schema import schema_id
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.interpret.common import _load_caveat, _ok
+from rooflab.interpret.common import load_caveat, ok_rows
 from rooflab.units import si
-from rooflab.i18n import msg
+from rooflab.contract import Column, Lab, Table, n_option, quick_option, threads_option
+from rooflab.i18n import msg, tr
+
+
+@dataclass(frozen=True)
+class Options:
+    n: int | None = n_option("default 512; --quick: 256")
+    quick: bool = quick_option()
+    threads: int | None = threads_option()
 
 
 def flag_matrix(cc: Compiler) -> list[tuple[str, str, list[str]]]:
@@ -65,10 +73,11 @@ def _kernel_lines(order: str = "ikj") -> tuple[int, int]:
     return at, at
 
 
-def run(session: Session, *, n: int | None = None, quick: bool = False, threads: int | None = None) -> dict:
+def run(session: Session, opts: Options) -> dict:
+    quick = opts.quick
     cc = find_compiler()
-    n = n or (256 if quick else 512)
-    tall = threads or usable_cpus()
+    n = opts.n or (256 if quick else 512)
+    threads_all = opts.threads or usable_cpus()
     cfg = (HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=3, budget_s=0.5) if quick else
            HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=2.0))
     lines = _kernel_lines()
@@ -99,24 +108,22 @@ def run(session: Session, *, n: int | None = None, quick: bool = False, threads:
         contrib.append(layout)
         omp = openmp_flags(cc) is not None
         mt = build_kernel("loops", name="loops_mt", openmp=omp, compiler=cc)
-        if tall > 1:
-            contrib.append(measure_gemm(session, f"ikj -O3 native x{tall}", str(mt.path), "rl_loop_ikj_mt",
-                                        (n, n, n), cfg, (("int", tall),), role="threads", threads=tall,
+        if threads_all > 1:
+            contrib.append(measure_gemm(session, f"ikj -O3 native x{threads_all}", str(mt.path), "rl_loop_ikj_mt",
+                                        (n, n, n), cfg, (("int", threads_all),), role="threads", threads=threads_all,
                                         backend="openmp" if omp else "pthreads"))
-    doc = {"schema": schema_id("lab.vectorize"), "lab": "vectorize", "quick": quick, "n": n, "threads_all": tall,
-           "compiler": cc.to_dict(), "kernel": "ikj GEMM (fp32)", "flags": rows, "contributions": contrib}
-
-    return session.finish(doc, observe=vectorize_observations)
+    return {"lab": "vectorize", "quick": quick, "n": n, "threads_all": threads_all, "compiler": cc.to_dict(),
+            "kernel": "ikj GEMM (fp32)", "flags": rows, "contributions": contrib}
 
 
 # ------------------------------------------------------------------------------------ observations
 
 
 def vectorize_observations(doc: dict) -> list[dict]:
-    rows = _ok(doc["flags"])
+    rows = ok_rows(doc["flags"])
     if not rows:
         return [msg("No flag combination could be measured.")]
-    out = _load_caveat(doc)
+    out = load_caveat(doc)
     for r in rows:
         vb = r.get("vector_bits")
         width = msg("{bits}-bit vectors", bits=vb) if vb else msg("scalar code")
@@ -128,7 +135,7 @@ def vectorize_observations(doc: dict) -> list[dict]:
     best = max(rows, key=lambda r: r["flops_per_s"])
     out.append(msg("Compiler contribution: {f:.1f}x from {worst} to {best} on the same source.",
                    f=best["flops_per_s"] / worst["flops_per_s"], worst=worst["label"], best=best["label"]))
-    c = {r.get("role"): r for r in _ok(doc.get("contributions", []))}
+    c = {r.get("role"): r for r in ok_rows(doc.get("contributions", []))}
     nat = next((r for r in rows if r.get("id") == "O3_native"), None)
     if nat and "layout" in c:
         out.append(msg("Layout contribution: ikj runs {f:.1f}x ijk with the same flags — the inner loop must walk "
@@ -139,3 +146,40 @@ def vectorize_observations(doc: dict) -> list[dict]:
                        nat["flops_per_s"], t=c["threads"]["threads"]))
     return out
 
+
+
+_VECTORIZE_IDS = (("-O2", "O2"), ("-O3 vectorizer off", "O3_novec"), ("-O3", "O3"))
+
+
+def vectorize_1_to_2(doc: dict) -> dict:
+    """Builds of /1 were told apart by their flag labels: each gets the id of its build."""
+    for r in doc.get("flags") or []:
+        if isinstance(r, dict) and "id" not in r:
+            label = str(r.get("label", ""))
+            rid = dict(_VECTORIZE_IDS).get(label)
+            if rid is None and label.startswith("-O3 -m"):
+                rid = "O3_native_fastmath" if "fast-math" in label else "O3_native"
+            r["id"] = rid or ""
+    return doc
+
+
+LAB = Lab(
+    name="vectorize", order=6, options=Options, run=run, interpret=vectorize_observations, version=2,
+    migrations={1: vectorize_1_to_2},
+    summary=msg("one kernel under a flags matrix with the compiler's vectorization report; layout, compiler and "
+                "threads"),
+    headline=lambda d: f"{d['kernel']}, n = {d['n']} · {d['compiler']['version']}",
+    tables=(Table("vectorize_flags", "Flags matrix", rows="flags", error_column="rel_error", columns=(
+                Column("name", "flags"),
+                Column("flops_per_s", "FLOP/s", "flops"),
+                Column("vector_bits", "inner loop", "bits",
+                       value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
+                Column("report", "compiler's report", csv=False,
+                       value=lambda r, d: None if r.get("error") else (r.get("report") or [tr("(no message)")])[0][:60]),
+                Column("rel_error", "rel. error", "sci"))),
+            Table("vectorize_contributions", "Layout and threads", rows="contributions", error_column="rel_error",
+                  columns=(Column("name", "variant"),
+                           Column("threads", "threads", "int", report=False),
+                           Column("flops_per_s", "FLOP/s", "flops"),
+                           Column("rel_error", "rel. error", "sci")))),
+)

@@ -247,3 +247,14 @@ def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_fact
             p.level, p.expected_bytes = best[1], best[2]
             used.add(best[1])
     return plateaus
+
+
+def sweep_sizes(lo: float, hi: float, points_per_octave: float) -> list[int]:
+    """Working sets from ``lo`` to ``hi`` spaced evenly on a log scale (a CPU's and a GPU's sweep alike)."""
+    k = int(round(math.log2(hi / lo) * points_per_octave))
+    return sorted({int(lo * 2 ** (i / points_per_octave)) for i in range(k + 1)})
+
+
+def named_plateaus(sizes: Sequence[float], bandwidths: Sequence[float], caches: dict[str, float]) -> list[Plateau]:
+    """The plateaus of a bandwidth sweep, each named after the memory level whose capacity its edge matches."""
+    return name_plateaus(find_plateaus(sizes, bandwidths), caches)

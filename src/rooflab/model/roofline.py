@@ -41,10 +41,11 @@ def attainable_multi(intensity: float, roofs: Sequence[Roof]) -> tuple[float, st
     return best
 
 
-def matmul_counts(b: int, d: int, f: int, elem_bytes: int = 4) -> tuple[float, float]:
-    """FLOP and minimal bytes of X[b,d] @ W[d,f] -> Y[b,f]: 2bdf FLOP; each matrix read or written once."""
+def matmul_counts(b: int, d: int, f: int, elem_bytes: int = 4, out_bytes: int | None = None) -> tuple[float, float]:
+    """FLOP and minimal bytes of X[b,d] @ W[d,f] -> Y[b,f]: 2bdf FLOP; each matrix read or written once (the
+    output in ``out_bytes`` per element when it differs: bf16 inputs, fp32 output)."""
     flops = 2.0 * b * d * f
-    nbytes = float(elem_bytes) * (b * d + d * f + b * f)
+    nbytes = float(elem_bytes) * (b * d + d * f) + float(elem_bytes if out_bytes is None else out_bytes) * b * f
     return flops, nbytes
 
 
@@ -59,40 +60,67 @@ LEVELS = ("L1", "L2", "L3", "DRAM")
 NOT_A_ROOF = ("failed", "refused", "impossible", "disturbed", "wrong", "unsupported")
 
 
+def best(ceilings: list[dict], key: str, kernels=None, **match) -> dict | None:
+    """The ceiling with the highest ``key`` among those that are roofs (status ok, a value) and match every field
+    given (``kernels``: one of these kernels) — of a CPU or a GPU run alike."""
+    c = [x for x in ceilings if x.get("status") == "ok" and x.get(key) and all(x.get(k) == v for k, v in match.items())
+         and (kernels is None or x.get("kernel") in kernels)]
+    return max(c, key=lambda x: x[key]) if c else None
+
+
 def best_compute(ceilings: list[dict], precision: str, klass: str, threads: int) -> dict | None:
-    c = [x for x in ceilings if x["precision"] == precision and x["klass"] == klass and x["threads"] == threads
-         and x.get("status") == "ok" and x.get("flops_per_s")]
-    return max(c, key=lambda x: x["flops_per_s"]) if c else None
+    return best(ceilings, "flops_per_s", precision=precision, klass=klass, threads=threads)
 
 
 def best_bandwidth(ceilings: list[dict], level: str, threads: int, kernels=BANDWIDTH_KINDS) -> dict | None:
-    c = [x for x in ceilings if x["level"] == level and x["threads"] == threads and x["kernel"] in kernels
-         and x.get("status") == "ok" and x.get("bytes_per_s")]
-    return max(c, key=lambda x: x["bytes_per_s"]) if c else None
+    return best(ceilings, "bytes_per_s", kernels, level=level, threads=threads)
+
+
+def memory_roofs(bandwidth: list[dict], levels, threads: int | None = None, suffix: str = "") -> list[dict]:
+    """One memory roof per level: its best ceiling (at ``threads``, when given)."""
+    out = []
+    match = {} if threads is None else {"threads": threads}
+    for level in levels:
+        b = best(bandwidth, "bytes_per_s", None if threads is None else BANDWIDTH_KINDS, level=level, **match)
+        if b:
+            out.append({"name": f"{level} ({b['kernel']}){suffix}", "value": b["bytes_per_s"], "level": level,
+                        "kernel": b["kernel"]})
+    return out
+
+
+def sweep_point(b: int, flops: float, nbytes: float, time_s: float, time_ci95, peak: dict, memory: dict,
+                limit: float = 1.02) -> dict:
+    """One point of the batch sweep X[B,D]·W[D,F] placed against its roofline prediction (the compute roof
+    ``peak`` and the memory roof ``memory``): rate, interval, prediction, the share of it reached, the bound, and
+    whether it lies above the roof (which no kernel can)."""
+    rate = flops / time_s
+    inten = flops / nbytes
+    pred = attainable(inten, peak["flops_per_s"], memory["bytes_per_s"])
+    return {"B": b, "intensity": inten, "flops": flops, "bytes": nbytes, "time_s": time_s,
+            "time_ci95": list(time_ci95), "flops_per_s": rate, "ci95": [flops / time_ci95[1], flops / time_ci95[0]],
+            "predicted_flops_per_s": pred, "of_predicted": rate / pred, "of_peak": rate / peak["flops_per_s"],
+            "bytes_per_s": nbytes / time_s, "above_roof": rate > limit * pred,
+            "bound": bound(inten, peak["flops_per_s"], memory["bytes_per_s"])}
 
 
 def measure_roofs(doc: dict) -> dict:
     """The ceilings drawn on the roofline: every memory level and compute class at all threads. The DRAM roof is
     the best the machine attains (streaming stores where they exist), with the regular-store figure beside it."""
-    tall = doc["threads_all"]
+    threads_all = doc["threads_all"]
     comp, mem = [], []
     cc = doc["ceilings"]["compute"]
     for prec in ("fp32", "fp64"):
         for klass in ("simd_fma", "simd", "scalar", "blas_gemm"):
-            c = best_compute(cc, prec, klass, tall)
+            c = best_compute(cc, prec, klass, threads_all)
             if c and (prec == "fp32" or klass in ("simd_fma", "blas_gemm")):
-                comp.append({"name": f"{c['name']} x{tall}", "value": c["flops_per_s"], "precision": prec,
+                comp.append({"name": f"{c['name']} x{threads_all}", "value": c["flops_per_s"], "precision": prec,
                              "klass": klass})
-    for level in LEVELS:
-        b = best_bandwidth(doc["ceilings"]["bandwidth"], level, tall)
-        if b:
-            roof = {"name": f"{level} ({b['kernel']}) x{tall}", "value": b["bytes_per_s"], "level": level,
-                    "kernel": b["kernel"]}
-            if level == "DRAM":
-                reg = best_bandwidth(doc["ceilings"]["bandwidth"], level, tall, STREAM_KINDS)
-                if reg:
-                    roof.update(regular_value=reg["bytes_per_s"], regular_kernel=reg["kernel"])
-            mem.append(roof)
+    for roof in memory_roofs(doc["ceilings"]["bandwidth"], LEVELS, threads_all, f" x{threads_all}"):
+        if roof["level"] == "DRAM":
+            reg = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads_all, STREAM_KINDS)
+            if reg:
+                roof.update(regular_value=reg["bytes_per_s"], regular_kernel=reg["kernel"])
+        mem.append(roof)
     return {"compute": comp, "memory": mem}
 
 

@@ -1,24 +1,27 @@
-"""`measure --mpi` and `bench --mpi`: the per-rank work, and the job document rank 0 assembles and stores."""
+"""An MPI job's document: each rank's result gathered on rank 0, the job's aggregates (what `measure --mpi` and
+`bench --mpi` declare, :class:`rooflab.contract.Mpi`), and the job stored as one run. The ranks' sessions are
+opened by :func:`rooflab.api.call`; this module only assembles."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
-from rooflab.mpi.session import RankSession, aggregate_bench, aggregate_measure, lag_warnings, run_job, world
-from rooflab.results.schema import schema_id
+from rooflab.errors import RooflabError
+from rooflab.mpi.session import aggregate_bench, aggregate_measure, lag_warnings, run_job
 
 
-def _job(comm, work) -> dict | None:
+def run_job_document(comm, work) -> dict | None:
+    """``work(rank)`` on every rank; on rank 0 the job document (rank 0's result, or the first rank's that
+    finished, with every rank's record and result under ``mpi``), elsewhere None."""
     results, records = run_job(comm, work)
     if comm.Get_rank() != 0:
         return None
     ok = [r for r in results if r]
     if not ok:
         failures = "; ".join(f"rank {r['rank']} on {r['host']}: {r['error']}" for r in records)
-        from rooflab.errors import RooflabError
-
         raise RooflabError(f"every rank failed: {failures}")
-    doc = dict(ok[0])  # rank 0's document (or the first rank that finished) carries machine and environment
+    doc = dict(ok[0])  # carries machine and environment
     doc.pop("run_id", None)
     doc["mpi"] = {"size": comm.Get_size(), "ranks": records,
                   "hosts": sorted({r["host"] for r in records}),
@@ -27,51 +30,32 @@ def _job(comm, work) -> dict | None:
     return doc
 
 
-def measure_job(opts, store, progress=None) -> dict | None:
-    from rooflab.commands.measure import run
-
-    comm = world()
-
-    def work(rank: int) -> dict:
-        with RankSession("measure", comm, store=None, progress=progress if rank == 0 else None) as s:
-            return run(opts, s)
-
-    doc = _job(comm, work)
-    if doc is None:
-        return None
-    results = [p["result"] for p in doc["mpi"]["per_rank"]]
+def aggregate_measure_job(doc: dict, results: list, opts) -> dict:
     doc["mpi"]["aggregates"] = aggregate_measure(results, doc["mpi"]["ranks"])
     doc["warnings"] = doc.get("warnings", []) + lag_warnings(doc["mpi"]["aggregates"]) + _failed(doc)
-    doc["schema"] = schema_id("measure")
-    _store_job(store, "measure", doc)
     return doc
 
 
-def bench_job(specs, quick: bool, store, progress=None) -> dict | None:
-    from rooflab.commands.bench import run
-    from rooflab.results.history import measure_history
-    from rooflab.machine import describe
-
-    comm = world()
-    # rank 0 reads this machine's stored rooflines once; every rank places its points on the same roofs
-    history = measure_history(store, describe(clock=False)["key"], limit=10) if comm.Get_rank() == 0 else None
-    history = comm.bcast(history, root=0)
-    roof = history[0] if history else None
-
-    def work(rank: int) -> dict:
-        with RankSession("bench", comm, store=None, progress=progress if rank == 0 else None) as s:
-            return run(s, specs, quick=quick, measure_doc=history or None)
-
-    doc = _job(comm, work)
-    if doc is None:
-        return None
-    results = [p["result"] for p in doc["mpi"]["per_rank"]]
+def aggregate_bench_job(doc: dict, results: list, opts) -> dict:
     doc["mpi"]["aggregates"] = aggregate_bench(results, doc["mpi"]["ranks"])
-    doc["mpi"]["job_roofline"] = place_on_job_roofline(doc["mpi"]["aggregates"], results, roof)
+    newest = (opts.roofline or [None])[0]  # the stored roofline every rank placed its points on
+    doc["mpi"]["job_roofline"] = place_on_job_roofline(doc["mpi"]["aggregates"], results, newest)
     doc["warnings"] = doc.get("warnings", []) + _failed(doc)
-    doc["schema"] = schema_id("bench")
-    _store_job(store, "bench", doc)
     return doc
+
+
+def share_roofline(opts, comm, store):
+    """Rank 0 reads this machine's stored rooflines once; every rank places its points on the same roofs. Under
+    MPI no rank measures one first (the ranks would measure each other): a stored one is needed."""
+    from rooflab.machine import describe
+    from rooflab.results.history import measure_history
+
+    history = measure_history(store, describe()["key"], limit=10) if comm.Get_rank() == 0 and store else None
+    history = comm.bcast(history, root=0)
+    if not history:
+        raise RooflabError("bench --mpi places the kernels on a stored roofline of this machine and there is none: "
+                           "run `rooflab measure` (or `mpirun -n N rooflab measure --mpi`) first")
+    return dataclasses.replace(opts, roofline=list(history))
 
 
 def _failed(doc: dict) -> list[dict]:
@@ -85,7 +69,7 @@ def _failed(doc: dict) -> list[dict]:
             for r in doc["mpi"]["ranks"] if r["status"] != "ok"]
 
 
-def _store_job(store, kind: str, doc: dict) -> None:
+def store_job(store, kind: str, doc: dict) -> None:
     if store is None:
         return
     header = {"machine": doc.get("machine", {}), "environment": doc.get("environment", {}), "command": list(sys.argv),

@@ -56,12 +56,16 @@ class RankSession(Session):
         if self.comm.allreduce(_ALIVE, op=_max()) == _DONE:  # pragma: no cover - a rank cannot finish early
             raise RooflabError("another rank left the job early")
 
-    def call(self, *args, **kwargs):
+    def _in_step(self, fn, *args, **kwargs):
+        """``fn`` between two meetings of every rank: the ranks' measurements start and end together."""
         self.sync()
         try:
-            return super().call(*args, **kwargs)
+            return fn(*args, **kwargs)
         finally:
             self.sync()
+
+    def call(self, *args, **kwargs):
+        return self._in_step(super().call, *args, **kwargs)
 
     def agree(self, flag: bool) -> bool:
         return bool(self.comm.allreduce(1 if flag else 0, op=_max()))
@@ -72,11 +76,7 @@ class RankSession(Session):
         self.sync()
 
     def run(self, *args, **kwargs):
-        self.sync()
-        try:
-            return super().run(*args, **kwargs)
-        finally:
-            self.sync()
+        return self._in_step(super().run, *args, **kwargs)
 
     def others_between(self, a, b, cpus=None):
         # the other ranks are the expected load: a ceiling is not disturbed by them (the lag check watches ranks)

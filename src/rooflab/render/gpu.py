@@ -8,14 +8,13 @@ from rooflab.i18n import text, tr
 from rooflab.render.ascii import ascii_roofline
 from rooflab.units import binary_bytes, pct, si
 from rooflab.render.measure import ci_range, render_sweep, roof_points, status_cell
-from rooflab.render.text import esc, heading, kv_table, render_observations, render_warnings, renderer, table
+from rooflab.render.text import esc, heading, kv_table, render_observations, render_warnings, table
 
 
 def _ghz(hz) -> str:
     return f"{hz / 1e9:.3f} GHz" if hz else "—"
 
 
-@renderer("measure.gpu")
 def render_gpu(doc: dict, console: Console) -> None:
     g = doc["gpu"]
     mode = tr("quick (a first look: fewer samples, smaller sizes)") if doc.get("quick") else tr("full")

@@ -9,7 +9,7 @@ import json
 import math
 
 from rooflab.i18n import get_lang, text, tr
-from rooflab.units import binary_bytes, drawable, pct, si
+from rooflab.units import drawable, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
 
@@ -108,100 +108,50 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
-    head = "".join(f"<th>{_e(column_label(c))}</th>" for c in columns)
+    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _declared(doc: dict, kind: str | None = None):
+    """The tables the command or lab of the document's kind (its schema's, when not given) declares."""
+    from rooflab import registry
+    from rooflab.errors import RooflabError
+    from rooflab.results.schema import parse_schema
+
+    if kind is None:
+        try:
+            kind = parse_schema(doc.get("schema"))[0]
+        except RooflabError:  # a document without a schema has no declared tables
+            return ()
+    cmd = registry.for_kind(kind)
+    return cmd.tables if cmd is not None else ()
+
+
 def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
-    """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows). The HTML page and
-    the CSV export both read these."""
-    out: dict[str, tuple[list[str], list[list]]] = {}
-    ce = doc.get("ceilings") or {}
-    if ce.get("compute"):
-        out["compute_ceilings"] = (["kernel", "precision", "threads", "flops_per_s", "of_theoretical", "status",
-                                    "reason"],
-                                   [[c["name"], c.get("precision"), c.get("threads"), c.get("flops_per_s"),
-                                     c.get("of_theoretical"), c.get("status"), c.get("reason")] for c in ce["compute"]])
-    if ce.get("bandwidth"):
-        out["bandwidth_ceilings"] = (["level", "kernel", "threads", "bytes_per_s", "working_set_bytes", "status",
-                                      "reason"],
-                                     [[b["level"], b["kernel"], b.get("threads"), b.get("bytes_per_s"),
-                                       b.get("working_set_bytes"), b.get("status"), b.get("reason")]
-                                      for b in ce["bandwidth"]])
-    if doc.get("sweep"):
-        out["batch_sweep"] = (["B", "intensity", "flops_per_s", "predicted_flops_per_s", "of_predicted",
-                               "bytes_per_s"],
-                              [[p["B"], p["intensity"], p["flops_per_s"], p["predicted_flops_per_s"],
-                                p["of_predicted"], p["bytes_per_s"]] for p in doc["sweep"]])
-    for k in doc.get("kernels") or []:
-        out[f"bench_{k['name']}"] = (["size", "flops_per_s", "bytes_per_s", "intensity", "of_roof", "error"],
-                                     [[r["label"], r.get("flops_per_s"), r.get("bytes_per_s"), r.get("intensity"),
-                                       r.get("of_roof"), r.get("error") or ""] for r in k.get("sizes", [])])
-    for key in ("rungs", "points", "orders", "tiles", "flags", "gemm", "triad", "cases", "rows"):
-        rows = doc.get(key)
-        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
-            continue
-        if key == "points" and doc.get("lab") != "fma":
-            continue  # a bench document's points are its kernels' rows
-        cols = [c for c in ("name", "label", "chains", "order", "threads", "flops_per_s", "bytes_per_s", "wall_s",
-                            "rel_error", "ratio_to_blas", "speedup", "verdict") if any(c in r for r in rows)]
-        out[f"{doc.get('lab', 'rows')}_{key}"] = (cols, [[r.get(c, "") for c in cols] for r in rows])
-    return out
+    """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows), as the CSV files
+    hold them."""
+    from rooflab.render.tables import raw
+
+    return {name: (heads, rows) for t in _declared(doc) for name, heads, rows in raw(t, doc)}
 
 
 def _fmt(col: str, v) -> str:
     if isinstance(v, float):
-        if col.endswith("flops_per_s"):
-            return si(v, "FLOP/s")
-        if col.endswith("bytes_per_s"):
-            return si(v, "B/s")
-        if col.startswith("of_"):
-            return pct(v, 1)
-        if col.endswith("_bytes"):
-            return binary_bytes(v)
-        return f"{v:.4g}"
+        return si(v, "FLOP/s") if v > 1e6 else f"{v:.4g}"
     return "" if v is None else str(v)
 
 
 def column_label(col: str) -> str:
-    """A table column of ``tables_of`` (raw key, as in the CSV) as the page shows it, in the current language."""
-    labels = {
-        "kernel": tr("kernel"), "precision": tr("precision"), "threads": tr("threads"), "flops_per_s": "FLOP/s",
-        "of_theoretical": tr("of theor."), "status": tr("status"), "level": tr("level"), "bytes_per_s": tr("bytes/s"),
-        "working_set_bytes": tr("working set"), "intensity": "FLOP/B", "predicted_flops_per_s": tr("roofline"),
-        "of_predicted": tr("of roofline"), "size": tr("size"), "of_roof": tr("of roof"), "error": tr("error"),
-        "name": tr("name"), "label": tr("label"), "chains": tr("chains"), "order": tr("order"), "wall_s": tr("wall"),
-        "rel_error": tr("rel. error"), "ratio_to_blas": tr("vs BLAS"), "speedup": tr("speed-up"),
-        "verdict": tr("verdict"), "ceiling": tr("ceiling"), "reason": tr("reason"),
-    }
-    return labels.get(col, col)
+    """A column of the side-by-side ceilings table (``ceiling_comparison``) as the page shows it."""
+    return {"ceiling": tr("ceiling"), "threads": tr("threads")}.get(col, col)
 
 
-def table_title(name: str) -> str:
-    titles = {"compute_ceilings": tr("Compute ceilings"), "bandwidth_ceilings": tr("Bandwidth ceilings"),
-              "batch_sweep": tr("Batch sweep")}
-    return titles.get(name, name.replace("_", " "))
+def _tables(doc: dict, kind: str | None = None) -> str:
+    from rooflab.render.tables import formatted
 
-
-def _cell(col: str, v) -> str:
-    if col == "reason":
-        return text(v) if v else ""
-    if col == "status" and isinstance(v, str):
-        from rooflab.render.measure import status_word
-
-        return status_word(v)
-    if col == "verdict" and isinstance(v, str):
-        from rooflab.render.labs import verdict_word
-
-        return verdict_word(v)
-    return _fmt(col, v)
-
-
-def _tables(doc: dict) -> str:
-    return "".join(f"<h3>{_e(table_title(name))}</h3>" + _table(cols, [[_cell(c, v) for c, v in zip(cols, r)]
-                                                                      for r in rows])
-                   for name, (cols, rows) in tables_of(doc).items())
+    return "".join(f"<h3>{_e(title)}</h3>" + _table(heads, rows)
+                   for t in _declared(doc, kind) for _name, title, heads, rows in formatted(t, doc))
 
 
 def safe_file_stem(name: str, limit: int = 120) -> str:
@@ -231,8 +181,7 @@ def write_csv(doc: dict, directory, prefix: str = "") -> list:
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(cols)
-            # a reason is a message: written in English, as the JSON's text is
-            w.writerows([[text(v, "en") if c == "reason" and v else v for c, v in zip(cols, r)] for r in rows])
+            w.writerows(rows)
         paths.append(path)
     return paths
 
@@ -309,7 +258,7 @@ def section_html(run: dict, uid: str) -> str:
     header = run.get("header", {})
     record = {"machine": header.get("machine"), "environment": header.get("environment"),
               "command": header.get("command")}
-    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc)}"
+    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc, run.get('kind'))}"
             f"<h3>{_e(tr('Observations'))}</h3><ul>{obs}</ul>" +
             (f"<h3>{_e(tr('Warnings'))}</h3><ul>{warns}</ul>" if warns else "") +
             f"<details><summary>{_e(tr('Machine and environment record'))}</summary><pre>"
@@ -328,8 +277,7 @@ def render_html(runs: list[dict]) -> str:
         table = ""
         if cmp:
             cols, rows = cmp
-            table = _table(cols, [[_fmt("flops_per_s" if isinstance(v, float) and v > 1e6 else "x", v)
-                                   for v in r] for r in rows])
+            table = _table([column_label(c) for c in cols], [[_fmt("", v) for v in r] for r in rows])
         parts.append(f"<section><h2>{_e(tr('Overlay of {n} runs', n=len(overlay)))}</h2>"
                      f"{roofline_svg(overlay, 'overlay')}{table}</section>")
     for i, run in enumerate(runs):

@@ -7,28 +7,18 @@ from rich.console import Console
 from rooflab.render.ascii import MARKS, Point, ascii_roofline
 from rooflab.i18n import text, tr
 from rooflab.units import binary_bytes, pct, seconds, si
-from rooflab.render.text import esc, heading, render_machine, render_mpi, render_observations, render_warnings, renderer, styled, table
+from rooflab.interpret.common import bound_word, status_word
+from rooflab.render.text import esc, heading, render_machine, render_mpi, render_observations, render_warnings, styled, table
 
 
 def ci_range(c, unit):
     return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
 
 
-def status_word(st: str) -> str:
-    return {"ok": tr("ok"), "refused": tr("refused"), "impossible": tr("impossible"), "disturbed": tr("disturbed"),
-            "failed": tr("failed"), "out-of-bounds": tr("out of bounds"), "crash": tr("crash"),
-            "timeout": tr("timeout"), "error": tr("error"),
-            "wrong": tr("wrong"), "unsupported": tr("unsupported")}.get(st, st)
-
-
 def status_cell(x: dict) -> str:
     st = x.get("status", "ok")
     color = "yellow" if st == "disturbed" else "red"
     return tr("ok") if st == "ok" else styled(f"[{color}]{esc(status_word(st))}[/]: {esc(text(x.get('reason') or ''))}")
-
-
-def bound_word(b: str) -> str:
-    return {"memory": tr("memory"), "compute": tr("compute")}.get(b, b)
 
 
 def roof_points(doc: dict) -> list[Point]:
@@ -48,7 +38,6 @@ def render_sweep(pts: list[dict], title: str, console: Console) -> None:
                                 tr("of peak"), tr("eff. bytes/s"), tr("bound")], rows))
 
 
-@renderer("measure")
 def render_measure(doc: dict, console: Console) -> None:
     m = doc["machine"]
     info = doc.get("sweep_info") or {}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
 from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
@@ -11,17 +9,6 @@ from rich.text import Text
 
 from rooflab.i18n import sep, text, tr
 from rooflab.units import binary_bytes, pct, seconds, si
-
-Renderer = Callable[[dict, Console], None]
-RENDERERS: dict[str, Renderer] = {}
-
-
-def renderer(kind: str):
-    def deco(fn: Renderer) -> Renderer:
-        RENDERERS[kind] = fn
-        return fn
-    return deco
-
 
 class Styled(str):
     """A table cell written in rich markup on purpose (its data parts escaped with ``esc``); every other cell is
@@ -45,10 +32,13 @@ def heading(bold: str, rest: str = "") -> Text:
     return Text.assemble((bold, "bold"), rest)
 
 
-def table(title: str, columns: list[str], rows: list[list], *, justify_numbers: bool = True) -> Table:
+def table(title: str, columns: list[str], rows: list[list], *, justify_numbers: bool = True,
+          align: list[str] | None = None) -> Table:
+    """A table; its columns are right-aligned after the first (numbers), or as ``align`` says ("left"/"right")."""
     t = Table(title=Text(str(title)), title_justify="left", header_style="bold")
     for i, c in enumerate(columns):
-        t.add_column(Text(str(c)), justify="right" if (justify_numbers and i > 0) else "left")
+        how = align[i] if align else ("right" if (justify_numbers and i > 0) else "left")
+        t.add_column(Text(str(c)), justify=how)
     for r in rows:
         t.add_row(*[_cell(x) for x in r])
     return t
@@ -155,7 +145,6 @@ def render_environment(env: dict, console: Console) -> None:
     console.print(kv_table(tr("Environment"), rows))
 
 
-@renderer("info")
 def render_info(doc: dict, console: Console) -> None:
     render_machine(doc["machine"], console)
     render_environment(doc["environment"], console)
@@ -198,23 +187,6 @@ def render_records(records: list[dict], console: Console) -> None:
             rows.append([r["name"], "—", "—", "—", "—", "—", text(r.get("error") or tr("no timing"))])
     console.print(table(tr("Measurements"), [tr("kernel"), tr("median/rep"), tr("95% CI"), "n", "CV", tr("rel. error"),
                                              tr("status")], rows))
-
-
-def render_run(doc: dict, console: Console) -> None:
-    """A stored run: the kind's own renderer when the run completed, else what it had finished."""
-    result = doc.get("result")
-    console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
-                  + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
-    if result is not None and doc["kind"] in RENDERERS:
-        RENDERERS[doc["kind"]](result, console)
-        return
-    if doc["status"] != "complete":
-        console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) it "
-                                          "finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
-    render_machine(doc["header"]["machine"], console)
-    render_records(doc["records"], console)
-    if result:
-        render_warnings(result.get("warnings", []), console)
 
 
 def render_mpi(doc: dict, console: Console) -> None:

@@ -12,99 +12,46 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
 
-# kind -> current version
-CURRENT = {
-    "info": 1,
-    "measure": 2,  # 2: statuses "impossible" (was "above-limit") and "disturbed"; bandwidth bounds; trust; NT kernels
-    "measure.gpu": 2,  # measure --device cuda; 2: "above-limit" renamed "impossible"
-    "lab.fma": 1, "lab.tiles": 1, "lab.loops": 1, "lab.blocking": 1,
-    "lab.ladder": 2,  # 2: each rung says what it changes as an id (step_id), not only in English
-    "lab.vectorize": 2,  # 2: each build of the flags matrix has an id
-    "lab.threads": 1, "lab.imbalance": 1, "lab.numa": 1,
-    "bench": 1, "compare": 1, "profile": 1,
+# (kind, from_version) -> function(doc) -> doc at from_version + 1
+MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+# kind -> current version, for the documents the store itself writes; each command and lab declares its own kind,
+# version and migrations (rooflab.contract.Command), and the registry declares them here when it loads
+CURRENT: dict[str, int] = {
     "history": 1,
     "run": 1,  # a stored run as `rooflab show --json` prints it: header, records and result
     "runs": 1,  # several stored runs
     "labs": 1,  # the list of labs
 }
-
-def _rename_above_limit(doc: dict) -> dict:
-    for group in (doc.get("ceilings") or {}).values():
-        for c in group if isinstance(group, list) else []:
-            if isinstance(c, dict) and c.get("status") == "above-limit":
-                c["status"] = "impossible"
-    return doc
+_declarations_loader: Callable[[], None] | None = None
 
 
-def _measure_1_to_2(doc: dict) -> dict:
-    """A measure run stored before bandwidth had bounds: statuses renamed, every bandwidth ceiling held against the
-    bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
-    figures break a bound stops being drawn as a roof, as a new one would."""
-    from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
-    from rooflab.model.roofline import measure_roofs, trust
-
-    doc = _rename_above_limit(doc)
-    m = doc.get("machine") or {}
-    clock = max([m.get("clock_hz") or 0.0] + [c.get("clock_hz_during") or 0.0
-                                              for c in (doc.get("ceilings") or {}).get("compute", [])])
-    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
-        rate = c.get("bytes_per_s")
-        if c.get("status") != "ok" or not rate or c.get("reference"):
-            continue
-        loads, stores = KERNEL_ACCESS.get(c.get("kernel"), (8.0, 0.0))
-        bound, basis = bandwidth_bound(m.get("uarch"), c.get("level", "DRAM"), loads, stores, c.get("threads", 1),
-                                       m.get("physical_cores") or c.get("threads", 1), clock)
-        if rate > 1.02 * bound:
-            c["status"] = "impossible"
-            c["reason"] = msg("{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel "
-                              "({bound:.3g} B/s: {basis})", rate=rate, r=rate / bound, level=c.get("level"),
-                              bound=bound, basis=basis)
-    if "threads_all" in doc and "ceilings" in doc:
-        doc["roofs"] = measure_roofs(doc)
-        doc["trust"] = trust(doc)
-    return doc
+def declare(kind: str, version: int, migrations: dict[int, Callable[[dict], dict]] | None = None) -> None:
+    """A document kind, its current version and how each older version is brought one step up."""
+    CURRENT[kind] = int(version)
+    for v, fn in (migrations or {}).items():
+        MIGRATIONS[(kind, int(v))] = fn
 
 
-_LADDER_STEPS = {"baseline": "baseline", "loop order": "loop_order", "cache blocking": "blocking",
-                 "register reuse": "register_reuse", "packing": "packing",
-                 "SIMD microkernel for this ISA": "simd_microkernel", "threads": "threads", "reference": "reference"}
+def declarations_from(loader: Callable[[], None]) -> None:
+    """``loader`` declares the commands' kinds (the registry's ``load``); it runs the first time a kind is looked up
+    that is not declared yet."""
+    global _declarations_loader
+    _declarations_loader = loader
 
 
-def _ladder_1_to_2(doc: dict) -> dict:
-    """Rungs of /1 named their step only in an English description: its first words become the step's id."""
-    for r in doc.get("rungs") or []:
-        if isinstance(r, dict) and "step_id" not in r:
-            r["step_id"] = _LADDER_STEPS.get(str(r.get("step", "")).split(":")[0], "")
-    return doc
-
-
-_VECTORIZE_IDS = (("-O2", "O2"), ("-O3 vectorizer off", "O3_novec"), ("-O3", "O3"))
-
-
-def _vectorize_1_to_2(doc: dict) -> dict:
-    """Builds of /1 were told apart by their flag labels: each gets the id of its build."""
-    for r in doc.get("flags") or []:
-        if isinstance(r, dict) and "id" not in r:
-            label = str(r.get("label", ""))
-            rid = dict(_VECTORIZE_IDS).get(label)
-            if rid is None and label.startswith("-O3 -m"):
-                rid = "O3_native_fastmath" if "fast-math" in label else "O3_native"
-            r["id"] = rid or ""
-    return doc
-
-
-# (kind, from_version) -> function(doc) -> doc at from_version + 1
-MIGRATIONS: dict[tuple[str, int], Callable[[dict], dict]] = {
-    ("measure", 1): _measure_1_to_2,
-    ("measure.gpu", 1): _rename_above_limit,
-    ("lab.ladder", 1): _ladder_1_to_2,
-    ("lab.vectorize", 1): _vectorize_1_to_2,
-}
+def _known(kind: str) -> bool:
+    global _declarations_loader
+    if kind not in CURRENT and _declarations_loader is not None:
+        load, _declarations_loader = _declarations_loader, None
+        load()
+    return kind in CURRENT
 
 
 def schema_id(kind: str) -> str:
+    if not _known(kind):
+        raise RooflabError(f"unknown document kind {kind!r}")
     return f"rooflab.{kind}/{CURRENT[kind]}"
 
 
@@ -121,7 +68,7 @@ def parse_schema(s: str) -> tuple[str, int]:
 def migrate(doc: dict) -> dict:
     """Bring a document to the current version of its kind."""
     kind, ver = parse_schema(doc.get("schema"))
-    if kind not in CURRENT:
+    if not _known(kind):
         raise RooflabError(f"unknown document kind {kind!r} (schema {doc.get('schema')!r})")
     cur = CURRENT[kind]
     if ver > cur:

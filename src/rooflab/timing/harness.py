@@ -194,34 +194,82 @@ def run_samples(fn: TimedFn, config: HarnessConfig = HarnessConfig(), *, overhea
 
 
 def run_interleaved(fns: Mapping[str, TimedFn], config: HarnessConfig = HarnessConfig(), *, rounds: int | None = None,
-                    overheads: Mapping[str, float] | None = None) -> dict[str, Timing]:
-    """Time alternatives in interleaved rounds (A B A B ...), rotating the order each round.
+                    overheads: Mapping[str, float] | None = None, call_overheads: Mapping[str, float] | None = None,
+                    min_sample_s: Mapping[str, float] | None = None, reps: Mapping[str, int] | None = None,
+                    rotate: bool = True, bracket: str | None = None, budget: bool = False,
+                    after: Mapping[str, Callable[[int], None]] | None = None, grow_once: bool = False
+                    ) -> dict[str, Timing]:
+    """Time alternatives in interleaved rounds, each round one sample of every alternative taken close together in
+    time, so that per-round ratios cancel the machine's slow drift (frequency, other tenants). The one engine every
+    paired measurement uses (two kernels compared, a GEMM rung against BLAS, the FMA peak against the clock chain).
 
-    Round i holds one sample of every alternative, taken close together in time, so per-round ratios cancel the
-    machine's slow drift (frequency, other tenants). Each alternative keeps its own calibrated repetition count.
-    ``overheads`` are per repetition; a sample that would be mostly overhead fails the measurement.
+    - Each alternative keeps its own calibrated repetition count (``reps`` fixes them; ``min_sample_s`` sets a
+      target per alternative); a count whose fixed per-call cost (``call_overheads``) is more than a small part of a
+      sample is raised first.
+    - ``rotate``: the order turns every round (A B, B A, ...); otherwise it stays as given.
+    - ``bracket``: this alternative is sampled once more, before the first round, and last in every round, so every
+      sample of the others has one of it on each side (the clock around a peak sample); it returns rounds + 1
+      samples.
+    - ``budget``: the number of rounds is cut so that they last about ``config.budget_s`` (never below
+      ``config.min_samples``); otherwise it is ``rounds`` or ``config.samples``.
+    - ``after[name](i)`` is called right after the i-th kept sample of ``name`` (to read what the kernel reported
+      about that call); calls made to calibrate or warm up are not reported.
+    - ``overheads`` are costs per repetition, ``call_overheads`` per call; both are subtracted, and a sample that
+      would be mostly overhead fails the measurement (:class:`~rooflab.errors.OverheadDominates`) or, with
+      ``grow_once``, is taken once more at 16 times the repetitions.
     """
     names = list(fns)
     if not names:
         raise ValueError("nothing to time")
-    overheads = dict(overheads or {})
-    reps = {k: calibrate(fns[k], config.min_sample_s, max_reps=config.max_reps) for k in names}
-    for _ in range(config.warmup):
+    if bracket is not None and bracket not in fns:
+        raise ValueError(f"bracket {bracket!r} is not one of the alternatives")
+    per_rep = dict(overheads or {})
+    per_call = dict(call_overheads or {})
+    targets = dict(min_sample_s or {})
+    after = dict(after or {})
+    if reps is not None:
+        counts = {k: int(reps[k]) for k in names}
+    else:
+        counts = {k: calibrate(fns[k], targets.get(k, config.min_sample_s), max_reps=config.max_reps) for k in names}
         for k in names:
-            fns[k](reps[k])
-    n = rounds or config.samples
+            if per_call.get(k):
+                counts[k] = reps_for_overhead(counts[k], fns[k](counts[k]), per_call[k], config)
+    order = [k for k in names if k != bracket] + ([bracket] if bracket is not None else [])
+    for _ in range(config.warmup):
+        for k in order:
+            fns[k](counts[k])
     totals: dict[str, list[float]] = {k: [] for k in names}
-    for r in range(n):
-        shift = r % len(names)
-        for k in names[shift:] + names[:shift]:
-            totals[k].append(fns[k](reps[k]))
+
+    def sample(k: str) -> float:
+        t = fns[k](counts[k])
+        totals[k].append(t)
+        if k in after:
+            after[k](len(totals[k]) - 1)
+        return t
+
+    if bracket is not None:
+        sample(bracket)
+    n = rounds or config.samples
+    r = 0
+    while r < n:
+        shift = r % len(order) if rotate else 0
+        spent = sum(sample(k) for k in order[shift:] + order[:shift])
+        if budget and r == 0 and spent > 0:
+            n = max(config.min_samples, min(n, int(config.budget_s / spent)))
+        r += 1
     out = {}
     for k in names:
-        ov = overheads.get(k, 0.0)
-        net = [net_per_rep(t, reps[k], 0.0, ov) for t in totals[k]]
+        net = [net_per_rep(t, counts[k], per_call.get(k, 0.0), per_rep.get(k, 0.0)) for t in totals[k]]
         if any(x is None for x in net):
-            raise OverheadDominates(k, ov, min(totals[k]) / reps[k], 1, per_rep=True)
-        out[k] = Timing(reps=reps[k], samples=net, raw=[t / reps[k] for t in totals[k]], overhead_per_rep=ov)
+            if grow_once:  # the counts were calibrated on slow calls: once more, longer
+                return run_interleaved(fns, config, rounds=rounds, overheads=overheads, call_overheads=call_overheads,
+                                       reps={j: counts[j] * 16 for j in names}, rotate=rotate, bracket=bracket,
+                                       budget=budget, after=after)
+            if per_rep.get(k, 0.0) * counts[k] > MAX_REP_OVERHEAD_FRACTION * min(totals[k]):
+                raise OverheadDominates(k, per_rep.get(k, 0.0), min(totals[k]) / counts[k], 1, per_rep=True)
+            raise OverheadDominates(k, per_call.get(k, 0.0), min(totals[k]), counts[k])
+        out[k] = Timing(reps=counts[k], samples=net, raw=[t / counts[k] for t in totals[k]],
+                        overhead_per_rep=per_rep.get(k, 0.0) + per_call.get(k, 0.0) / counts[k])
     return out
 
 

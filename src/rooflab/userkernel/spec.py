@@ -37,6 +37,7 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, StrictBool, 
                       ValidationError)
 
 from rooflab.errors import RooflabError
+from rooflab.paths import MAX_THREADS
 from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, parse_prototype, prototype_from_source
 
@@ -56,7 +57,6 @@ ARRAY_KEYS = {"shape", "dtype", "fill", "output", "seed"}
 FILLS = ("random", "zeros", "ones", "arange")
 # names that generated code uses: a kernel or parameter of the user's may not take them
 RESERVED_PREFIX = "rooflab_"
-MAX_THREADS = 256  # the C kernels' thread limit (RL_MAX_THREADS)
 MAX_SIZE = 1e15
 C_IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -450,3 +450,14 @@ class Checker:
             scale = float(np.max(np.abs(ref))) or 1.0
             worst = max(worst, float(np.max(np.abs(out - ref))) / scale)
         return worst
+
+
+def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
+    """The kernels of a spec named in ``names`` (all of them when it is empty)."""
+    if not names:
+        return specs
+    known = {s.name: s for s in specs}
+    bad = [n for n in names if n not in known]
+    if bad:
+        raise RooflabError(f"no kernel named {', '.join(bad)} in the spec (it has: {', '.join(known)})")
+    return [known[n] for n in names]

@@ -9,26 +9,28 @@ them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.toolchain.asm import audit_function
+from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
+from rooflab.contract import Command, Mpi, option, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg
+from rooflab.interpret.measure import measure_observations
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock,
+                                      build_peak, build_stream, default_chains, vector_bytes)
 from rooflab.machine.env import usable_cpus
-from rooflab.model.caches import cache_capacities
 from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
-from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes
-from rooflab.model.roofline import attainable, best_bandwidth, best_compute, bound, matmul_counts, measure_roofs, trust
-from rooflab.results.schema import schema_id
+from rooflab.model.caches import cache_capacities
+from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes, sweep_sizes
+from rooflab.model.roofline import best_bandwidth, best_compute, matmul_counts, measure_roofs, sweep_point, trust
+from rooflab.mpi.jobs import aggregate_measure_job
 from rooflab.session import Session
 from rooflab.timing.checks import check_clock_stability, check_level_order, check_physical_limit, check_thread_scaling
 from rooflab.timing.harness import HarnessConfig, Timing
-from rooflab.kernels import tasks
-from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock, build_peak, build_stream,
-                      default_chains, vector_bytes)
+from rooflab.toolchain.asm import audit_function
 
 KLASSES = ("scalar", "simd", "simd_fma")
 STREAM_KINDS = tasks.STREAM_KINDS
@@ -49,13 +51,26 @@ CEILING_CV_LIMIT = 0.03
 
 @dataclass(frozen=True)
 class MeasureOptions:
-    quick: bool = False
-    threads: int | None = None  # "all threads"; default: the CPUs this process may run on
-    precisions: tuple[str, ...] = ("fp64", "fp32")
-    batch_sweep: bool = True
+    quick: bool = quick_option("A first look in about 15 s: fewer samples, smaller sizes.")
+    threads: int | None = threads_option("Thread count for the 'all threads' ceilings (default: every CPU this "
+                                         "process may use).")
+    precision: str = option("both", choices=("fp32", "fp64", "both"), help="Precision of the compute ceilings.")
+    batch_sweep: bool = option(True, help="Run the X[B,D]·W[D,F] sweep against the roofline.",
+                               negate_help="Skip the X[B,D]·W[D,F] sweep.")
+    mpi: bool = option(False, help="Run as one rank of an MPI job (mpirun -n N rooflab measure --mpi): ranks measure "
+                                   "together, rank 0 aggregates and stores.")
+    device: str = option("cpu", choices=("cpu", "cuda"), help="What to measure: this machine's CPUs, or its NVIDIA "
+                                                               "GPU (needs CuPy: pip install 'rooflab[gpu]').")
+    gpu: int = option(0, min=0, help="Which CUDA device, with --device cuda.")
     # when a ceiling's CPUs were not ours, wait up to this long in all (seconds) for other load to stop before
     # measuring it again; 0: measure again at once and mark it disturbed if that does not help
-    wait_quiet_s: float = 0.0
+    wait_quiet_s: float = option(0.0, flag="--wait-quiet", min=0, max=3600, metavar="SECONDS",
+                                 help="When other processes disturb a ceiling, wait up to SECONDS in all for them to "
+                                      "stop before measuring it again (0: mark it disturbed at once).")
+
+    @property
+    def precisions(self) -> tuple[str, ...]:
+        return ("fp64", "fp32") if self.precision == "both" else (self.precision,)
 
     def all_threads(self) -> int:
         return self.threads or usable_cpus()
@@ -84,40 +99,36 @@ class Plan:
     edge_step: float | None  # spacing (a factor) of extra sweep points around each plateau edge; None: none
 
 
+# harness settings per measurement, (quick, full): min_sample_s, samples, warmup, min_samples, budget_s, max_sample_s
+_CONFIGS = {
+    "peak": ((0.005, 7, 1, 5, 0.5, 2.0), (0.01, 11, 2, 7, 1.0, 2.0)),
+    "gemm": ((0.02, 5, 1, 3, 0.6, 2.0), (0.05, 7, 1, 5, 1.2, 2.0)),
+    "sweep": ((0.002, 3, 1, 3, 0.2, 0.05), (0.003, 5, 1, 3, 0.3, 0.1)),
+    "ceiling": ((0.005, 7, 1, 5, 0.5, 0.25), (0.01, 11, 2, 7, 1.0, 0.5)),
+    "batch": ((0.02, 5, 1, 3, 0.5, 2.0), (0.02, 7, 1, 3, 1.0, 2.0)),
+}
+
+
 def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
     caches = machine.get("cache_details") or []
     llc = max((c["size"] * c.get("instances", 1) for c in caches if c["type"] in ("Data", "Unified")),
               default=32 << 20)
     mem = machine.get("memory_bytes") or (8 << 30)
+    full = not opts.quick
+    configs = {k: HarnessConfig(*v[full][:5], max_sample_s=v[full][5]) for k, v in _CONFIGS.items()}
     if opts.quick:
-        ws_max = min(max(4 * llc, 64 << 20), mem // 8)
-        return Plan(peak=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5),
-                    gemm=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.6),
-                    sweep=HarnessConfig(min_sample_s=0.002, samples=3, warmup=1, min_samples=3, budget_s=0.2,
-                                        max_sample_s=0.05),
-                    ceiling=HarnessConfig(min_sample_s=0.005, samples=7, warmup=1, min_samples=5, budget_s=0.5,
-                                          max_sample_s=0.25),
-                    batch=HarnessConfig(min_sample_s=0.02, samples=5, warmup=1, min_samples=3, budget_s=0.5),
-                    gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_min=8 << 10, ws_max=ws_max,
-                    points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
-                    attempts=2, bw_attempts=2, edge_step=None)
-    ws_max = min(max(8 * llc, 256 << 20), mem // 6)
-    return Plan(peak=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0),
-                gemm=HarnessConfig(min_sample_s=0.05, samples=7, warmup=1, min_samples=5, budget_s=1.2),
-                sweep=HarnessConfig(min_sample_s=0.003, samples=5, warmup=1, min_samples=3, budget_s=0.3,
-                                    max_sample_s=0.1),
-                ceiling=HarnessConfig(min_sample_s=0.01, samples=11, warmup=2, min_samples=7, budget_s=1.0,
-                                      max_sample_s=0.5),
-                batch=HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=1.0),
-                gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_min=8 << 10, ws_max=ws_max,
-                points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)), attempts=2,
-                bw_attempts=2, edge_step=2 ** (1 / 4))
+        sizes = dict(gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_max=min(max(4 * llc, 64 << 20), mem // 8),
+                     points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+                     edge_step=None)
+    else:
+        sizes = dict(gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_max=min(max(8 * llc, 256 << 20), mem // 6),
+                     points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)),
+                     edge_step=2 ** (1 / 4))
+    return Plan(**configs, **sizes, ws_min=8 << 10, attempts=2, bw_attempts=2)
 
 
 def working_sets(plan: Plan) -> list[int]:
-    octaves = math.log2(plan.ws_max / plan.ws_min)
-    k = int(round(octaves * plan.points_per_octave))
-    return sorted({int(plan.ws_min * 2 ** (i / plan.points_per_octave)) for i in range(k + 1)})
+    return sweep_sizes(plan.ws_min, plan.ws_max, plan.points_per_octave)
 
 
 def elements_for(kind: str, ws: float) -> int:
@@ -188,13 +199,13 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
     tp, tc = Timing.from_dict(res["peak"]), Timing.from_dict(res["clock"])
     wall_hz = [res["adds_per_rep"] / t for t in tc.samples]
     dip = 1.0 - min(wall_hz) / max(wall_hz) if wall_hz and max(wall_hz) > 0 else 0.0
-    frac = frac_ci = fpc = frac_run = None
+    frac = frac_ci = flops_per_cycle = frac_run = None
     if th:
-        fpc = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
-        frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], fpc)
+        flops_per_cycle = th["per_core"][prec][klass] / th["clock_hz"] * min(threads, th["cores"])
+        frac, frac_ci = tasks.per_round_fraction(flops, tp.samples, res["clock_hz_running"], flops_per_cycle)
         # while the threads ran: both the kernel and the clock from their median chunks, which the host's taking a
         # core away does not touch, so this is the code's own share of the peak
-        frac_run, _ = tasks.per_round_fraction(flops, res["peak_running_s"], res["clock_hz_running"], fpc)
+        frac_run, _ = tasks.per_round_fraction(flops, res["peak_running_s"], res["clock_hz_running"], flops_per_cycle)
     # the share of the kernel's time its threads were away (interrupts, other tenants): wall against running time,
     # for the kernel and for the clock chain beside it (medians: one slow sample is not the host's habit)
     lost = max(0.0, 1.0 - float(np.median(res["peak_running_s"])) / tp.summary.median)
@@ -206,7 +217,8 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
     worst = max((f for f in (frac, frac_run) if f is not None), default=None)
     score, reasons = assess(tp.summary.cv, clock_dip=dip, lost=max(lost, clock_lost), fraction=worst, efficiency=eff,
                             running=tp.running_fraction, others=others)
-    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "frac_running": frac_run, "fpc": fpc,
+    return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "frac_running": frac_run,
+            "flops_per_cycle": flops_per_cycle,
             "clock_dip": dip, "time_lost": lost, "efficiency": eff, "rate": flops / tp.summary.median,
             "running": tp.running_fraction, "others": others, "disturbance": score, "reasons": reasons}
 
@@ -234,7 +246,7 @@ def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
 # ------------------------------------------------------------------------------------------------- compute
 
 
-def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machine: dict, tall: int) -> list[dict]:
+def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machine: dict, threads_all: int) -> list[dict]:
     isa = machine["isa"]
     th = machine.get("theoretical")
     clock_lib = str(build_clock().path)
@@ -251,7 +263,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 refusal = audit_peak(audit, v)
             except RooflabError as exc:
                 audit, refusal = None, msg("the assembly could not be read: {error}", error=str(exc))
-            for threads in sorted({1, tall}):
+            for threads in sorted({1, threads_all}):
                 name = f"{prec} {KLASS_LABEL[klass]}" + (f" {v.vbytes * 8}-bit" if v.vbytes else "")
                 entry = {"name": name, "precision": prec, "klass": klass,
                          "isa": "scalar" if klass == "scalar" else isa["name"],
@@ -291,7 +303,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 if th:
                     entry.update(of_theoretical=kept["frac"], of_theoretical_ci95=list(kept["frac_ci"]),
                                  of_theoretical_running=kept["frac_running"],
-                                 theoretical_flops_per_s=kept["fpc"] * entry["clock_hz_during"])
+                                 theoretical_flops_per_s=kept["flops_per_cycle"] * entry["clock_hz_during"])
                     w = check_physical_limit(kept["frac"], 1.0, unit="", subject=f"{name} x{threads}",
                                              what=msg("theoretical peak at the clock measured beside it"))
                     if w:
@@ -305,17 +317,17 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 session.check_timing(f"{name} x{threads}", tp, spread_threshold=CEILING_CV_LIMIT)
                 out.append(entry)
                 session.record(f"peak {name} x{threads}", entry)
-    if tall > 1:
+    if threads_all > 1:
         for prec in opts.precisions:
             for klass in KLASSES:
                 one = best_compute(out, prec, klass, 1)
-                many = best_compute(out, prec, klass, tall)
+                many = best_compute(out, prec, klass, threads_all)
                 if one and many:
-                    session.warn(check_thread_scaling(one["flops_per_s"], many["flops_per_s"], min(tall, machine[
+                    session.warn(check_thread_scaling(one["flops_per_s"], many["flops_per_s"], min(threads_all, machine[
                         "physical_cores"]), subject=f"{prec} {KLASS_LABEL[klass]}"))
     # the achievable ceiling: BLAS GEMM
     for prec in opts.precisions:
-        for threads in sorted({1, tall}):
+        for threads in sorted({1, threads_all}):
             name = f"{prec} BLAS GEMM n={plan.gemm_n}"
             session.progress(f"compute: {name} x{threads}")
             entry = {"name": name, "precision": prec, "klass": "blas_gemm", "isa": "blas", "vector_bits": None,
@@ -371,7 +383,7 @@ def check_bandwidth_bound(machine: dict, level: str, kind: str, threads: int, ra
                rate=rate, r=rate / bound, level=level, bound=bound, basis=basis)
 
 
-def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int,
+def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
                clock_hz: float) -> tuple[list[dict], list[dict]]:
     vb = vector_bytes(machine["isa"])
     lib = build_stream(vb)
@@ -387,7 +399,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int,
     wss = working_sets(plan)
     for kind in STREAM_KINDS:
         refusal = audit_stream(kind, audits[kind], vb)
-        for threads in sorted({1, tall}):
+        for threads in sorted({1, threads_all}):
             session.progress(f"bandwidth sweep: {kind} x{threads}")
             sizes = [elements_for(kind, ws) for ws in wss]
             sizes = sorted(set(sizes))
@@ -446,7 +458,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, tall: int,
     if has_nt:
         for kind in NT_KINDS:
             refusal = audit_stream(kind, audits[kind], vb)
-            for threads in sorted({1, tall}):
+            for threads in sorted({1, threads_all}):
                 if not session.agree(True):
                     continue
                 session.progress(f"bandwidth ceilings: {kind} x{threads} in DRAM")
@@ -606,12 +618,12 @@ def _sweep_points(pts: list[dict], kind: str, machine: dict | None = None, threa
     return out
 
 
-def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, tall: int, clock_hz: float) -> list[dict]:
+def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int, clock_hz: float) -> list[dict]:
     out = []
     session.progress("bandwidth: BLAS GEMV")
     d = plan.gemv_d
     nbytes = 4.0 * (d * d + 2 * d)
-    for threads in sorted({1, tall}):
+    for threads in sorted({1, threads_all}):
         try:
             m0 = session.mark()
             res = session.call(f"gemv x{threads}", tasks.gemv_task, d, threads, plan.ceiling)
@@ -662,19 +674,19 @@ def _reference_entry(kernel: str, threads: int, rate: float, ci, t: Timing, nbyt
 # ------------------------------------------------------------------------------------------------ sweep
 
 
-def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[list[dict], dict]:
+def _batch_sweep(session: Session, plan: Plan, doc: dict, threads_all: int) -> tuple[list[dict], dict]:
     cc = doc["ceilings"]["compute"]
     # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads); when
     # the measured FMA ceiling was refused or flagged, the theoretical peak at the measured clock stands in
-    peak = best_compute(cc, "fp32", "simd_fma", tall)
+    peak = best_compute(cc, "fp32", "simd_fma", threads_all)
     th = session.machine.get("theoretical")
     if peak is None and th:
         peak = {"name": "fp32 theoretical peak (the measured FMA ceiling was not usable)",
-                "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(tall, th["cores"])}
-    blas = best_compute(cc, "fp32", "blas_gemm", tall)
-    dram = (best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", tall) or
+                "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(threads_all, th["cores"])}
+    blas = best_compute(cc, "fp32", "blas_gemm", threads_all)
+    dram = (best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads_all) or
             best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", 1))
-    info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": tall,
+    info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": threads_all,
             "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
             "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,
             "memory_roof": {"name": f"DRAM {dram['kernel']}", "bytes_per_s": dram["bytes_per_s"]} if dram else None}
@@ -682,23 +694,19 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[li
         info["skipped"] = msg("no fp32 FMA or DRAM ceiling to predict from")
         return [], info
     session.progress(f"batch sweep X[B,{plan.batch_d}]·W[{plan.batch_d},{plan.batch_d}]")
-    res = session.call("batch sweep", tasks.batch_sweep_task, plan.batch_d, plan.batch_d, list(plan.batches), tall,
+    res = session.call("batch sweep", tasks.batch_sweep_task, plan.batch_d, plan.batch_d, list(plan.batches), threads_all,
                        plan.batch, timeout_s=900)
     out = []
     for r in res:
         t = Timing.from_dict(r["timing"])
         flops, nbytes = matmul_counts(r["B"], plan.batch_d, plan.batch_d, 4)
-        rate, ci, _ = _rate(flops, t)
-        inten = flops / nbytes
-        pred = attainable(inten, peak["flops_per_s"], dram["bytes_per_s"])
-        out.append({"B": r["B"], "intensity": inten, "flops": flops, "bytes": nbytes, "time_s": t.summary.median,
-                    "time_ci95": list(t.summary.ci95), "flops_per_s": rate, "ci95": ci,
-                    "predicted_flops_per_s": pred, "of_predicted": rate / pred, "of_peak": rate / peak["flops_per_s"],
-                    "of_blas": rate / blas["flops_per_s"] if blas else None,
-                    "bytes_per_s": nbytes / t.summary.median, "rel_error": r["rel_error"], "samples": t.summary.n,
-                    "above_roof": rate > 1.02 * pred, "bound": bound(inten, peak["flops_per_s"], dram["bytes_per_s"])})
-        if out[-1]["above_roof"]:
-            session.warn(check_physical_limit(rate, pred, what=msg("roofline prediction"), subject=f"batch B={r['B']}"))
+        p = sweep_point(r["B"], flops, nbytes, t.summary.median, t.summary.ci95, peak, dram)
+        p.update(of_blas=p["flops_per_s"] / blas["flops_per_s"] if blas else None, rel_error=r["rel_error"],
+                 samples=t.summary.n)
+        out.append(p)
+        if p["above_roof"]:
+            session.warn(check_physical_limit(p["flops_per_s"], p["predicted_flops_per_s"],
+                                              what=msg("roofline prediction"), subject=f"batch B={r['B']}"))
     session.record("batch sweep", {"points": out, **info})
     return out, info
 
@@ -706,40 +714,68 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, tall: int) -> tuple[li
 # ----------------------------------------------------------------------------------------------- entry
 
 
-def run(opts: MeasureOptions = MeasureOptions(), session: Session | None = None) -> dict:
-    own = session is None
-    if own:
-        session = Session("measure")
-        session.__enter__()
-    try:
-        machine = session.machine
-        tall = opts.all_threads()
-        plan = make_plan(opts, machine)
-        session.wait_quiet_left = max(session.wait_quiet_left, float(opts.wait_quiet_s))
-        doc = {"schema": schema_id("measure"), "quick": opts.quick, "threads_all": tall,
-               "precisions": list(opts.precisions),
-               "plan": {"working_set_bytes": [plan.ws_min, plan.ws_max], "points_per_octave": plan.points_per_octave,
-                        "gemm_n": plan.gemm_n, "batch_D": plan.batch_d, "batches": list(plan.batches)}}
-        compute = _compute_ceilings(session, opts, plan, machine, tall)
-        clock_hz = bound_clock(machine, compute)
-        sweeps, bw = _bandwidth(session, plan, machine, tall, clock_hz)
-        bw += _numpy_bandwidth(session, plan, machine, tall, clock_hz)
-        doc["ceilings"] = {"compute": compute, "bandwidth": bw}
-        doc["bandwidth_sweeps"] = sweeps
-        if opts.batch_sweep and "fp32" in opts.precisions:
-            doc["sweep"], doc["sweep_info"] = _batch_sweep(session, plan, doc, tall)
-        else:
-            doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
+def run(session: Session, opts: MeasureOptions) -> dict:
+    machine = session.machine
+    threads_all = opts.all_threads()
+    plan = make_plan(opts, machine)
+    session.wait_quiet_left = max(session.wait_quiet_left, float(opts.wait_quiet_s))
+    doc = {"quick": opts.quick, "threads_all": threads_all, "precisions": list(opts.precisions),
+           "plan": {"working_set_bytes": [plan.ws_min, plan.ws_max], "points_per_octave": plan.points_per_octave,
+                    "gemm_n": plan.gemm_n, "batch_D": plan.batch_d, "batches": list(plan.batches)}}
+    compute = _compute_ceilings(session, opts, plan, machine, threads_all)
+    clock_hz = bound_clock(machine, compute)
+    sweeps, bw = _bandwidth(session, plan, machine, threads_all, clock_hz)
+    bw += _numpy_bandwidth(session, plan, machine, threads_all, clock_hz)
+    doc["ceilings"] = {"compute": compute, "bandwidth": bw}
+    doc["bandwidth_sweeps"] = sweeps
+    if opts.batch_sweep and "fp32" in opts.precisions:
+        doc["sweep"], doc["sweep_info"] = _batch_sweep(session, plan, doc, threads_all)
+    else:
+        doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
+    doc["roofs"] = measure_roofs(doc)
+    doc["trust"] = trust(doc)
+    if opts.wait_quiet_s:
+        doc["trust"]["waited_for_quiet_s"] = session.waited_s
+    doc["machine"] = machine
+    doc["environment"] = session.environment
+    return doc
+
+
+def route(opts: MeasureOptions):
+    """``--device cuda``: the GPU measure runs instead, with the options that apply to it."""
+    if opts.device != "cuda":
+        return None
+    if opts.mpi or opts.threads or opts.precision != "both" or opts.wait_quiet_s:
+        raise RooflabError("--device cuda measures the whole GPU in every precision it has: --threads, --precision, "
+                           "--wait-quiet and --mpi apply to the CPU")
+    return "measure_gpu", {"quick": opts.quick, "batch_sweep": opts.batch_sweep, "index": opts.gpu}
+
+
+def measure_1_to_2(doc: dict) -> dict:
+    """A measure run stored before bandwidth had bounds: statuses renamed, every bandwidth ceiling held against the
+    bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
+    figures break a bound stops being drawn as a roof, as a new one would."""
+    doc = rename_above_limit(doc)
+    m = doc.get("machine") or {}
+    clock = bound_clock(m, (doc.get("ceilings") or {}).get("compute", []))
+    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
+        rate = c.get("bytes_per_s")
+        if c.get("status") != "ok" or not rate or c.get("reference"):
+            continue
+        why = check_bandwidth_bound(m, c.get("level", "DRAM"), c.get("kernel"), c.get("threads", 1), rate, clock)
+        if why:
+            c.update(status="impossible", reason=why)
+    if "threads_all" in doc and "ceilings" in doc:
         doc["roofs"] = measure_roofs(doc)
         doc["trust"] = trust(doc)
-        if opts.wait_quiet_s:
-            doc["trust"]["waited_for_quiet_s"] = session.waited_s
-        doc["machine"] = machine
-        doc["environment"] = session.environment
-        from rooflab.interpret.measure import measure_observations
+    return doc
 
-        return session.finish(doc, observe=measure_observations)
-    finally:
-        if own:
-            session.__exit__(None, None, None)
 
+COMMAND = Command(
+    name="measure", order=1, options=MeasureOptions, run=run, route=route, interpret=measure_observations,
+    version=2, migrations={1: measure_1_to_2}, outputs=("html", "csv", "plot"),
+    mpi=Mpi(aggregate=aggregate_measure_job),
+    summary=msg("measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the "
+                "plot"),
+    tables=(*CEILING_TABLES, SWEEP_TABLE),
+)

@@ -17,16 +17,19 @@ import threading
 import time
 from dataclasses import dataclass
 
+from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
+from rooflab.contract import Command, option, quick_option
 from rooflab.errors import RooflabError
+from rooflab.gpu import specs
+from rooflab.gpu import backend as gpu_backend
+from rooflab.gpu.backend import SLOWING, Timed, Unsupported
 from rooflab.i18n import msg
-from rooflab.model.plateaus import find_plateaus, name_plateaus
-from rooflab.model.roofline import attainable, bound
-from rooflab.results.schema import schema_id
+from rooflab.interpret.gpu import gpu_observations
+from rooflab.model.plateaus import named_plateaus, sweep_sizes
+from rooflab.model.roofline import best, matmul_counts, memory_roofs, sweep_point
 from rooflab.session import Session
 from rooflab.timing.checks import Warning_, check_clock_stability, check_physical_limit
 from rooflab.timing.stats import median, summarize
-from rooflab.gpu import specs
-from rooflab.gpu.backend import SLOWING, Timed, Unsupported, select_backend
 
 KINDS = ("read", "copy", "triad")
 LIMIT = 1.02  # above this fraction of its theoretical value a ceiling is flagged, never used as a roof
@@ -35,9 +38,11 @@ GEMM_TOL = {"fp64_tensor": 1e-9, "tf32": 5e-3, "fp16": 5e-3, "bf16": 2e-2, "fp8"
 
 @dataclass(frozen=True)
 class GpuOptions:
-    quick: bool = False
-    batch_sweep: bool = True
-    index: int = 0
+    quick: bool = quick_option("A first look: fewer samples, smaller sizes.")
+    batch_sweep: bool = option(True, help="Run the X[B,D]·W[D,F] sweep in bf16 against the roofline.")
+    index: int = option(0, min=0, help="Which CUDA device.")
+    backend: object = option(None, where="api", help="The backend to measure through (default: CuPy on the device "
+                                                     "``index``; tests pass a simulated one).")
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,7 @@ def make_plan(quick: bool, dev: specs.DeviceInfo) -> GpuPlan:
     cap = max(64 << 20, dev.memory_bytes // 8) if dev.memory_bytes else 4 << 30
     top = min(cap, (1 << 30) if quick else (4 << 30))
     top = max(top, min(cap, 16 * l2))
-    step = 4 if quick else 2
-    sweep, ws = [], 1 << 20
-    while ws <= top:
-        sweep.append(ws)
-        ws *= step
+    sweep = sweep_sizes(1 << 20, top, 0.5 if quick else 1)
     hbm = min(cap, max(16 * l2, (1 << 30) if quick else (2 << 30)))
     d = 4096 if quick else 8192
     batches = (1, 4, 16, 64, 256, 1024, 4096) if quick else tuple(2 ** i for i in range(14))
@@ -181,13 +182,15 @@ def _fma_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInf
                 clocks.append(t.cycles() / s)
         err = t.check()
         rate, ci, cv, n = _ci_rate(t.work, secs)
-        fpc = specs.flops_per_clock(dev.cc, prec)
+        flops_per_cycle = specs.flops_per_clock(dev.cc, prec)
         clock = median(clocks) if clocks else None
-        fracs = [t.work / sec / (fpc * dev.sms * c) for sec, c in zip(secs, clocks)] if fpc and clocks else []
+        fracs = ([t.work / sec / (flops_per_cycle * dev.sms * c) for sec, c in zip(secs, clocks)]
+                 if flops_per_cycle and clocks else [])
         frac = summarize(fracs).median if fracs else None
         entry.update(flops_per_s=rate, ci95=ci, samples=n, cv=cv, rel_error=err, iters=iters,
                      clock_hz_during=clock, clock_source="clock64" if clocks else None,
-                     theoretical_flops_per_s=fpc * dev.sms * clock if fpc and clock else None, of_theoretical=frac,
+                     theoretical_flops_per_s=flops_per_cycle * dev.sms * clock if flops_per_cycle and clock else None,
+                     of_theoretical=frac,
                      status="ok", reason=None)
         if err > 1e-3:
             entry.update(status="wrong", reason=msg("relative error {err:.2g} against a higher-precision reference", err=err))
@@ -264,8 +267,7 @@ def _bandwidth(session: Session, backend, plan: GpuPlan, dev: specs.DeviceInfo) 
             secs, _ = sample(t, quick_plan)
             backend.release()
             pts.append({"bytes": ws, "bytes_per_s": t.work / summarize(secs).median})
-        plateaus = find_plateaus([p["bytes"] for p in pts], [p["bytes_per_s"] for p in pts])
-        name_plateaus(plateaus, {"L2": l2} if l2 else {})
+        plateaus = named_plateaus([p["bytes"] for p in pts], [p["bytes_per_s"] for p in pts], {"L2": l2} if l2 else {})
         named = []
         for p in plateaus:
             level = "HBM" if p.level == "DRAM" else p.level
@@ -321,23 +323,10 @@ def _reference(session: Session, backend, plan: GpuPlan, ceilings: list[dict]) -
     return ref
 
 
-def best(items: list[dict], key: str, **kw) -> dict | None:
-    ok = [x for x in items if x.get("status") == "ok" and x.get(key) and all(x.get(k) == v for k, v in kw.items())]
-    return max(ok, key=lambda x: x[key]) if ok else None
-
-
 def roofs(doc: dict) -> dict:
-    comp = []
-    for c in doc["ceilings"]["compute"]:
-        if c.get("status") == "ok" and c.get("flops_per_s"):
-            comp.append({"name": c["name"], "value": c["flops_per_s"], "precision": c["precision"], "unit": c["unit"]})
-    mem = []
-    for level in ("L2", "HBM"):
-        b = best(doc["ceilings"]["bandwidth"], "bytes_per_s", level=level)
-        if b:
-            mem.append({"name": f"{level} ({b['kernel']})", "value": b["bytes_per_s"], "level": level,
-                        "kernel": b["kernel"]})
-    return {"compute": comp, "memory": mem}
+    comp = [{"name": c["name"], "value": c["flops_per_s"], "precision": c["precision"], "unit": c["unit"]}
+            for c in doc["ceilings"]["compute"] if c.get("status") == "ok" and c.get("flops_per_s")]
+    return {"compute": comp, "memory": memory_roofs(doc["ceilings"]["bandwidth"], ("L2", "HBM"))}
 
 
 def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[list[dict], dict]:
@@ -357,7 +346,6 @@ def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[l
     if th and hth:
         info["theoretical_ridge"] = th / hth
     out = []
-    esize = 2
     for b in plan.batches:
         session.progress(f"GPU: batch sweep B={b}")
         try:
@@ -369,18 +357,13 @@ def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[l
             return [], info
         finally:
             backend.release()
-        flops = 2.0 * b * d * d
-        nbytes = esize * (b * d + d * d) + 4.0 * b * d  # X and W in bf16, C in fp32
-        rate, ci, cv, n = _ci_rate(flops, secs)
-        inten = flops / nbytes
-        pred = attainable(inten, peak["flops_per_s"], hbm["bytes_per_s"])
-        p = {"B": b, "intensity": inten, "flops": flops, "bytes": nbytes, "time_s": flops / rate,
-             "flops_per_s": rate, "ci95": ci, "predicted_flops_per_s": pred, "of_predicted": rate / pred,
-             "of_peak": rate / peak["flops_per_s"], "bytes_per_s": nbytes * rate / flops, "rel_error": err,
-             "samples": n, "above_roof": rate > LIMIT * pred,
-             "bound": bound(inten, peak["flops_per_s"], hbm["bytes_per_s"])}
+        flops, nbytes = matmul_counts(b, d, d, 2, 4)  # X and W in bf16, C in fp32
+        s = summarize(secs)
+        p = sweep_point(b, flops, nbytes, s.median, s.ci95, peak, hbm, LIMIT)
+        p.update(rel_error=err, samples=s.n)
         if p["above_roof"]:
-            session.warn(check_physical_limit(rate, pred, what=msg("roofline prediction"), subject=f"GPU batch B={b}"))
+            session.warn(check_physical_limit(p["flops_per_s"], p["predicted_flops_per_s"],
+                                              what=msg("roofline prediction"), subject=f"GPU batch B={b}"))
         out.append(p)
     session.record("gpu batch sweep", {"points": out, **info})
     return out, info
@@ -415,11 +398,13 @@ def state_warnings(before: dict, slowed: set[str], own_pid: int) -> list[Warning
 # ------------------------------------------------------------------------------------------------ entry
 
 
-def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend=None) -> dict:
-    backend = backend or select_backend("cuda", opts.index)
-    if session is None:
-        with Session("measure.gpu") as s:
-            return run(opts, s, backend)
+def prepare(opts: GpuOptions) -> GpuOptions:
+    """No CuPy, driver or device: said before a run is opened in the store."""
+    return opts if opts.backend is not None else dataclasses.replace(opts, backend=gpu_backend.select_backend("cuda", opts.index))
+
+
+def run(session: Session, opts: GpuOptions) -> dict:
+    backend = opts.backend
     dev = backend.device()
     plan = make_plan(opts.quick, dev)
     before = backend.state()
@@ -431,7 +416,7 @@ def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend
     clock = median(clocks) if clocks else (warm.get("last_clock_hz") or dev.max_sm_clock_hz)
     compute += _tensor_ceilings(session, backend, plan, dev, clock, slowed)
     sweeps, bandwidth = _bandwidth(session, backend, plan, dev)
-    doc = {"schema": schema_id("measure.gpu"), "device": "cuda", "backend": backend.name, "quick": opts.quick,
+    doc = {"device": "cuda", "backend": backend.name, "quick": opts.quick,
            "gpu": dev.to_dict(), "plan": {**plan.__dict__}, "warmup": warm,
            "theoretical": specs.theoretical(dev, clock or 0.0),
            "ceilings": {"compute": compute, "bandwidth": bandwidth}, "bandwidth_sweeps": sweeps}
@@ -451,6 +436,12 @@ def run(opts: GpuOptions = GpuOptions(), session: Session | None = None, backend
                                   "rooflab.gpu.specs.PER_SM"), "GPU"))
     for w in state_warnings(before, slowed, os.getpid()):
         session.warn(w)
-    from rooflab.interpret.gpu import gpu_observations
+    return doc
 
-    return session.finish(doc, observe=gpu_observations)
+
+COMMAND = Command(
+    name="measure_gpu", kind="measure.gpu", order=2, options=GpuOptions, run=run, prepare=prepare, cli=False,
+    interpret=gpu_observations, version=2, migrations={1: rename_above_limit}, outputs=("html", "csv", "plot"),
+    summary=msg("measure an NVIDIA GPU's roofline (rooflab measure --device cuda); needs CuPy"),
+    tables=(*CEILING_TABLES, SWEEP_TABLE),
+)

@@ -1,0 +1,83 @@
+"""Terminal report of a `bench` document: each kernel's sizes, what its code printed, and the kernels on the
+roofline."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from rooflab.i18n import text, tr
+from rooflab.interpret.common import bound_word, status_word
+from rooflab.render.text import esc, heading, render_mpi, render_observations, render_warnings, styled, table
+from rooflab.units import drawable, pct, seconds, si
+
+
+def render_bench(doc: dict, console: Console) -> None:
+    from rooflab.render.ascii import MARKS, Point, ascii_roofline
+
+    console.print(heading("rooflab bench", " · " + tr("roofline from {source}", source=text(doc["roofline_source"]))
+                          + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
+    pts = []
+    for k in doc["kernels"]:
+        if k.get("error"):
+            console.print(f"{k['name']}: {text(k['error'])}", markup=False, highlight=False)
+            continue
+        lib = k.get("library") or {}
+        console.print(f"{esc(k['name'])}: {esc(k['spec']['prototype'])}  [dim]{esc(' '.join(lib.get('flags', [])))}[/]")
+        rows = []
+        for r in k["sizes"]:
+            size = " ".join(f"{a}={b}" for a, b in r["size"].items())
+            if r.get("error"):
+                rows.append([size, "—", "—", "—", "—", "—", "—", styled(f"[red]{esc(status_word(r['error_kind']))}[/]: "
+                                                                        f"{esc(text(r['error']))}")])
+                continue
+            if drawable(r.get("intensity")) and drawable(r.get("flops_per_s")):
+                mark = MARKS[len(pts) % len(MARKS)]
+                pts.append(Point(mark, r["intensity"], r["flops_per_s"], r.get("above_roof", False)))
+            else:
+                mark = " "  # no place on the roofline (no bytes, or no FLOPs)
+            ci = r.get("time_ci95")
+            level = r.get("ci_level", 0.95)
+            note = tr(", {level:.0%} only: {n} samples", level=level, n=r.get("samples")) if level < 0.95 else ""
+            rows.append([f"{mark} {size}", f"{seconds(r['time_s'])} ({seconds(ci[0])}–{seconds(ci[1])}{note})",
+                         si(r["flops_per_s"], "FLOP/s"), si(r["bytes_per_s"], "B/s"),
+                         f"{r['intensity']:.3g}" if isinstance(r.get("intensity"), (int, float)) else "—",
+                         bound_word(r.get("bound", "—")) + (f" ({r['level']})" if r.get("level") else ""),
+                         pct(r.get("of_roof")),
+                         (tr("wrong") if r.get("error_kind") == "wrong" else
+                          (tr("ok ({err:.1e})", err=r["rel_error"]) if r.get("rel_error") is not None else
+                           tr("not checked")))])
+        console.print(table(tr("{name} (median time and 95% CI per call)", name=k["name"]),
+                            [tr("size"), tr("time"), "FLOP/s", tr("bytes/s"), "FLOP/B", tr("bound"), tr("of roof"),
+                             tr("correct")], rows))
+        for r in k["sizes"]:
+            for stream in ("stdout", "stderr"):
+                said = (r.get("output") or {}).get(stream)
+                if said:
+                    console.print(tr("{label} printed on {stream}:", label=r["label"], stream=stream), markup=False,
+                                  highlight=False)
+                    for line in printed_lines(said):
+                        console.print("  " + line, markup=False, highlight=False)
+    r = doc.get("roofs") or {}
+    if pts and r.get("compute") and r.get("memory"):
+        for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],
+                                   [(m["name"], m["value"]) for m in r["memory"]], pts,
+                                   width=max(40, min(100, console.width - 12)), title=tr("Your kernels on this machine")):
+            console.print(line, markup=False, highlight=False)
+    render_mpi(doc, console)
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
+
+
+def printed_lines(text: str, limit: int = 8) -> list[str]:
+    """What a kernel printed, as a report shows it: runs of the same line gathered (a kernel printing in its loop
+    prints it once per call), at most ``limit`` lines, and how many more the JSON holds."""
+    runs: list[list] = []
+    for line in text.rstrip("\n").split("\n"):
+        if runs and runs[-1][0] == line:
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    out = [line if n == 1 else tr("{line}   (x{n})", line=line, n=n) for line, n in runs[:limit]]
+    if len(runs) > limit:
+        out.append(tr("... {n} more line(s): the whole output is in --json", n=sum(n for _, n in runs[limit:])))
+    return out

@@ -1,0 +1,51 @@
+"""The files a run can also be written to, for the commands that declare them (``outputs``): one self-contained
+HTML page, every table as CSV, the roofline drawn (PNG, SVG, PDF). A document of stored runs (``show``,
+``report``) writes each of its runs."""
+
+from __future__ import annotations
+
+from rooflab.contract import Command
+from rooflab.errors import RooflabError
+from rooflab.i18n import tr
+
+
+def _runs(doc: dict) -> list[dict] | None:
+    """The stored runs a document holds (a `show` or `report` document), or None for a result document."""
+    schema = str(doc.get("schema", ""))
+    if schema.startswith("rooflab.runs/"):
+        return list(doc["runs"])
+    if schema.startswith("rooflab.run/"):
+        return [doc]
+    return None
+
+
+def write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[str]:
+    """Write the files asked for; returns one line per file saying where it went."""
+    runs = _runs(doc)
+    said = []
+    if plot:
+        from rooflab.render.plot import plot_roofline
+
+        if runs is None:
+            plot_roofline(doc, plot, title=tr("Your kernels on this machine") if cmd.kind == "bench" else None)
+        else:
+            drawn = [d for d in runs if d.get("result")]
+            if not drawn:
+                raise RooflabError(f"run {runs[0]['run_id']} has no finished result to draw")
+            plot_roofline(drawn[0]["result"] if len(drawn) == 1 else
+                          [(f"run {d['run_id']}", d["result"]) for d in drawn], plot)
+        said.append(tr("roofline written to {path}", path=plot))
+    if html:
+        from rooflab.render.html import run_from_doc, write_html
+
+        write_html(runs if runs is not None else [run_from_doc(cmd.kind, doc)], html)
+        said.append(tr("report written to {path}", path=html))
+    if csv:
+        from rooflab.render.html import write_csv
+
+        if runs is None:
+            n = len(write_csv(doc, csv))
+        else:
+            n = sum(len(write_csv(d["result"], csv, prefix=f"run{d['run_id']}_")) for d in runs if d.get("result"))
+        said.append(tr("{n} table(s) written to {dir}", n=n, dir=csv))
+    return said

@@ -1,0 +1,106 @@
+"""The terminal report of any document: the report of its kind where a kind draws more than its declared tables
+(the rooflines of measure, the GPU measure and bench; info; history; stored runs), else the report made from the
+tables its command or lab declares."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape as esc
+
+from rooflab import registry
+from rooflab.i18n import tr
+from rooflab.results.schema import parse_schema
+
+
+def kind_of(doc: dict) -> str:
+    return parse_schema(doc.get("schema"))[0]
+
+
+def _custom(kind: str):
+    if kind == "measure":
+        from rooflab.render.measure import render_measure
+
+        return render_measure
+    if kind == "measure.gpu":
+        from rooflab.render.gpu import render_gpu
+
+        return render_gpu
+    if kind == "bench":
+        from rooflab.render.bench import render_bench
+
+        return render_bench
+    if kind == "info":
+        from rooflab.render.text import render_info
+
+        return render_info
+    if kind == "history":
+        from rooflab.render.text import render_history
+
+        return render_history
+    if kind in ("run", "runs"):
+        return render_runs
+    return None
+
+
+def render(doc: dict, console: Console) -> None:
+    kind = kind_of(doc)
+    custom = _custom(kind)
+    if custom is not None:
+        custom(doc, console)
+        return
+    cmd = registry.for_kind(kind)
+    if cmd is None:
+        console.print(tr("(no report for documents of kind {kind}: see --json)", kind=kind), markup=False)
+        return
+    from rooflab.render.tables import render_generic
+
+    render_generic(cmd, doc, console)
+
+
+def render_run(doc: dict, console: Console) -> None:
+    """A stored run: its kind's report when the run completed, else what it had finished."""
+    from rooflab.render.text import render_machine, render_records, render_warnings
+
+    result = doc.get("result")
+    console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
+                  + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
+    if result is not None and result.get("schema"):
+        render(result, console)
+        return
+    if doc["status"] != "complete":
+        console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) it "
+                                          "finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
+    render_machine(doc["header"]["machine"], console)
+    render_records(doc["records"], console)
+    if result:
+        render_warnings(result.get("warnings", []), console)
+
+
+def render_runs(doc: dict, console: Console) -> None:
+    """One stored run, or several with their ceilings side by side."""
+    runs = doc["runs"] if kind_of(doc) == "runs" else [doc]
+    for d in runs:
+        render_run(d, console)
+    render_comparison(runs, console)
+
+
+def render_comparison(docs: list[dict], console: Console) -> None:
+    """Several runs with ceilings (two machines, two dates): their ceilings in one table with ratios."""
+    from rooflab.render.html import ceiling_comparison, column_label
+    from rooflab.render.text import table
+
+    cmp = ceiling_comparison(docs)
+    if not cmp:
+        return
+    cols, rows = cmp
+    nruns = len(cols) - 2 - (len(cols) - 2) // 2
+
+    def cell(i, v):
+        if v is None:
+            return "—"
+        if i >= 2 + nruns:
+            return f"{v:.2f}x"
+        return f"{v / 1e9:.3g} G" if isinstance(v, float) else str(v)
+
+    console.print(table(tr("Ceilings side by side (FLOP/s or bytes/s)"), [column_label(c) for c in cols],
+                        [[cell(i, v) for i, v in enumerate(r)] for r in rows]))

@@ -1,0 +1,147 @@
+"""The tables a command or lab declares (:class:`rooflab.contract.Table`), made into cells: formatted for the
+terminal and the HTML page, raw for the CSV files. One report for every kind that needs nothing more: its heading,
+its tables, its observations and its warnings."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from rooflab.contract import Column, Command, Table
+from rooflab.i18n import text, tr
+from rooflab.units import binary_bytes, pct, seconds, si
+
+
+def _fmt(fmt: str, v) -> str:
+    if fmt in ("text", "msg"):
+        return text(v) if isinstance(v, (dict, list)) and fmt == "msg" else str(v)
+    if fmt == "size":
+        return " ".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else str(v)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return text(v) if isinstance(v, dict) else str(v)
+    return {
+        "int": lambda: str(int(v)),
+        "g": lambda: f"{v:.4g}",
+        "g6": lambda: f"{v:.6g}",
+        "f1": lambda: f"{v:.1f}",
+        "f2": lambda: f"{v:.2f}",
+        "flops": lambda: si(v, "FLOP/s"),
+        "bytes_per_s": lambda: si(v, "B/s"),
+        "bytes": lambda: binary_bytes(v),
+        "seconds": lambda: seconds(v),
+        "pct": lambda: pct(v),
+        "pct1": lambda: pct(v, 1),
+        "x": lambda: f"{v:.2f}x",
+        "x3": lambda: f"{v:.3f}x",
+        "sci": lambda: f"{v:.1e}",
+        "bits": lambda: tr("{bits}-bit", bits=v) if v else tr("scalar"),
+        "ns": lambda: f"{v * 1e9:.0f} ns",
+        "bar": lambda: str(v),
+    }[fmt]()
+
+
+def _ci(fmt: str, lo, hi) -> str:
+    if fmt in ("x", "x3"):
+        digits = 3 if fmt == "x3" else 2
+        return f"{lo:.{digits}f}–{hi:.{digits}f}"
+    return f"{_fmt(fmt, lo)}–{_fmt(fmt, hi)}"
+
+
+def cell(col: Column, row: dict, doc: dict, top: float | None = None) -> str:
+    """One cell as a report shows it: "—" for a missing value, the interval beside a value that has one."""
+    v = col.get(row, doc)
+    if v is None or v == "":
+        return "—" if v is None else ""
+    if col.fmt == "bar":
+        return "#" * max(1, round(30 * v / top)) if top and isinstance(v, (int, float)) and v > 0 else ""
+    out = _fmt(col.fmt, v)
+    ci = row.get(col.ci) if col.ci else None
+    if ci and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
+        out += f" ({_ci(col.fmt, *ci)})"
+    return out
+
+
+def title(template, args: dict, doc: dict) -> str:
+    return template(doc) if callable(template) else tr(template, **args)
+
+
+def formatted(table: Table, doc: dict) -> list[tuple[str, str, list[str], list[list[str]]]]:
+    """Each table the declaration makes of ``doc``: (name, title, column headers, formatted rows)."""
+    out = []
+    cols = [c for c in table.columns if c.report]
+    for name, tmpl, args, rows in table.instances(doc):
+        tops = {c.key: max((c.get(r, doc) or 0 for r in rows if isinstance(c.get(r, doc), (int, float))),
+                           default=0) for c in cols if c.fmt == "bar"}
+        body = []
+        for r in rows:
+            line = []
+            for c in cols:
+                if r.get("error") and c.key == table.error_column:
+                    line.append(text(r["error"]))
+                elif r.get("error") and c.get(r, doc) in (None, ""):
+                    line.append("—")
+                else:
+                    line.append(cell(c, r, doc, tops.get(c.key)))
+            body.append(line)
+        out.append((name, title(tmpl, args, doc), [tr(c.label) if c.label else "" for c in cols], body))
+    return out
+
+
+def _raw(v):
+    if isinstance(v, dict) and "id" in v and "args" in v:
+        return text(v, "en")  # a message: in English, as the JSON's text is
+    if isinstance(v, dict):
+        return " ".join(f"{k}={x}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return " ".join(str(x) for x in v)
+    return v
+
+
+def raw(table: Table, doc: dict) -> list[tuple[str, list[str], list[list]]]:
+    """Each table the declaration makes of ``doc`` as raw values (the CSV files): (name, headers, rows). A column
+    with an interval gets two more, ``KEY_lo`` and ``KEY_hi``."""
+    out = []
+    cols = [c for c in table.columns if c.csv]
+    for name, _tmpl, _args, rows in table.instances(doc):
+        heads = []
+        for c in cols:
+            heads.append(c.key)
+            if c.ci:
+                heads += [f"{c.key}_lo", f"{c.key}_hi"]
+        body = []
+        for r in rows:
+            line = []
+            for c in cols:
+                # the row's own field where it has one (a verdict in English, not its translation)
+                line.append(_raw(r[c.key] if c.key in r else c.get(r, doc)))
+                if c.ci:
+                    ci = r.get(c.ci) or [None, None]
+                    line += [ci[0], ci[1]]
+            body.append(line)
+        if table.error_column and any(r.get("error") for r in rows) and "error" not in heads:
+            heads.append("error")
+            for line, r in zip(body, rows):
+                line.append(_raw(r.get("error")) or "")
+        out.append((name, heads, body))
+    return out
+
+
+def headline(cmd: Command, doc: dict) -> str:
+    """The rest of a report's first line: what ran, quick or not, and the run's id."""
+    parts = [cmd.headline(doc)] if cmd.headline is not None else []
+    line = "".join(f" · {p}" for p in parts if p)
+    return line + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))
+
+
+def render_generic(cmd: Command, doc: dict, console: Console) -> None:
+    """A report from the declarations alone: heading, tables, observations, warnings."""
+    from rooflab.render.text import heading, render_observations, render_warnings
+    from rooflab.render.text import table as rich_table
+
+    console.print(heading(cmd.title, headline(cmd, doc)))
+    for t in cmd.tables:
+        align = ["left" if i == 0 or c.fmt in ("text", "msg", "bar") else "right"
+                 for i, c in enumerate(c for c in t.columns if c.report)]
+        for _name, ttl, heads, rows in formatted(t, doc):
+            console.print(rich_table(ttl, heads, rows, align=align))
+    render_observations(doc.get("observations", []), console)
+    render_warnings(doc.get("warnings", []), console)
