@@ -103,3 +103,11 @@ def test_without_mpi_flag_under_a_launcher_it_says_how():
     r = mpirun(2, sys.executable, "-m", "rooflab", "measure", "--quick", "--no-store")
     assert r.returncode != 0
     assert r.stderr.count("one of 2 MPI ranks") == 1 and "--mpi" in r.stderr
+
+
+def test_bench_job_without_a_stored_roofline_says_what_to_run_first(tmp_path):
+    # the ranks would measure each other if each measured a roofline of its own first: a stored one is needed
+    r = mpirun(2, sys.executable, "-m", "rooflab", "bench", str(DATA / "user_kernels.toml"), "--mpi", "--quick",
+               "--store", str(tmp_path / "empty.sqlite"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "run `rooflab measure`" in r.stderr and r.stderr.count("rooflab: error") >= 1

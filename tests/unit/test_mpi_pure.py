@@ -1,6 +1,7 @@
 import pytest
 
-from rooflab.mpi.session import aggregate, aggregate_bench, aggregate_measure, lag_warnings, launched_ranks
+from rooflab.mpi.jobs import aggregate, aggregate_bench, aggregate_measure, lag_warnings
+from rooflab.mpi.session import launched_ranks
 
 
 def test_launcher_detection():
@@ -48,7 +49,8 @@ def test_job_roofline_placement():
     from rooflab.mpi.jobs import place_on_job_roofline
 
     measure = {"mpi": {"aggregates": {
-        "compute": [{"name": "fp32 SIMD FMA 256-bit", "threads": 1, "job": 400.0, "ranks": 4}],
+        "compute": [{"name": "fp32 SIMD FMA 256-bit", "precision": "fp32", "klass": "simd_fma", "threads": 1, "job": 400.0,
+                     "ranks": 4}],
         "bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 1, "job": 100.0, "ranks": 4}]}}}
     results = [{"kernels": [{"name": "k", "spec": {"precision": "fp32"},
                              "sizes": [{"label": "k n=1", "intensity": 0.5}]}]}]

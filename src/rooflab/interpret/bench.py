@@ -37,6 +37,10 @@ def bench_observations(doc: dict) -> list[dict]:
             worst = min(ok, key=lambda r: r.get("of_roof") or 0)
             if best is not worst and best.get("of_roof") and worst.get("of_roof"):
                 out.append(msg("{name}: closest to its roof at {best} ({bfrac}), farthest at {worst} ({wfrac}).",
-                               name=k["name"], best=best["label"].split(" ", 1)[1], bfrac=pct(best["of_roof"]),
-                               worst=worst["label"].split(" ", 1)[1], wfrac=pct(worst["of_roof"])))
+                               name=k["name"], best=_size(best), bfrac=pct(best["of_roof"]), worst=_size(worst),
+                               wfrac=pct(worst["of_roof"])))
     return out
+
+
+def _size(row: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in row["size"].items())

@@ -104,7 +104,7 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
         obs.append(msg("One thread reads {r:.0f}x faster from L1 ({l1}) than from DRAM ({dram}): blocking for cache is "
                        "worth that much to a memory-bound kernel.", r=l1["bytes_per_s"] / dr["bytes_per_s"],
                        l1=si(l1["bytes_per_s"], "B/s"), dram=si(dr["bytes_per_s"], "B/s")))
-    gemv = next((x for x in bw if x["kernel"].startswith("BLAS GEMV") and x["threads"] == threads_all and
+    gemv = next((x for x in bw if x.get("reference") == "gemv" and x["threads"] == threads_all and
                  x.get("status") == "ok"), None)
     if gemv and dn:
         obs.append(msg("BLAS GEMV streams {bw} on {tall} thread(s), {frac} of the C triad's DRAM ceiling.",

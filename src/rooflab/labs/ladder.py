@@ -85,7 +85,7 @@ def fma_peaks(session: Session, threads_all: int) -> dict:
     found = {}
     for t in sorted({1, threads_all}):
         r = roofs_at(docs, t, "fp32") if docs else None
-        fma = next((c for c in (r or {}).get("compute", []) if " FMA " in f" {c['name']} " and r["threads"] == t),
+        fma = next((c for c in (r or {}).get("compute", []) if c.get("klass") == "simd_fma" and r["threads"] == t),
                    None)
         if fma:
             found[t] = (fma["value"], fma["run_id"])

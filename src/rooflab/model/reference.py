@@ -56,13 +56,15 @@ def roofs_at(docs: list[dict] | dict, threads: int, precision: str) -> dict:
         if c is not None:
             rid = d.get("run_id")
             out_c.append({"name": f"{precision} {label} x{t}" + (f" · run {rid}" if rid is not None else ""),
+                          "label": f"{precision} {label} x{t}", "precision": precision, "klass": klass,
                           "value": c["flops_per_s"], "run_id": rid, "skipped": skipped})
             used.append((rid, f"{precision} {label}"))
     for lv in LEVELS:
         b, d, skipped = _pick(docs, memory(lv))
         if b is not None:
             rid = d.get("run_id")
-            out_m.append({"name": f"{lv} x{t}" + (f" · run {rid}" if rid is not None else ""), "level": lv,
+            out_m.append({"name": f"{lv} x{t}" + (f" · run {rid}" if rid is not None else ""), "label": f"{lv} x{t}",
+                          "level": lv,
                           "value": b["bytes_per_s"], "kernel": b["kernel"], "run_id": rid, "skipped": skipped})
             used.append((rid, lv))
     ids = sorted({rid for rid, _ in used if rid is not None})
@@ -85,7 +87,7 @@ def source_message(used: list[tuple], roofs: list[dict]) -> dict:
     notes = []
     for r in roofs:
         for s in r.get("skipped", []):
-            notes.append(msg("{roof}: run {id} had it {status}", roof=r["name"].split(" · ")[0], id=s["run_id"],
+            notes.append(msg("{roof}: run {id} had it {status}", roof=r["label"], id=s["run_id"],
                              status=words.get(s["status"], s["status"] or "")))
     if notes:
         parts.append(msg("not taken from newer runs: {why}", why=join(notes, ", ")))

@@ -5,10 +5,11 @@ opened by :func:`rooflab.api.call`; this module only assembles."""
 from __future__ import annotations
 
 import dataclasses
+import statistics
 import sys
 
 from rooflab.errors import RooflabError
-from rooflab.mpi.session import aggregate_bench, aggregate_measure, lag_warnings, run_job
+from rooflab.mpi.session import run_job
 
 
 def run_job_document(comm, work) -> dict | None:
@@ -84,7 +85,7 @@ def job_roofs(measure_doc: dict | None, precision: str) -> dict | None:
     aggs = ((measure_doc or {}).get("mpi") or {}).get("aggregates")
     if not aggs:
         return None
-    fma = [a for a in aggs["compute"] if a["name"].startswith(f"{precision} SIMD FMA")]
+    fma = [a for a in aggs["compute"] if a.get("precision") == precision and a.get("klass") == "simd_fma"]
     dram = [a for a in aggs["bandwidth"] if a["level"] == "DRAM" and a["kernel"] in ("read", "copy", "triad")]
     if not fma or not dram:
         return None
@@ -120,3 +121,85 @@ def place_on_job_roofline(aggs: list[dict], results: list[dict | None], measure_
         points.append({"kernel": a["kernel"], "label": a["label"], "intensity": i, "job_flops_per_s": a["job"],
                        "job_roof_flops_per_s": roof, "of_job_roof": a["job"] / roof})
     return {"available": True, "roofs": roofs, "points": points}
+
+
+# ------------------------------------------------------------------------------------------ aggregation (pure)
+
+
+def _median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def aggregate(items: list[tuple[int, str, float, float]]) -> dict:
+    """items: (rank, host, rate, time) of one measurement on every rank that has it.
+
+    The job's rate is the work of all ranks over the time of the slowest: sum(rate_r * t_r) / max(t_r); per node
+    the same over the ranks of each host; the spread names the slowest and fastest ranks.
+    """
+    if not items:
+        return {}
+    tmax = max(t for _, _, _, t in items)
+    job = sum(rate * t for _, _, rate, t in items) / tmax
+    nodes = {}
+    for host in sorted({h for _, h, _, _ in items}):
+        mine = [(r, h, rate, t) for r, h, rate, t in items if h == host]
+        nodes[host] = sum(rate * t for _, _, rate, t in mine) / max(t for _, _, _, t in mine)
+    slow = min(items, key=lambda x: x[2])
+    fast = max(items, key=lambda x: x[2])
+    return {"job": job, "nodes": nodes, "time_max_s": tmax, "ranks": len(items),
+            "slowest": {"rank": slow[0], "host": slow[1], "rate": slow[2]},
+            "fastest": {"rank": fast[0], "host": fast[1], "rate": fast[2]},
+            "spread": slow[2] / fast[2] if fast[2] else None}
+
+
+def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
+    """Per-rank ceilings of `measure` runs gathered on rank 0 -> aggregates and spread per ceiling."""
+    compute, bandwidth = {}, {}
+    for rec, doc in zip(records, results):
+        if not doc:
+            continue
+        for c in doc["ceilings"]["compute"]:
+            if c.get("flops_per_s") and c.get("seconds"):
+                compute.setdefault((c["name"], c["threads"], c.get("precision"), c.get("klass")), []).append(
+                    (rec["rank"], rec["host"], c["flops_per_s"], _median(c["seconds"])))
+        for b in doc["ceilings"]["bandwidth"]:
+            if b.get("bytes_per_s") and b.get("seconds"):
+                bandwidth.setdefault((b["level"], b["kernel"], b["threads"]), []).append(
+                    (rec["rank"], rec["host"], b["bytes_per_s"], _median(b["seconds"])))
+    return {"compute": [{"name": k[0], "threads": k[1], "precision": k[2], "klass": k[3], **aggregate(v)}
+                        for k, v in compute.items()],
+            "bandwidth": [{"level": k[0], "kernel": k[1], "threads": k[2], **aggregate(v)}
+                          for k, v in bandwidth.items()]}
+
+
+def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
+    from rooflab.i18n import msg
+    from rooflab.timing.checks import Warning_
+
+    out = []
+    for part in ("compute", "bandwidth"):
+        for a in aggs.get(part, []):
+            if a.get("spread") is not None and a["ranks"] > 1 and a["spread"] < threshold:
+                what = a.get("name") or f"{a.get('level')} {a.get('kernel')}"
+                s = a["slowest"]
+                out.append(Warning_("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
+                                                     "the fastest rank (threshold {th:.0%})", what=what,
+                                                     t=a["threads"], rank=s["rank"], host=s["host"],
+                                                     frac=a["spread"], th=threshold), a["spread"], threshold,
+                                    msg("check where that rank ran (cpus in the rank table): mis-pinned or sharing "
+                                        "cores with another rank"), f"rank {s['rank']}").to_dict())
+    return out
+
+
+def aggregate_bench(results: list[dict | None], records: list[dict]) -> list[dict]:
+    """Per (kernel, size): the job's FLOP/s over the slowest rank's time, per node, and the spread."""
+    items: dict = {}
+    for rec, doc in zip(records, results):
+        if not doc:
+            continue
+        for k in doc["kernels"]:
+            for r in k["sizes"]:
+                if r.get("flops_per_s") and r.get("time_s"):
+                    items.setdefault((k["name"], r["label"]), []).append(
+                        (rec["rank"], rec["host"], r["flops_per_s"], r["time_s"]))
+    return [{"kernel": k, "label": label, **aggregate(v)} for (k, label), v in items.items()]

@@ -1,4 +1,5 @@
-"""Running under MPI: every rank measures at the same moment, rank 0 gathers, aggregates and stores.
+"""Running under MPI, the rank's side: a session whose measurements start and end together on every rank, and the
+collectives that run a job and gather its results on rank 0 (the job's document and aggregates: ``mpi.jobs``).
 
 rooflab does not launch anything: ``mpirun -n N rooflab measure --mpi`` (or srun, or any launcher that starts MPI
 ranks). Each rank runs the same sequence of measurements in its own worker process; before and after every
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import os
 import socket
-import statistics
 import traceback
 from typing import Callable
 
@@ -132,84 +132,3 @@ def run_job(comm, work: Callable[[int], dict]) -> tuple[list[dict], list[dict]]:
         return [], []
     records = [{k: v for k, v in g.items() if k != "result"} for g in gathered]
     return [g["result"] for g in gathered], records
-
-
-# ------------------------------------------------------------------------------------------ aggregation (pure)
-
-
-def _median(xs):
-    return statistics.median(xs) if xs else None
-
-
-def aggregate(items: list[tuple[int, str, float, float]]) -> dict:
-    """items: (rank, host, rate, time) of one measurement on every rank that has it.
-
-    The job's rate is the work of all ranks over the time of the slowest: sum(rate_r * t_r) / max(t_r); per node
-    the same over the ranks of each host; the spread names the slowest and fastest ranks.
-    """
-    if not items:
-        return {}
-    tmax = max(t for _, _, _, t in items)
-    job = sum(rate * t for _, _, rate, t in items) / tmax
-    nodes = {}
-    for host in sorted({h for _, h, _, _ in items}):
-        mine = [(r, h, rate, t) for r, h, rate, t in items if h == host]
-        nodes[host] = sum(rate * t for _, _, rate, t in mine) / max(t for _, _, _, t in mine)
-    slow = min(items, key=lambda x: x[2])
-    fast = max(items, key=lambda x: x[2])
-    return {"job": job, "nodes": nodes, "time_max_s": tmax, "ranks": len(items),
-            "slowest": {"rank": slow[0], "host": slow[1], "rate": slow[2]},
-            "fastest": {"rank": fast[0], "host": fast[1], "rate": fast[2]},
-            "spread": slow[2] / fast[2] if fast[2] else None}
-
-
-def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
-    """Per-rank ceilings of `measure` runs gathered on rank 0 -> aggregates and spread per ceiling."""
-    compute, bandwidth = {}, {}
-    for rec, doc in zip(records, results):
-        if not doc:
-            continue
-        for c in doc["ceilings"]["compute"]:
-            if c.get("flops_per_s") and c.get("seconds"):
-                compute.setdefault((c["name"], c["threads"]), []).append(
-                    (rec["rank"], rec["host"], c["flops_per_s"], _median(c["seconds"])))
-        for b in doc["ceilings"]["bandwidth"]:
-            if b.get("bytes_per_s") and b.get("seconds"):
-                bandwidth.setdefault((b["level"], b["kernel"], b["threads"]), []).append(
-                    (rec["rank"], rec["host"], b["bytes_per_s"], _median(b["seconds"])))
-    return {"compute": [{"name": k[0], "threads": k[1], **aggregate(v)} for k, v in compute.items()],
-            "bandwidth": [{"level": k[0], "kernel": k[1], "threads": k[2], **aggregate(v)}
-                          for k, v in bandwidth.items()]}
-
-
-def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
-    from rooflab.i18n import msg
-    from rooflab.timing.checks import Warning_
-
-    out = []
-    for part in ("compute", "bandwidth"):
-        for a in aggs.get(part, []):
-            if a.get("spread") is not None and a["ranks"] > 1 and a["spread"] < threshold:
-                what = a.get("name") or f"{a.get('level')} {a.get('kernel')}"
-                s = a["slowest"]
-                out.append(Warning_("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
-                                                     "the fastest rank (threshold {th:.0%})", what=what,
-                                                     t=a["threads"], rank=s["rank"], host=s["host"],
-                                                     frac=a["spread"], th=threshold), a["spread"], threshold,
-                                    msg("check where that rank ran (cpus in the rank table): mis-pinned or sharing "
-                                        "cores with another rank"), f"rank {s['rank']}").to_dict())
-    return out
-
-
-def aggregate_bench(results: list[dict | None], records: list[dict]) -> list[dict]:
-    """Per (kernel, size): the job's FLOP/s over the slowest rank's time, per node, and the spread."""
-    items: dict = {}
-    for rec, doc in zip(records, results):
-        if not doc:
-            continue
-        for k in doc["kernels"]:
-            for r in k["sizes"]:
-                if r.get("flops_per_s") and r.get("time_s"):
-                    items.setdefault((k["name"], r["label"]), []).append(
-                        (rec["rank"], rec["host"], r["flops_per_s"], r["time_s"]))
-    return [{"kernel": k, "label": label, **aggregate(v)} for (k, label), v in items.items()]

@@ -630,11 +630,11 @@ def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, threads_all: i
             others = session.others_for(m0, session.mark(), shared=True)
         except RooflabError as exc:
             out.append({"level": "DRAM", "kernel": "BLAS GEMV", "threads": threads, "status": "failed",
-                        "reason": str(exc), "bytes_per_s": None, "ci95": None})
+                        "reference": "gemv", "reason": str(exc), "bytes_per_s": None, "ci95": None})
             continue
         t = Timing.from_dict(res["timing"])
         rate, ci, _ = _rate(nbytes, t)
-        out.append(_reference_entry(f"BLAS GEMV {d}x{d} fp32", threads, rate, ci, t, nbytes,
+        out.append(_reference_entry("gemv", f"BLAS GEMV {d}x{d} fp32", threads, rate, ci, t, nbytes,
                                     "W read once + x + y (4 B/element)", res["rel_error"], others,
                                     check_bandwidth_bound(machine, "DRAM", "read", threads, rate, clock_hz)))
     session.progress("bandwidth: NumPy copy")
@@ -645,23 +645,24 @@ def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, threads_all: i
         others = session.others_for(m0, session.mark(), shared=True)
         t = Timing.from_dict(res["timing"])
         rate, ci, _ = _rate(8.0 * n, t)
-        out.append(_reference_entry("NumPy copyto", 1, rate, ci, t, 8.0 * n,
+        out.append(_reference_entry("numpy_copy", "NumPy copyto", 1, rate, ci, t, 8.0 * n,
                                     "2 x array bytes: read + write (write-allocate not counted)", res["rel_error"],
                                     others, check_bandwidth_bound(machine, "DRAM", "copy", 1, rate, clock_hz)))
     except RooflabError as exc:
         out.append({"level": "DRAM", "kernel": "NumPy copyto", "threads": 1, "status": "failed", "reason": str(exc),
-                    "bytes_per_s": None, "ci95": None})
+                    "bytes_per_s": None, "ci95": None, "reference": "numpy_copy"})
     for e in out:
         session.record(e["kernel"], e)
     return out
 
 
-def _reference_entry(kernel: str, threads: int, rate: float, ci, t: Timing, nbytes: float, model: str,
+def _reference_entry(source: str, kernel: str, threads: int, rate: float, ci, t: Timing, nbytes: float, model: str,
                      rel_error: float, others: float | None, impossible: dict | None) -> dict:
+    """A library's figure beside the DRAM ceilings (``source``: "gemv" or "numpy_copy"); never a roof."""
     e = {"level": "DRAM", "kernel": kernel, "threads": threads, "bytes_per_s": rate, "ci95": ci,
          "samples": t.summary.n, "cv": t.summary.cv, "working_set_bytes": nbytes, "traffic_model": model,
          "rel_error": rel_error, "seconds": t.samples, "others_cores": others, "status": "ok", "reason": None,
-         "reference": True}
+         "reference": source}
     if impossible:
         e.update(status="impossible", reason=impossible)
     _mark_disturbed(e, {"reasons": assess(0.0, others=others)[1]})
@@ -756,6 +757,9 @@ def measure_1_to_2(doc: dict) -> dict:
     bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
     figures break a bound stops being drawn as a roof, as a new one would."""
     doc = rename_above_limit(doc)
+    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
+        if c.get("reference") is True:  # /1 told the library references apart by their names only
+            c["reference"] = "gemv" if str(c.get("kernel", "")).startswith("BLAS GEMV") else "numpy_copy"
     m = doc.get("machine") or {}
     clock = bound_clock(m, (doc.get("ceilings") or {}).get("compute", []))
     for c in (doc.get("ceilings") or {}).get("bandwidth", []):
