@@ -167,12 +167,29 @@ def _all_right(result, wd):
     assert rows and all(r.get("rel_error") == 0.0 and r.get("flops_per_s") for r in rows), rows
 
 
+def _rows_error(kind):
+    def check(result, wd):
+        rows = _json_rows(result, wd)
+        assert rows and all(r.get("error_kind") == kind and "flops_per_s" not in r for r in rows), rows
+    return check
+
+
+def _checked_return(result, wd):
+    """A kernel that returns its result (a dot product) is checked on the value it returns."""
+    rows = _json_rows(result, wd)
+    assert rows and all(r["checked"] and r.get("rel_error") is not None and r["rel_error"] < 1e-12
+                        and r.get("flops_per_s") for r in rows), rows
+
+
 NAME_PROBES = [
     Probe("param-named-r", kernel("scale_r", f'n = "n"\nr = 3.0\n{ARR}', 'y = "r * x"\ntolerance = 0'), bench(True, "--json"), 0, r'"schema": "rooflab.bench/1"', check=_all_right),
     Probe("output-named-r", kernel("out_r", 'n = "n"\nx = {shape = ["n"], dtype = "float32"}\nr = {shape = ["n"], dtype = "float32", output = true}', 'r = "2 * x"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("params-reps-t0-sink-i", kernel("names", 'reps = "n"\nt0 = 2.0\nrl_sink = {shape = ["n"], dtype = "float32"}\ni = {shape = ["n"], dtype = "float32", output = true}', 'i = "t0 * rl_sink"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("param-named-like-function", kernel("self", f'n = "n"\nself = 3.0\n{ARR}', 'y = "self * x"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("params-named-like-python-keywords", kernel("kw", 'n = "n"\nin = {shape = ["n"], dtype = "float32"}\nlambda = {shape = ["n"], dtype = "float32", output = true}', 'lambda = "in + 1"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
+    Probe("check-return", kernel("dot", 'n = "n"\na = {shape = ["n"]}\nb = {shape = ["n"]}', 'return = "np.dot(a, b)"\ntolerance = 1e-12', flops='"2*n"', nbytes='"16*n"'), bench(True, "--json"), 0, r"bench", check=_checked_return),
+    Probe("check-return-wrong", kernel("dot", 'n = "n"\na = {shape = ["n"]}\nb = {shape = ["n"]}', 'return = "np.dot(a, b) + 1"', flops='"2*n"', nbytes='"16*n"'), bench(True, "--json"), 3, r"bench", check=_rows_error("wrong")),
+    Probe("check-return-of-void", edit('y = "a * x"', 'return = "a * x"'), bench(), 2, r"check\.return: .*returns nothing"),
     Probe("cc-keeps-its-flags", kernel("flagged", 'n = "n"\ny = {shape = ["n"], dtype = "float32", output = true}', 'y = "np.full(n, 7.0)"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", env={"CC": "gcc -DPROBE_FLAG=7"}, check=_all_right),
 ]
 
@@ -184,13 +201,6 @@ def _printed_apart(result, wd):
     out = doc["kernels"][0]["sizes"][0]["output"]
     assert "hello from the kernel" in out["stdout"] and "a warning of the kernel" in out["stderr"]
     assert "hello from the kernel" not in result.stderr
-
-
-def _rows_error(kind):
-    def check(result, wd):
-        rows = _json_rows(result, wd)
-        assert rows and all(r.get("error_kind") == kind and "flops_per_s" not in r for r in rows), rows
-    return check
 
 
 def _one_crashed_one_measured(result, wd):

@@ -167,6 +167,9 @@ def _schema_error(where: str, exc: ValidationError) -> SpecError:
     return SpecError("\n".join(dict.fromkeys(lines)))
 
 
+RETURN = "return"  # check.return: the value a kernel returns (a dot product, a norm)
+
+
 @dataclass(frozen=True)
 class ArrayArg:
     shape: tuple  # expressions
@@ -346,8 +349,13 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             args[pname] = v
     check = dict(chk.model_extra or {})
     for out, text in check.items():
-        if out not in args or not isinstance(args[out], ArrayArg):
-            raise SpecError(f"{where}: check.{out}: not an array argument of the kernel")
+        if out == RETURN:
+            if proto.returns == "void" or proto.returns not in POINTEE_DTYPE:
+                raise SpecError(f"{where}: check.return: `{proto.declaration()}` returns "
+                                f"{'nothing' if proto.returns == 'void' else proto.returns + ', not a number'}")
+        elif out not in args or not isinstance(args[out], ArrayArg):
+            raise SpecError(f"{where}: check.{out}: not an array argument of the kernel (or `return` for the value "
+                            "the function returns)")
         if not isinstance(text, str) or not text.strip():
             raise SpecError(f"{where}: check.{out}: give the expected value as an expression in quotes, got {text!r}")
     spec = KernelSpec(name=name, source=src, function=m.function, prototype=proto, flops=m.flops, bytes=m.bytes,
