@@ -2,7 +2,7 @@ from pathlib import Path
 
 from rooflab.counters.cachegrind import geometry, parse_out_file
 from rooflab.counters.perf import parse_perf_report, parse_perf_stat
-from rooflab.commands.profile import cachegrind_summary
+from rooflab.counters.cachegrind import cachegrind_summary
 from rooflab.machine.env import parse_perf_probe
 
 # perf stat -x, on a machine with counters, and in a VM without them (recorded outputs)

@@ -1,7 +1,8 @@
 from rooflab.toolchain.compiler import Compiler
 from rooflab.labs.blocking import block_sizes, sizes_around_llc
 from rooflab.labs.tiles import tiles
-from rooflab.labs.vectorize import flag_matrix, report_flags
+from rooflab.labs.vectorize import flag_matrix
+from rooflab.toolchain.remarks import report_flags
 from rooflab.labs.blocking import blocking_observations
 from rooflab.labs.loops import loops_observations
 from rooflab.labs.tiles import tiles_observations

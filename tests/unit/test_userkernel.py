@@ -86,8 +86,9 @@ def test_prototypes_from_source_and_text():
 def test_wrapper_calls_the_kernel_reps_times_with_names_no_user_can_take():
     w = wrapper_source(prototype_from_source(SRC, "dot", "spec"))
     assert ("double rooflab_bench_entry(long rooflab_reps, size_t rooflab_a0, const double *rooflab_a1, "
-            "const double *rooflab_a2)") in w
-    assert "volatile double rooflab_sink = dot(rooflab_a0, rooflab_a1, rooflab_a2);" in w
+            "const double *rooflab_a2, double *rooflab_ret)") in w
+    assert "rooflab_sink = dot(rooflab_a0, rooflab_a1, rooflab_a2);" in w and "volatile double rooflab_sink" in w
+    assert "if (rooflab_ret) *rooflab_ret = rooflab_sink;" in w  # the value of the last call, for check.return
     assert "typedef __SIZE_TYPE__ size_t;" in w and "#include" not in w
     assert "double dot(size_t, const double *, const double *);" in w
 

@@ -10,59 +10,16 @@ from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.bench import bench_observations
 from rooflab.interpret.common import bound_word
-from rooflab.kernels.user import build_spec, task
+from rooflab.kernels.user import build_spec, config_for, task, timed_row
 from rooflab.machine.env import git_state
-from rooflab.model.caches import cache_capacities, level_for
+from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
-from rooflab.model.roofline import attainable
 from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
 from rooflab.results.history import measure_history
 from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.harness import HarnessConfig
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.spec import KernelSpec
-
-
-def config_for(spec: KernelSpec, quick: bool) -> HarnessConfig:
-    if quick:
-        return HarnessConfig(min_sample_s=min(spec.min_sample, 0.005), samples=5, warmup=1, min_samples=3,
-                             budget_s=1.0)
-    return HarnessConfig(min_sample_s=spec.min_sample, samples=spec.samples, warmup=1, min_samples=5, budget_s=5.0)
-
-
-def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs: dict,
-          capacities: dict[str, float]) -> dict:
-    """Rates, intensity, the roof over the point (the level its working set lives in) and the fraction reached."""
-    fl = flops / seconds
-    by = nbytes / seconds
-    # no bytes: no intensity (the point has no place on the roofline, rather than an infinite one)
-    inten = flops / nbytes if nbytes else None
-    out = {"flops_per_s": fl, "bytes_per_s": by, "intensity": inten}
-    comp = roofs["compute"][0]["value"] if roofs.get("compute") else None
-    mem = {m["level"]: m["value"] for m in roofs.get("memory", [])}
-    level = level_for(working_set, capacities)
-    bw = mem.get(level) or mem.get("DRAM")
-    if comp and bw and nbytes and flops:
-        roof = attainable(inten, comp, bw)
-        out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
-                   bound=("memory" if inten * bw < comp else "compute"),
-                   bound_by=(msg("{level} bandwidth", level=level) if inten * bw < comp else roofs["compute"][0]["name"]))
-    return out
-
-
-def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, caps: dict, points: list) -> None:
-    """A measured size: its median time and interval, rates, place on the roofline; a point to draw when it has
-    one."""
-    s = t.summary
-    row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv, seconds=t.samples,
-               **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
-    if flops:
-        row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
-    if row.get("of_roof", 0) > 1.02:
-        row["above_roof"] = True
-    if row["intensity"] and row["flops_per_s"]:
-        points.append({"label": row["label"], "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
-                       "above_roof": row.get("above_roof", False)})
 
 
 def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofline: list[dict] | None) -> dict:

@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from rooflab.contract import Column, Command, Table, internal, option
-from rooflab.counters import cachegrind, perf
+from rooflab.counters.count import count_kernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.profile import profile_observations
-from rooflab.kernels.user import build_driver
-from rooflab.machine.env import perf_probe
 from rooflab.session import Session
 from rooflab.userkernel.spec import KernelSpec
 
@@ -34,18 +30,6 @@ def pick_size(spec: KernelSpec, given: dict | None) -> dict:
         return {k: given[k] for k in spec.sizes[0]}
     # profilers under simulation run ~50x slower: the smallest size of the spec
     return min(spec.sizes, key=spec.array_bytes)
-
-
-def cachegrind_summary(per_fn: dict[str, dict[str, int]], function: str, calls: int, line: int) -> dict:
-    """Counts of the kernel's own function per call, and the traffic they imply."""
-    row = next((v for k, v in per_fn.items() if k == function or k.endswith(":" + function)), None)
-    if row is None:
-        raise RooflabError(f"cachegrind saw no function {function!r} (was it inlined into the driver?)")
-    d1 = row.get("D1mr", 0) + row.get("D1mw", 0)
-    ll = row.get("DLmr", 0) + row.get("DLmw", 0)
-    return {"instructions": row.get("Ir", 0) / calls, "data_reads": row.get("Dr", 0) / calls,
-            "data_writes": row.get("Dw", 0) / calls, "d1_misses": d1 / calls, "ll_misses": ll / calls,
-            "l1_traffic_bytes": d1 * line / calls, "dram_traffic_bytes": ll * line / calls}
 
 
 def parse_sizes(values) -> dict | None:
@@ -108,51 +92,9 @@ def profile(session: Session, spec: KernelSpec, *, size: dict | None = None, cal
             force_cachegrind: bool = False) -> dict:
     size = pick_size(spec, size)
     flops, nbytes = spec.work(size)
-    m = session.machine
-    caches = m.get("cache_details") or []
-    line = next((c.get("line", 64) for c in caches if c["level"] == 1), 64)
-    probe = perf_probe()
-    use_perf = probe["hardware"] and not force_cachegrind
-    # valgrind (3.19 and older) cannot execute AVX-512: its driver is built for the same CPU without it
-    extra = () if use_perf or "avx512f" not in m["isa"]["features"] else ("-mno-avx512f",)
-    session.progress(f"profile: building a driver for {spec.name}")
-    exe = build_driver(spec, size, calls, extra)
-    doc = {"kernel": spec.to_dict(), "size": size, "calls": calls,
-           "model": {"flops": flops, "bytes": nbytes}, "perf": probe, "driver": exe.to_dict()}
-    if extra:
-        doc["driver_note"] = ("built with -mno-avx512f because valgrind cannot run AVX-512 code: instruction counts "
-                              "are those of the AVX2 build; memory traffic is comparable")
-    # the profiler may run the kernel far slower than native (cachegrind: 20-100x); the spec's timeout bounds one
-    # size's whole measurement, so here it bounds the driver's run, with that slowdown allowed for
-    limit = spec.timeout * (1 if use_perf else 50)
-    with tempfile.TemporaryDirectory(prefix="rooflab-profile-") as d:
-        if use_perf:
-            session.progress("profile: perf stat")
-            st = perf.perf_stat(exe.path, timeout=limit)
-            c = st["counters"]
-            doc["method"] = "perf"
-            doc["counters"] = c
-            cyc, ins = c.get("cycles"), c.get("instructions")
-            width = m["uarch"].get("issue_width")
-            doc["derived"] = {
-                "ipc": ins / cyc if cyc and ins else None, "issue_width": width,
-                "cache_miss_rate": (c["cache-misses"] / c["cache-references"]) if c.get("cache-references") and
-                c.get("cache-misses") is not None else None,
-                "branch_miss_rate": (c["branch-misses"] / c["branches"]) if c.get("branches") and
-                c.get("branch-misses") is not None else None,
-                "miss_traffic_bytes_per_call": c["cache-misses"] * line / calls if c.get("cache-misses") else None,
-            }
-            session.progress("profile: perf record")
-            spots = perf.perf_hotspots(exe.path, Path(d), timeout=limit)
-            doc["hotspots"], doc["hot_lines"] = spots["functions"], spots["lines"]
-        else:
-            doc["method"] = "cachegrind"
-            doc["fallback_reason"] = (msg("asked for cachegrind") if force_cachegrind else
-                                      msg("perf hardware counters are not available: {reason}", reason=probe["reason"]))
-            session.progress("profile: cachegrind (simulated caches)")
-            cg = cachegrind.run_cachegrind(exe.path, caches, Path(d), timeout=limit)
-            doc["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}
-            doc["counters"] = cachegrind_summary(cg["functions"], spec.function, calls, line)
+    doc = {"kernel": spec.to_dict(), "size": size, "calls": calls, "model": {"flops": flops, "bytes": nbytes},
+           **count_kernel(spec, size, calls, session.machine, force_cachegrind=force_cachegrind,
+                          progress=session.progress)}
     session.record(spec.name, {"method": doc["method"], "counters": doc["counters"]})
     return doc
 

@@ -63,3 +63,15 @@ def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: 
     events, per_fn = parse_out_file(text)
     desc = [ln[5:].strip() for ln in text.splitlines() if ln.startswith("desc:")]
     return {"geometry": geo, "simulated": desc, "events": events, "functions": per_fn, "command": cmd + [str(exe)]}
+
+
+def cachegrind_summary(per_fn: dict[str, dict[str, int]], function: str, calls: int, line: int) -> dict:
+    """Counts of the kernel's own function per call, and the traffic they imply."""
+    row = next((v for k, v in per_fn.items() if k == function or k.endswith(":" + function)), None)
+    if row is None:
+        raise RooflabError(f"cachegrind saw no function {function!r} (was it inlined into the driver?)")
+    d1 = row.get("D1mr", 0) + row.get("D1mw", 0)
+    ll = row.get("DLmr", 0) + row.get("DLmw", 0)
+    return {"instructions": row.get("Ir", 0) / calls, "data_reads": row.get("Dr", 0) / calls,
+            "data_writes": row.get("Dw", 0) / calls, "d1_misses": d1 / calls, "ll_misses": ll / calls,
+            "l1_traffic_bytes": d1 * line / calls, "dram_traffic_bytes": ll * line / calls}

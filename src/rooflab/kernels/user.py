@@ -7,6 +7,8 @@ import hashlib
 import os
 import tempfile
 
+from rooflab.model.roofline import place
+from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.toolchain.compiler import Library, build, private_dir
 from rooflab.paths import CSRC, cache_dir
 from rooflab.kernels.runner import ArraySpec, CKernel
@@ -152,3 +154,26 @@ def build_driver(spec: KernelSpec, size: dict, calls: int, extra_flags: tuple[st
     return build([spec.source, path, SUPPORT], name=f"drive_{spec.function}", flags=[*spec.flags, "-g", *extra_flags],
                  profile=spec.profile,
                  openmp=spec.openmp, include_dirs=[spec.source.parent], executable=True)
+
+
+def config_for(spec: KernelSpec, quick: bool) -> HarnessConfig:
+    """How one size of a user's kernel is timed: the spec's sample length and count, or a quick look."""
+    if quick:
+        return HarnessConfig(min_sample_s=min(spec.min_sample, 0.005), samples=5, warmup=1, min_samples=3,
+                             budget_s=1.0)
+    return HarnessConfig(min_sample_s=spec.min_sample, samples=spec.samples, warmup=1, min_samples=5, budget_s=5.0)
+
+
+def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, caps: dict, points: list) -> None:
+    """A measured size: its median time and interval, rates, place on the roofline; a point to draw when it has
+    one."""
+    s = t.summary
+    row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv, seconds=t.samples,
+               **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
+    if flops:
+        row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
+    if row.get("of_roof", 0) > 1.02:
+        row["above_roof"] = True
+    if row["intensity"] and row["flops_per_s"]:
+        points.append({"label": row["label"], "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
+                       "above_roof": row.get("above_roof", False)})

@@ -4,12 +4,11 @@ memory layout (loop order), the compiler and threads."""
 
 from __future__ import annotations
 
-import re
-import subprocess
 from dataclasses import dataclass
 
 from rooflab.toolchain.asm import audit_function
 from rooflab.toolchain.compiler import Compiler, build_kernel, find_compiler, openmp_flags
+from rooflab.toolchain.remarks import compiler_remarks
 from rooflab.errors import RooflabError
 from rooflab.machine.env import usable_cpus
 from rooflab.paths import CSRC
@@ -42,35 +41,16 @@ def flag_matrix(cc: Compiler) -> list[tuple[str, str, list[str]]]:
     ]
 
 
-def report_flags(cc: Compiler) -> list[str]:
-    return ["-Rpass=loop-vectorize", "-Rpass-missed=loop-vectorize"] if cc.kind == "clang" else \
-        ["-fopt-info-vec-optimized", "-fopt-info-vec-missed"]
-
-
-def vectorization_report(cc: Compiler, flags: list[str], function_lines: tuple[int, int]) -> list[str]:
-    """The compiler's messages about loops inside the timed kernel's source lines."""
-    cmd = [*cc.argv, "-c", "-o", "/dev/null", f"-I{CSRC}", *flags, *report_flags(cc), str(CSRC / "loops.c")]
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return [f"(no report: {exc})"]
-    done, missed = [], []
-    lo, hi = function_lines
-    for line in (r.stderr + r.stdout).splitlines():
-        m = re.match(r".*loops\.c:(\d+):\d+: (optimized|missed|remark): (.*)", line)
-        if m and lo <= int(m.group(1)) <= hi:
-            text = m.group(3).strip()
-            if "clobbers memory" in text or text in done or text in missed:
-                continue
-            (done if m.group(2) == "optimized" or "vectorized loop" in text else missed).append(text)
-    return (done + missed)[:6]  # what was vectorized first, then why the rest was not
-
-
 def _kernel_lines(order: str = "ikj") -> tuple[int, int]:
     """The source line that expands a loop order (the compilers report the expanded loops there)."""
     lines = (CSRC / "loops.c").read_text().splitlines()
     at = next(i for i, ln in enumerate(lines, 1) if ln.startswith(f"LOOP_ORDER({order},"))
     return at, at
+
+
+def vectorization_report(cc: Compiler, flags: list[str]) -> list[str]:
+    """The compiler's messages about the ikj loop's vectorization (the line its loop order expands on)."""
+    return [r.text for r in compiler_remarks(cc, CSRC / "loops.c", flags, lines=_kernel_lines(), limit=6)]
 
 
 def run(session: Session, opts: Options) -> dict:
@@ -80,7 +60,6 @@ def run(session: Session, opts: Options) -> dict:
     threads_all = opts.threads or usable_cpus()
     cfg = (HarnessConfig(min_sample_s=0.01, samples=5, warmup=1, min_samples=3, budget_s=0.5) if quick else
            HarnessConfig(min_sample_s=0.02, samples=7, warmup=1, min_samples=3, budget_s=2.0))
-    lines = _kernel_lines()
     rows = []
     native_lib = None
     for fid, label, flags in flag_matrix(cc):
@@ -100,7 +79,7 @@ def run(session: Session, opts: Options) -> dict:
         rows.append(measure_gemm(session, f"ikj {label}", str(lib.path), "rl_loop_ikj", (n, n, n), cfg,
                                  flags=flags, label=label, id=fid, audit=audit,
                                  vector_bits=(audit or {}).get("vector_bits"),
-                                 report=vectorization_report(cc, flags, lines)))
+                                 report=vectorization_report(cc, flags)))
     contrib = []
     if native_lib is not None:
         layout = measure_gemm(session, "ijk -O3 native", str(native_lib.path),

@@ -136,3 +136,27 @@ def trust(doc: dict) -> dict:
             out[c["status"]].append(f"{c['level']} {c['kernel']} x{c['threads']}")
     out["reference"] = not out["disturbed"]
     return out
+
+
+def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs: dict,
+          capacities: dict[str, float]) -> dict:
+    """A kernel's point: rates, intensity, the roof over it (at the level its working set lives in) and the fraction
+    of that roof it reached."""
+    from rooflab.i18n import msg
+    from rooflab.model.caches import level_for
+
+    fl = flops / seconds
+    by = nbytes / seconds
+    # no bytes: no intensity (the point has no place on the roofline, rather than an infinite one)
+    inten = flops / nbytes if nbytes else None
+    out = {"flops_per_s": fl, "bytes_per_s": by, "intensity": inten}
+    comp = roofs["compute"][0]["value"] if roofs.get("compute") else None
+    mem = {m["level"]: m["value"] for m in roofs.get("memory", [])}
+    level = level_for(working_set, capacities)
+    bw = mem.get(level) or mem.get("DRAM")
+    if comp and bw and nbytes and flops:
+        roof = attainable(inten, comp, bw)
+        out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
+                   bound=("memory" if inten * bw < comp else "compute"),
+                   bound_by=(msg("{level} bandwidth", level=level) if inten * bw < comp else roofs["compute"][0]["name"]))
+    return out

@@ -302,3 +302,187 @@ def disassemble(library: str | Path, symbol: str, objdump: str | None = None) ->
 def audit_function(library: str | Path, symbol: str, objdump: str | None = None) -> LoopAudit | None:
     insns = disassemble(library, symbol, objdump)
     return hot_loop(insns)
+
+
+# --------------------------------------------------------------------------------------- a closer look at a loop
+
+
+@dataclass
+class LoopDetail:
+    """What a hot loop does per iteration, beyond the counts of :class:`LoopAudit`: the evidence ``explain`` reads.
+
+    ``chains``: each accumulator (a register an FP add or FMA both reads and writes) with the number of dependent
+    updates it gets per iteration; one accumulator updated in order is a loop-carried dependency chain.
+    ``flops``/``bytes``: per iteration, from the lanes of each instruction."""
+
+    arch: str
+    instructions: int
+    vector_bits: int
+    scalar_fp: int = 0  # FP arithmetic on one element (ss/sd; AArch64 s/d registers)
+    vector_fp: int = 0
+    fma: int = 0
+    fp_add: int = 0
+    fp_mul: int = 0
+    div_sqrt: int = 0
+    gathers: int = 0
+    scatters: int = 0
+    masked: int = 0  # memory or arithmetic under a mask (AVX-512 k registers, vmaskmov, SVE predicates)
+    calls: list = field(default_factory=list)  # functions called inside the loop
+    chains: dict = field(default_factory=dict)  # accumulator register -> dependent FP updates per iteration
+    flops: float = 0.0
+    bytes: float = 0.0
+    element_bits: int = 0  # the FP element size the loop works on (64: double, 32: float)
+    spills: int = 0
+
+    @property
+    def longest_chain(self) -> int:
+        return max(self.chains.values(), default=0)
+
+    def to_dict(self) -> dict:
+        return {"arch": self.arch, "instructions": self.instructions, "vector_bits": self.vector_bits,
+                "scalar_fp": self.scalar_fp, "vector_fp": self.vector_fp, "fma": self.fma, "fp_add": self.fp_add,
+                "fp_mul": self.fp_mul, "div_sqrt": self.div_sqrt, "gathers": self.gathers, "scatters": self.scatters,
+                "masked": self.masked, "calls": list(self.calls), "accumulators": len(self.chains),
+                "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
+                "element_bits": self.element_bits, "spills": self.spills}
+
+
+_X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
+
+
+def _x86_operand_regs(ops: str) -> list[int]:
+    """The vector register number of each operand, in AT&T order (the destination last); -1 for the others."""
+    parts = re.split(r",(?![^()]*\))", ops) if ops else []
+    return [int(m.group(2)) if (m := None if "(" in p else _X86_VREG.search(p)) else -1 for p in parts]
+
+
+def _note_update(d: dict, cls: str, dst: int, srcs: set[int]) -> None:
+    """Follow accumulators: an add or FMA whose destination it also reads (an FMA always reads it) extends the
+    chain of that register when the register's value comes from the previous iteration or from the chain itself;
+    any other write makes the register a value of this iteration."""
+    if dst < 0:
+        return
+    if cls in ("fma", "add") and (cls == "fma" or dst in srcs) and (dst in d["chains"] or dst not in d["written"]):
+        d["chains"][dst] = d["chains"].get(dst, 0) + 1
+    else:
+        d["chains"].pop(dst, None)
+        d["written"].add(dst)
+
+
+def _detail_x86(body: list[Insn]) -> dict:
+    d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
+             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set())
+    for i in body:
+        m, ops = i.mnemonic, i.operands
+        if m.startswith(("call",)):
+            name = re.search(r"<([^>@+]+)", ops)
+            d["calls"].append(name.group(1) if name else ops)
+            continue
+        if re.match(r"vp?gather", m):
+            d["gathers"] += 1
+        if re.match(r"vp?scatter", m):
+            d["scatters"] += 1
+        if "{%k" in ops or re.match(r"vp?maskmov", m):
+            d["masked"] += 1
+        regs = _X86_VREG.findall(ops)
+        width = max((_X86_WIDTH[w] for w, _ in regs), default=0)
+        suffix = next((s for s in _X86_ELEM if m.endswith(s)), None)
+        elem = _X86_ELEM.get(suffix, 0)
+        scalar = bool(suffix) and suffix.startswith("s")
+        cls = _x86_fp_class(m)
+        if re.match(r"v?(div|sqrt)(ps|pd|ss|sd)$", m):
+            d["div_sqrt"] += 1
+            cls = cls or "div"
+        if cls:
+            lanes = 1 if scalar else max(1, width // elem) if elem else 1
+            d["scalar_fp" if scalar else "vector_fp"] += 1
+            if cls in ("fma", "add", "mul"):
+                d[{"fma": "fma", "add": "fp_add", "mul": "fp_mul"}[cls]] += 1
+            d["flops"] += lanes * (2 if cls == "fma" else 1)
+            d["element_bits"] = max(d["element_bits"], elem)
+            operands = _x86_operand_regs(ops)
+            _note_update(d, cls, operands[-1] if operands else -1, set(operands[:-1]))
+        elif regs and not m.startswith(_X86_NOT_MEM):
+            _note_update(d, "", _x86_operand_regs(ops)[-1], set())
+        if not m.startswith(_X86_NOT_MEM) and not _is_branch(m):
+            for _k, text in _x86_mem_operands(ops)[0]:
+                d["bytes"] += (width or elem or 64) / 8 if (width or elem) else 8
+    d.pop("written")
+    return d
+
+
+_A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")
+
+
+def _detail_a64(body: list[Insn]) -> dict:
+    d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
+             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set())
+    for i in body:
+        m, ops = i.mnemonic, i.operands
+        if m in ("bl", "blr"):
+            name = re.search(r"<([^>@+]+)", ops)
+            d["calls"].append(name.group(1) if name else ops)
+            continue
+        parts = [p.strip() for p in re.split(r",(?![^\[]*\])", ops)] if ops else []
+        if any(re.match(r"p\d+/[mz]", p) for p in parts):
+            d["masked"] += 1
+        cls = _a64_fp_class(m, ops)
+        if m in ("fdiv", "fsqrt"):
+            d["div_sqrt"] += 1
+            cls = cls or "div"
+        if cls and parts:
+            v = re.match(r"v(\d+)\.(\d+)([hsd])", parts[0])
+            if v:
+                lanes, elem = int(v.group(2)), {"h": 16, "s": 32, "d": 64}[v.group(3)]
+                d["vector_fp"] += 1
+            else:
+                lanes, elem = 1, {"h": 16, "s": 32, "d": 64}.get(parts[0][:1], 64)
+                d["scalar_fp"] += 1
+            if cls in ("fma", "add", "mul"):
+                d[{"fma": "fma", "add": "fp_add", "mul": "fp_mul"}[cls]] += 1
+            d["flops"] += lanes * (2 if cls == "fma" else 1)
+            d["element_bits"] = max(d["element_bits"], elem)
+            reg = re.match(r"[vsdhq](\d+)", parts[0])
+            srcs = {int(r.group(1)) for p in parts[1:] for r in [re.match(r"[vsdhq](\d+)", p)] if r}
+            _note_update(d, cls, int(reg.group(1)) if reg else -1, srcs)
+        if m.startswith(("ld", "st")) and "[" in ops:
+            width = max((int(a) * {"b": 8, "h": 16, "s": 32, "d": 64}[b] for a, b in re.findall(r"v\d+\.(\d+)([bhsd])",
+                                                                                                  ops)), default=0)
+            width = width or (128 if re.search(r"\bq\d+", ops) else 64)
+            d["bytes"] += (2 if m[2:].startswith(("p", "np")) else 1) * width / 8
+    d.pop("written")
+    return d
+
+
+def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = None) -> LoopDetail:
+    arch = arch or guess_arch(insns)
+    body = [i for i in insns if loop.start <= i.addr <= loop.end]
+    d = _detail_x86(body) if arch == "x86_64" else _detail_a64(body)
+    audit = loop if isinstance(loop, LoopAudit) else audit_loop(insns, loop, arch)
+    return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills, **d)
+
+
+def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:
+    """The loop body as assembly text a static analyzer reads (llvm-mca): addresses dropped, the backward branch
+    aimed at a label."""
+    out = [".Lrooflab_loop:"]
+    for i in insns:
+        if not (loop.start <= i.addr <= loop.end):
+            continue
+        if _is_branch(i.mnemonic) and i.target == loop.start:
+            out.append(f"\t{i.mnemonic}\t.Lrooflab_loop")
+        elif _is_branch(i.mnemonic) or i.mnemonic.startswith(("call", "bl")):
+            continue  # a branch out of the loop or a call: not part of the steady state an analyzer models
+        else:
+            out.append(f"\t{i.mnemonic}\t{i.operands}".rstrip())
+    return "\n".join(out) + "\n"
+
+
+def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None
+                ) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
+    """The hottest loop of a function with its audit and its detail; None when the function has no loop."""
+    insns = disassemble(library, symbol, objdump)
+    audit = hot_loop(insns)
+    if audit is None:
+        return None
+    return insns, audit, detail_loop(insns, audit, audit.arch)
