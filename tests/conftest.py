@@ -95,9 +95,8 @@ def data_strings(doc: dict) -> list[str]:
         if isinstance(x, dict):
             if "id" in x and "args" in x:  # a message: only its arguments are data
                 return walk(x["args"])
-            for k, v in x.items():
-                if k != "text":
-                    walk(v, k)
+            for k, v in x.items():  # (a compiler's remark keeps its words in "text": data too)
+                walk(v, k)
         elif isinstance(x, list):
             for v in x:
                 walk(v, key)

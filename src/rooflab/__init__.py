@@ -21,7 +21,7 @@ def _load_registry() -> None:
 # the commands' document kinds are declared when a stored or saved document of one is first read
 _schema.declarations_from(_load_registry)
 
-_API = ("bench", "compare", "history", "info", "lab", "measure", "measure_gpu", "profile", "report", "run", "show")
+_API = ("bench", "compare", "explain", "history", "info", "lab", "measure", "measure_gpu", "profile", "report", "run", "show")
 
 
 def __getattr__(name: str):

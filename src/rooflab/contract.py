@@ -125,6 +125,8 @@ def _check(f: OptionField, v):
             raise RooflabError(f"option {name}: expected a finite number, got {v!r}")
         v = float(v)
     elif base is tuple:
+        if isinstance(v, Mapping):  # NAME=VALUE options (--size n=4096) take a dict from Python
+            v = tuple(f"{k}={x}" for k, x in v.items())
         if isinstance(v, str) or not isinstance(v, (list, tuple)):
             raise RooflabError(f"option {name}: expected a list, got {v!r}")
         v = tuple(v)

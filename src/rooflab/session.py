@@ -39,9 +39,11 @@ class Outcome:
     """A kernel's result or its failure: ``timing`` is None when it crashed, hung or was wrong."""
 
     def __init__(self, name: str, timing: Timing | None = None, rel_error: float | None = None,
-                 error: str | None = None, error_kind: str | None = None, output: dict | None = None):
+                 error: str | None = None, error_kind: str | None = None, output: dict | None = None,
+                 cpus_busy: float | None = None):
         self.name, self.timing, self.rel_error, self.error, self.error_kind = name, timing, rel_error, error, error_kind
         self.output = output or {}  # what the kernel printed: {"stdout": ..., "stderr": ...}
+        self.cpus_busy = cpus_busy  # CPUs the kernel kept busy while it was timed (its CPU time over wall time)
 
     @property
     def ok(self) -> bool:
@@ -171,7 +173,8 @@ class Session:
             out = Outcome(kernel.name, error=str(exc), error_kind="error", output=self._worker.last_output)
         else:
             t = Timing.from_dict(res["timing"])
-            out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"], output=self._worker.last_output)
+            out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"], output=self._worker.last_output,
+                          cpus_busy=res.get("cpus_busy"))
             self.check_timing(kernel.name, t)
         self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
         return out

@@ -27,7 +27,7 @@ LAYERS = [
     {"render"},
     {"registry"},
     {"commands", "labs"},
-    {"interpret", "mpi.jobs"},
+    {"interpret", "mpi.jobs", "diagnosis"},
     {"session", "mpi.session", "mpi"},
     {"kernels", "counters", "gpu", "userkernel"},
     {"machine"},

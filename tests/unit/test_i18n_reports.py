@@ -20,7 +20,7 @@ from rooflab.render.text import render_environment, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
 KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",
-        "measure_gpu_simulated": "measure.gpu"}
+        "measure_gpu_simulated": "measure.gpu", "explain": "explain"}
 NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
 

@@ -8,14 +8,16 @@ from dataclasses import dataclass
 from rooflab.contract import EXIT_NOTHING_MEASURED, Column, Command, Mpi, Table, internal, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
+from rooflab.diagnosis.engine import explain_kernels
 from rooflab.interpret.bench import bench_observations
+from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.interpret.common import bound_word
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
 from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
-from rooflab.results.history import measure_history
+from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
 from rooflab.toolchain.compiler import CompileError
@@ -136,6 +138,8 @@ class Options:
     kernels: tuple[str, ...] = option((), flag="--kernel", many=True, help="Only this kernel of the spec "
                                                                              "(repeatable).")
     quick: bool = quick_option("Fewer samples: a first look.")
+    explain: bool = option(False, help="Then explain each kernel at the size furthest below its roof, as `rooflab "
+                                       "explain` does: the evidence, the findings and the experiments that test them.")
     mpi: bool = option(False, help="Run as one rank of an MPI job: every rank runs the kernels on its own data at "
                                    "the same moment; rank 0 aggregates and stores.")
     # a Python callable's description (bench_callable)
@@ -162,7 +166,12 @@ _CALLABLE = ("sizes", "setup", "flops", "bytes")
 
 def prepare(opts: Options) -> Options:
     """Every mistake in the spec (or in a callable's description) is reported before anything runs."""
+    if opts.explain and opts.mpi:
+        raise RooflabError("bench --explain runs in one process: leave out --mpi (explain a rank's kernel alone)")
     if callable(opts.target):
+        if opts.explain:
+            raise RooflabError("explain reads a C kernel's compiled code and rebuilds it: it takes a spec file, "
+                               "not a Python callable")
         missing = [k for k in _CALLABLE if getattr(opts, k) is None]
         if missing:
             raise RooflabError(f"benching a callable needs {', '.join(missing)} (see help(rooflab.bench))")
@@ -178,11 +187,7 @@ def before(opts: Options, ctx) -> Options:
     """This machine's stored rooflines; a quick one is measured (and stored with the run) when there is none."""
     from rooflab.machine import describe
 
-    docs = measure_history(ctx.store, describe()["key"]) if ctx.store is not None else []
-    if not docs:
-        ctx.progress("no stored roofline of this machine: measuring a quick one")
-        docs = [ctx.run("measure", quick=True, batch_sweep=False, precision=opts.precision_needed)]
-    return dataclasses.replace(opts, roofline=list(docs))
+    return dataclasses.replace(opts, roofline=roofline_or_measure(ctx, describe()["key"], opts.precision_needed))
 
 
 def run(session: Session, opts: Options) -> dict:
@@ -191,7 +196,26 @@ def run(session: Session, opts: Options) -> dict:
                               bytes=opts.bytes, expected=opts.expected, name=opts.name, tolerance=opts.tolerance,
                               threads=opts.threads, precision=opts.precision, quick=opts.quick,
                               roofline=opts.roofline)
-    return bench_specs(session, list(opts.specs), quick=opts.quick, roofline=opts.roofline)
+    doc = bench_specs(session, list(opts.specs), quick=opts.quick, roofline=opts.roofline)
+    if opts.explain:
+        doc["explain"] = explain_benched(session, list(opts.specs), doc, opts)
+    return doc
+
+
+def explain_benched(session: Session, specs: list[KernelSpec], doc: dict, opts: Options) -> list[dict]:
+    """Each kernel that was measured, explained at the size where it stood furthest below its roof."""
+    out = []
+    for spec, k in zip(specs, doc["kernels"]):
+        placed = [r for r in k.get("sizes") or [] if r.get("of_roof") is not None]
+        if not placed:
+            continue
+        worst = min(placed, key=lambda r: r["of_roof"])
+        out += explain_kernels(session, [spec], sizes=worst["size"], roofline=opts.roofline, quick=opts.quick)
+    return out
+
+
+def _interpret(doc: dict) -> list[dict]:
+    return bench_observations(doc) + kernel_observations(doc.get("explain") or [])
 
 
 def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
@@ -220,7 +244,7 @@ def _correct(r: dict, doc: dict) -> str:
 
 COMMAND = Command(
     name="bench", order=2, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
-    interpret=bench_observations, outputs=("html", "csv", "plot"),
+    interpret=_interpret, outputs=("html", "csv", "plot"),
     mpi=Mpi(aggregate=aggregate_bench_job, share=share_roofline),
     summary=msg("your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline"),
     tables=(Table("bench", "{name} (median time and 95% CI per call)", groups=_kernels, error_column="correct",
@@ -232,5 +256,6 @@ COMMAND = Command(
                            Column("bound", "bound", value=_bound, csv=False),
                            Column("of_roof", "of roof", "pct"),
                            Column("correct", "correct", value=_correct, csv=False),
-                           Column("error", "error", "msg", report=False))),),
+                           Column("error", "error", "msg", report=False))),
+            *explain_tables(lambda d: d.get("explain"), prefix="bench_explain")),
 )

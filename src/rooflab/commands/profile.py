@@ -10,7 +10,6 @@ model, so the model can be checked.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 from rooflab.contract import Column, Command, Table, internal, option
@@ -18,8 +17,9 @@ from rooflab.counters.count import count_kernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.profile import profile_observations
+from rooflab.kernels.user import specs_named
 from rooflab.session import Session
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.userkernel.spec import KernelSpec, parse_size_values
 
 
 def pick_size(spec: KernelSpec, given: dict | None) -> dict:
@@ -30,27 +30,6 @@ def pick_size(spec: KernelSpec, given: dict | None) -> dict:
         return {k: given[k] for k in spec.sizes[0]}
     # profilers under simulation run ~50x slower: the smallest size of the spec
     return min(spec.sizes, key=spec.array_bytes)
-
-
-def parse_sizes(values) -> dict | None:
-    """``--size NAME=NUMBER`` (repeated) as a dict; a dict (from Python) is checked the same way."""
-    given = ([(f"{k}={v}", k, v) for k, v in values.items()] if isinstance(values, dict) else
-             [(str(v), *str(v).partition("=")[::2]) for v in values or ()])
-    out = {}
-    for raw, name, num in given:
-        if isinstance(num, str):
-            if not raw.count("=") or not name.strip():
-                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096")
-            try:
-                num = int(num) if num.strip().lstrip("-").isdigit() else float(num)
-            except ValueError:
-                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096") from None
-        if isinstance(num, bool) or not isinstance(num, (int, float)) or not math.isfinite(num) or \
-                not 0 <= num <= 1e15:
-            raise RooflabError(f"--size {raw!r}: {raw.partition('=')[2].strip()} is not a size (a finite number "
-                               "from 0 to 1e15)")
-        out[name.strip()] = num
-    return out or None
 
 
 @dataclass(frozen=True)
@@ -67,24 +46,16 @@ class Options:
 
 def prepare(opts: Options) -> Options:
     """The kernel read from its spec (or the labs' own kernels) and every mistake reported before anything runs."""
-    if opts.spec.startswith("lab:"):
-        from rooflab.kernels.labkernels import spec_for
-        from rooflab.machine import describe
-
-        specs = [spec_for(opts.spec[4:], describe())]
-    else:
-        from rooflab.userkernel.spec import load_spec, select
-
-        specs = select(load_spec(opts.spec), (opts.kernel,) if opts.kernel else ())
+    specs = specs_named(opts.spec, opts.kernel)
     if len(specs) > 1:
         raise RooflabError(f"{opts.spec} has several kernels ({', '.join(s.name for s in specs)}): choose one "
                            "with --kernel")
-    parse_sizes(opts.size)
+    parse_size_values(opts.size)
     return dataclasses.replace(opts, resolved=specs[0])
 
 
 def run(session: Session, opts: Options) -> dict:
-    return profile(session, opts.resolved, size=parse_sizes(opts.size), calls=opts.calls,
+    return profile(session, opts.resolved, size=parse_size_values(opts.size), calls=opts.calls,
                    force_cachegrind=opts.cachegrind)
 
 

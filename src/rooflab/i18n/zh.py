@@ -1049,4 +1049,258 @@ ZH: dict[str, str] = {
         'triad 带宽',
     '(no report for documents of kind {kind}: see --json)':
         '（类型为 {kind} 的文档没有报告：请用 --json 查看）',
+    'why is this kernel slow? the evidence, the findings ranked by the time they could save, and the experiments that test them':
+        '这个内核为什么慢？证据、按可节省时间排序的发现，以及检验它们的实验',
+    'no experiments':
+        '未运行实验',
+    'not counted at this size: its {ws:.0f} MiB of arrays would take cachegrind minutes':
+        '此规模下未计数：其 {ws:.0f} MiB 的数组会让 cachegrind 运行数分钟',
+    'a build with -ffast-math':
+        '使用 -ffast-math 的构建',
+    'a build with -funroll-loops':
+        '使用 -funroll-loops 的构建',
+    'a build with -fno-math-errno':
+        '使用 -fno-math-errno 的构建',
+    'a build for this CPU ({flag})':
+        '针对本机 CPU 的构建（{flag}）',
+    'a build with -O3 {flag} (vectorizing)':
+        '使用 -O3 {flag} 的构建（开启向量化）',
+    'its OpenMP pragmas on, on all {n} CPUs':
+        '启用其 OpenMP 指令，在全部 {n} 个 CPU 上运行',
+    'a size whose arrays fit {level} ({size})':
+        '数组能放进 {level} 的规模（{size}）',
+    'restrict on every pointer parameter (in a copy of the source)':
+        '给每个指针参数加上 restrict（在源码副本中）',
+    'the compute roof':
+        '计算屋顶',
+    '{what}: {head} (95% CI {lo:.2f}–{hi:.2f}x over {n} paired rounds; differences under {th:.0%} are not called){err}':
+        '{what}：{head}（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮配对测量；小于 {th:.0%} 的差异不作判定）{err}',
+    'the {level} bandwidth roof':
+        '{level} 带宽屋顶',
+    'the hot loop keeps {n} accumulator(s); the longest takes {k} dependent {op} per iteration':
+        '热循环有 {n} 个累加器；最长的一个每次迭代要做 {k} 次相互依赖的 {op}',
+    'the data does not fit {faster}: every pass streams it from {level}':
+        '数据放不进 {faster}：每一遍都要从 {level} 读取',
+    "block the computation so that each block's data (under {cap}) is reused while it is in {faster}":
+        '对计算分块，使每块数据（小于 {cap}）在 {faster} 中时被反复使用',
+    'at its roof':
+        '已达屋顶',
+    'one thread on several CPUs':
+        '多核上只用一个线程',
+    'an in-order reduction':
+        '按顺序的归约',
+    'a dependency chain':
+        '依赖链',
+    'possible aliasing':
+        '可能的指针别名',
+    'a build that does not vectorize':
+        '构建未向量化',
+    'narrow vectors':
+        '向量过窄',
+    'strided access':
+        '跨步访问',
+    'a working set past a cache level':
+        '工作集超出某级缓存',
+    'calls in the loop':
+        '循环中的函数调用',
+    'register spills':
+        '寄存器溢出',
+    'divisions':
+        '除法',
+    'no finding':
+        '无发现',
+    '{what}: its result is wrong (relative error {err:.2g} above the tolerance): the change is not safe for this kernel as it stands':
+        '{what}：结果错误（相对误差 {err:.2g} 超出容差）：对当前这个内核，这一改动并不安全',
+    '{what}: not measured — {error}':
+        '{what}：未测量 — {error}',
+    '{s:.2f}x faster':
+        '快 {s:.2f}x',
+    'Measured, per kernel and size':
+        '测量结果（按内核和规模）',
+    'Findings at {where}, most time to save first':
+        '{where} 的发现（可节省时间多的在前）',
+    'Experiments at {where}':
+        '{where} 的实验',
+    'measured {c:.1f} cycles per iteration of the hot loop':
+        '实测热循环每次迭代 {c:.1f} 个周期',
+    '{tool} ({model}) predicts {c:.1f} cycles per iteration, {dep} of them waiting on register dependencies; the execution ports alone would allow {r:.1f}':
+        '{tool}（{model}）预测每次迭代 {c:.1f} 个周期，其中 {dep} 在等待寄存器依赖；仅按执行端口计算可达 {r:.1f}',
+    'for the same loop built without AVX-512 (which {tool} can read), it predicts {c:.1f} cycles per iteration and {m:.1f} were measured; the ports alone would allow {r:.1f}':
+        '对不用 AVX-512 构建的同一循环（{tool} 能读懂），它预测每次迭代 {c:.1f} 个周期，实测 {m:.1f}；仅按端口计算可达 {r:.1f}',
+    'no in-core prediction: {why}':
+        '没有核内预测：{why}',
+    'at {frac} of {roof}: nothing left to gain in this kernel; reduce its traffic instead (fewer passes over the data, narrower types, blocking that keeps data in a faster level)':
+        '已达{roof}的 {frac}：这个内核本身已无可提升；应减少其访存量（减少遍历次数、用更窄的类型、分块使数据留在更快的一级）',
+    'at {frac} of {roof}, as fast as the best real code gets there: nothing left to gain in this kernel; only fewer operations would make it faster':
+        '已达{roof}的 {frac}，与最好的实际代码一样快：这个内核本身已无可提升；只有减少运算量才能更快',
+    'it kept {busy:.1f} of the {cpus} CPUs busy while timed (its CPU time over the wall time)':
+        '计时期间它只让 {cpus} 个 CPU 中的 {busy:.1f} 个忙碌（CPU 时间除以墙钟时间）',
+    'on all {cpus} CPUs the roof is {roof}; it reaches {frac} of that':
+        '全部 {cpus} 个 CPU 的屋顶是 {roof}；它只达到其 {frac}',
+    'build it with OpenMP (openmp = true in the spec, and threads = {cpus} to place it on the roof of all CPUs)':
+        '用 OpenMP 构建（在规格中写 openmp = true，并写 threads = {cpus} 以放到全部 CPU 的屋顶下）',
+    'split the outer loop between threads ({pragma}, {flag} in the spec)':
+        '把外层循环分给多个线程（{pragma}，并在规格中写 {flag}）',
+    'the hot loop uses {width}; this ISA has {isa}-bit vectors':
+        '热循环使用{width}；本指令集有 {isa} 位向量',
+    "checked: the hot loop ({width}, {acc} accumulator(s)), the compiler's remarks, the CPUs in use, the working set against the caches{traffic}":
+        '已检查：热循环（{width}，{acc} 个累加器）、编译器报告、所用 CPU、工作集与各级缓存{traffic}',
+    'its working set ({ws}) lives in {level}; {faster} holds {cap}':
+        '其工作集（{ws}）位于 {level}；{faster} 容量为 {cap}',
+    "each call moves {r:.0f}x its working set (the model's bytes over the arrays' size): the same data is read again and again":
+        '每次调用搬运 {r:.0f}x 工作集（模型字节数除以数组大小）：同样的数据被反复读取',
+    'the {level} roof is {bw}, the {faster} roof {bw2} ({g:.1f}x)':
+        '{level} 屋顶为 {bw}，{faster} 屋顶为 {bw2}（{g:.1f}x）',
+    'the compiler says (line {line}): {said}':
+        '编译器说（第 {line} 行）：{said}',
+    '{s:.2f}x slower':
+        '慢 {s:.2f}x',
+    'its source has `{pragma}` but the spec builds it without OpenMP':
+        '其源码有 `{pragma}`，但规格构建时未启用 OpenMP',
+    'one thread does all the work while {idle} CPU(s) wait':
+        '一个线程做全部工作，其余 {idle} 个 CPU 在等待',
+    'the sum is kept in one register and added in order: each add waits for the previous one, so a loop-carried dependency chain bounds the loop, not the memory or the FP units':
+        '和保存在一个寄存器中并按顺序相加：每次加法都要等上一次完成，因此限制循环的是跨迭代的依赖链，而不是内存或浮点单元',
+    'keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate this loop ({pragma}, or {flag})':
+        '保留多个部分和（4 到 8 个），循环结束后再相加；或让编译器对该循环重新结合（{pragma}，或 {flag}）',
+    'each iteration waits for the result of the previous one: the loop runs at the latency of its dependency chain':
+        '每次迭代都要等上一次的结果：循环以依赖链的延迟运行',
+    'work on several independent chains at once (interleave independent problems, or restructure the recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain':
+        '同时处理几条独立的链（交错处理相互独立的问题，或改写递推，例如递归倍增）；仅靠展开不会缩短依赖链',
+    'the compiler says: {said}':
+        '编译器说：{said}',
+    '{method}: D1 misses imply {r:.1f}x the bytes the model counts ({got} per call against {model})':
+        '{method}：D1 缺失意味着访存量是模型字节数的 {r:.1f}x（每次调用 {got}，模型为 {model}）',
+    'the hot loop gathers: {n} gather instruction(s) per iteration':
+        '热循环使用 gather：每次迭代 {n} 条 gather 指令',
+    'strided or column-wise access: each cache line brought in is used for only part of its bytes':
+        '跨步或按列访问：每条载入的缓存行只用到其中一部分字节',
+    'make the inner loop walk memory contiguously (interchange the loops, or store the matrix transposed), or block the loops so that each line is reused before it is evicted':
+        '让内层循环连续访问内存（交换循环次序，或转置存储矩阵），或对循环分块，使每条缓存行在被逐出前得到复用',
+    'a function call in the loop: it blocks vectorization and costs a call per iteration':
+        '循环中有函数调用：它阻止向量化，且每次迭代都要付出一次调用的开销',
+    'the loop keeps more values live than there are registers':
+        '循环中同时存活的值比寄存器还多',
+    'use fewer accumulators or a smaller unroll, so that every value stays in a register':
+        '减少累加器或减小展开，使每个值都留在寄存器中',
+    'divisions and square roots take many cycles and issue rarely':
+        '除法和平方根耗时多个周期，且发射频率低',
+    'multiply by a reciprocal computed once outside the loop where the divisor does not change':
+        '除数不变时，在循环外算一次倒数，循环内改为乘法',
+    "below its roof, and none of rooflab's rules found why: no advice without evidence":
+        '低于屋顶，但 rooflab 的规则都没找到原因：没有证据就不给建议',
+    ', relative error {err:.2g}':
+        '，相对误差 {err:.2g}',
+    '{name}: not explained — {error}':
+        '{name}：未能解释 — {error}',
+    ' (up to {t} of its {total} per call)':
+        '（每次调用 {total} 中最多 {t}）',
+    '{where}: {what}{saving} — {hypothesis}.':
+        '{where}：{what}{saving} — {hypothesis}。',
+    'the compiler cannot prove that the arrays do not overlap, so it keeps the loop scalar (or checks at run time)':
+        '编译器无法证明这些数组互不重叠，因此循环保持标量（或在运行时检查）',
+    'declare the pointer parameters restrict (double *restrict y) when the arrays never overlap':
+        '数组从不重叠时，把指针参数声明为 restrict（double *restrict y）',
+    'built with: {flags}':
+        '构建参数：{flags}',
+    'let the compiler use the instruction instead of the library call (-fno-math-errno for sqrt), or move the call out of the loop':
+        '让编译器用指令代替库函数调用（sqrt 可用 -fno-math-errno），或把调用移出循环',
+    'inline the called function or move the call out of the loop':
+        '内联被调用的函数，或把调用移出循环',
+    'the hot loop stores and reloads {n} value(s) from the stack per iteration':
+        '热循环每次迭代把 {n} 个值存到栈上再读回',
+    '{n} division(s) or square root(s) per iteration of the hot loop':
+        '热循环每次迭代有 {n} 次除法或平方根',
+    '{where}: not measured — {error}':
+        '{where}：未测量 — {error}',
+    '{where}: below its roof; the experiments refuted every finding rooflab had evidence for.':
+        '{where}：低于屋顶；rooflab 有证据的每个发现都被实验否定了。',
+    '{where}: {sentence}.':
+        '{where}：{sentence}。',
+    'of the all-CPU roof':
+        '占全 CPU 屋顶',
+    'working set in':
+        '工作集位于',
+    'CPUs busy':
+        '忙碌 CPU',
+    'cycles/iter.':
+        '周期/迭代',
+    'traffic / model':
+        '访存量 / 模型',
+    'finding':
+        '发现',
+    'could save':
+        '可节省',
+    'hypothesis':
+        '假设',
+    'what to change':
+        '修改建议',
+    'experiment':
+        '实验',
+    'result':
+        '结果',
+    '{rate} against a roof of {roof} at its working set ({ws} in {level})':
+        '{rate}，其工作集（{ws}，位于 {level}）下的屋顶为 {roof}',
+    'scalar code only':
+        '只有标量代码',
+    'the hot loop calls {names}':
+        '热循环调用了 {names}',
+    ', the traffic against the model':
+        '、访存量与模型的对比',
+    'the build does not let the compiler vectorize this loop':
+        '构建参数不允许编译器向量化这个循环',
+    'the loop runs on narrower vectors than the core has':
+        '循环使用的向量比核心支持的更窄',
+    "build with -O3 (which vectorizes) and -march=native, or profile = 'native' in the spec":
+        "用 -O3（会向量化）和 -march=native 构建，或在规格中写 profile = 'native'",
+    'at {frac} of its roof':
+        '达到其屋顶的 {frac}',
+    'Why: each kernel at the size furthest below its roof':
+        '原因：每个内核在离屋顶最远的规模下',
+    'hot loop: {why}':
+        '热循环：{why}',
+    'hot loop: {width} (the ISA has {isa} bits)':
+        '热循环：{width}（指令集为 {isa} 位）',
+    '{v} vector and {s} scalar FP instruction(s)':
+        '{v} 条向量、{s} 条标量浮点指令',
+    '{n} accumulator(s), longest chain {k}':
+        '{n} 个累加器，最长链 {k}',
+    'working set {ws} in {level}':
+        '工作集 {ws} 位于 {level}',
+    'gathers':
+        'gather 指令',
+    'masked':
+        '掩码操作',
+    'calls {names}':
+        '调用 {names}',
+    '{frac} of its roof':
+        '其屋顶的 {frac}',
+    '{frac} of the roof of {n} CPUs':
+        '{n} 个 CPU 屋顶的 {frac}',
+    '{n:.1f} CPU(s) busy':
+        '{n:.1f} 个 CPU 忙碌',
+    '{c:.1f} cycles per iteration':
+        '每次迭代 {c:.1f} 个周期',
+    ' — could save up to {t} of {total} per call':
+        ' — 每次调用 {total} 中最多可省 {t}',
+    'why: {text}':
+        '原因：{text}',
+    'compiler, line {line}: {text}':
+        '编译器，第 {line} 行：{text}',
+    '{tool} ({model}): {c:.1f} cycles per iteration predicted, bound by {bound}':
+        '{tool}（{model}）：预测每次迭代 {c:.1f} 个周期，受{bound}限制',
+    'refuted: its experiment made no difference':
+        '已否定：其实验没有带来差异',
+    'change: {text}':
+        '修改：{text}',
+    'experiment: {text}':
+        '实验：{text}',
+    'not found':
+        '未找到',
+    'its dependencies':
+        '其依赖',
+    'port pressure':
+        '端口压力',
+    "this machine's BLAS GEMM reaches {blas} on the same threads":
+        '本机 BLAS GEMM 在相同线程数下达到 {blas}',
 }

@@ -10,6 +10,7 @@ from rooflab.kernels.builders import gemm_params, vector_bytes
 from rooflab.model.caches import block_size
 
 GEMM = {"gemm_ijk": "gemm.c", "gemm_ikj": "gemm.c", "gemm_blocked": "gemm.c", "gemm_regtile": "gemm.c",
+        "gemm_packed": "gemm.c",
         **{f"loop_{o}": "loops.c" for o in ("ijk", "ikj", "jik", "jki", "kij", "kji")}}
 STREAM = {"stream_read": "rl_read_pass", "stream_copy": "rl_copy_pass", "stream_triad": "rl_triad_pass"}
 
@@ -20,6 +21,20 @@ def names() -> list[str]:
 
 def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
     isa = machine["isa"]
+    if name == "gemm_packed":  # the ladder's best rung, on every CPU this process may use
+        from rooflab.machine.env import usable_cpus
+
+        threads = usable_cpus()
+        gp = gemm_params(isa)
+        src = CSRC / "gemm.c"
+        proto = prototype_from_source(src.read_text(), "gemm_packed_call", f"lab:{name}")
+        args = {"M": "n", "N": "n", "K": "n", "A": ArrayArg(("n", "n"), "float32"),
+                "B": ArrayArg(("n", "n"), "float32"), "C": ArrayArg(("n", "n"), "float32", output=True),
+                "threads": threads}
+        return KernelSpec(name=name, source=src, function="gemm_packed_call", prototype=proto, flops="2*n**3",
+                          bytes="12*n**2", sizes=[{"n": max(n, 768)}], args=args,
+                          flags=[f"-D{k}={v}" for k, v in gp.defines().items()], check={"C": "A @ B"},
+                          tolerance=1e-4, precision="fp32", threads=threads, audit_function="rl_micro_packed")
     if name in GEMM:
         src = CSRC / GEMM[name]
         fn = name if name.startswith("gemm_") else "gemm_" + name[5:]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -163,7 +164,12 @@ def _prepare(k: CKernel):
     timed(1)
     check_guards(k.name, guards)
     if k.verify is not None:
-        rel_error = float(k.verify(arrays))
+        # the reference on one BLAS thread: a threaded BLAS keeps its threads spinning for a while after a call,
+        # on the CPUs the kernel is about to be timed on
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"):
+            rel_error = float(k.verify(arrays))
         if not math.isfinite(rel_error) or rel_error > k.tolerance:
             raise WrongResult(k.name, rel_error, k.tolerance)
     return timed, rel_error, (arrays, guards)
@@ -189,9 +195,12 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
     if reps is None:
         reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
     per_call, per_rep = _empty_overhead(k)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
     t = run_samples(timed, config, overhead_per_call=per_call, overhead_per_rep=per_rep, reps=reps, name=k.name)
+    # the CPUs the kernel kept busy: the worker's CPU time (all its threads) over the wall time of the samples
+    busy = (time.process_time() - cpu0) / max(time.perf_counter() - wall0, 1e-9)
     check_guards(k.name, guards)  # once more: a write outside may depend on the repetition
-    return {"timing": t.to_dict(), "rel_error": rel_error}
+    return {"timing": t.to_dict(), "rel_error": rel_error, "cpus_busy": busy}
 
 
 def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:

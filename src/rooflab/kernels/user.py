@@ -177,3 +177,16 @@ def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, ca
     if row["intensity"] and row["flops_per_s"]:
         points.append({"label": row["label"], "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],
                        "above_roof": row.get("above_roof", False)})
+
+
+def specs_named(spec: str, kernel: str | None = None) -> list[KernelSpec]:
+    """The kernels a spec argument names: a spec file's (one of them, or all), or ``lab:NAME`` for one of the labs'
+    own kernels."""
+    if spec.startswith("lab:"):
+        from rooflab.kernels.labkernels import spec_for
+        from rooflab.machine import describe
+
+        return [spec_for(spec[4:], describe())]
+    from rooflab.userkernel.spec import load_spec, select
+
+    return select(load_spec(spec), (kernel,) if kernel else ())

@@ -26,9 +26,10 @@ def _pick(docs: list[dict], find):
     return None, None, skipped
 
 
-def roofs_at(docs: list[dict] | dict, threads: int, precision: str) -> dict:
+def roofs_at(docs: list[dict] | dict, threads: int, precision: str, kernels: tuple[str, ...] | None = None) -> dict:
     """Compute roof (the FMA ceiling, and BLAS GEMM) and one memory roof per level for the nearest measured thread
-    count, each from the newest run that holds it as a roof (``docs``: measure results, newest first)."""
+    count, each from the newest run that holds it as a roof (``docs``: measure results, newest first). ``kernels``:
+    the memory roofs from these bandwidth kernels only (a read-only loop against the read ceilings)."""
     docs = [docs] if isinstance(docs, dict) else [d for d in docs if d]
     counts = sorted({c["threads"] for d in docs[:1] for c in d["ceilings"]["compute"]}) or \
         sorted({c["threads"] for d in docs for c in d["ceilings"]["compute"]})
@@ -45,9 +46,10 @@ def roofs_at(docs: list[dict] | dict, threads: int, precision: str) -> dict:
     def memory(level):
         def find(d, ok):
             if ok:
-                return best_bandwidth(d["ceilings"]["bandwidth"], level, t)
+                return (best_bandwidth(d["ceilings"]["bandwidth"], level, t, kernels) if kernels else
+                        best_bandwidth(d["ceilings"]["bandwidth"], level, t))
             return next((c for c in d["ceilings"]["bandwidth"] if c["level"] == level and c["threads"] == t
-                         and not c.get("reference")), None)
+                         and not c.get("reference") and (not kernels or c.get("kernel") in kernels)), None)
         return find
 
     out_c, out_m, used = [], [], []

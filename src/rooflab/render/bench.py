@@ -64,6 +64,11 @@ def render_bench(doc: dict, console: Console) -> None:
                                    width=max(40, min(100, console.width - 12)), title=tr("Your kernels on this machine")):
             console.print(line, markup=False, highlight=False)
     render_mpi(doc, console)
+    if doc.get("explain"):
+        from rooflab.render.explain import render_kernels
+
+        console.print(heading(tr("Why: each kernel at the size furthest below its roof"), ""))
+        render_kernels(doc["explain"], console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 

@@ -29,6 +29,10 @@ def _custom(kind: str):
         from rooflab.render.bench import render_bench
 
         return render_bench
+    if kind == "explain":
+        from rooflab.render.explain import render_explain
+
+        return render_explain
     if kind == "info":
         from rooflab.render.text import render_info
 

@@ -23,3 +23,18 @@ def measure_history(st, key: str | None, limit: int = 50) -> list[dict]:
 def latest_measure_in(st, key: str | None) -> dict | None:
     runs = measure_history(st, key, limit=1)
     return runs[0] if runs else None
+
+
+def roofline_or_measure(ctx, key: str | None, precision: str) -> list[dict]:
+    """This machine's stored rooflines, newest first; when none of them has a compute roof in ``precision``, a quick
+    one is measured first through ``ctx.run`` (and stored with the run when that one is) and put first. A store that
+    cannot be read counts as none."""
+    try:
+        docs = measure_history(ctx.store, key)
+    except StoreError:
+        docs = []
+    if not any(c.get("precision") == precision and c.get("status") == "ok"
+               for d in docs for c in (d.get("ceilings") or {}).get("compute", [])):
+        ctx.progress(f"no stored {precision} roofline of this machine: measuring a quick one")
+        docs = [ctx.run("measure", quick=True, batch_sweep=False, precision=precision), *docs]
+    return list(docs)

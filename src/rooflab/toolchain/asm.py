@@ -148,6 +148,11 @@ _X86_NT_LOAD = re.compile(r"v?movntdqa$")
 _X86_NT_STORE = re.compile(r"v?movnt(pd|ps|dq|i|iq)$")
 
 
+def _x86_scalar_move(m: str) -> bool:
+    """A move or conversion of one element (vmovsd, vmovq, vcvtsi2sd...): scalar work in a vector register."""
+    return m.endswith(("ss", "sd", "sh")) or m in ("vmovq", "vmovd") or bool(re.match(r"vcvt\w*s[sd]2|vcvtsi2", m))
+
+
 def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
     c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
              nt_stores=0, regs=set())
@@ -163,7 +168,7 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                 c["vector_bits"] = max(c["vector_bits"], width)
                 if cls == "fma":
                     c["fma_bits"] = max(c["fma_bits"], width)
-        elif regs and m.startswith("v") and not m.startswith("vzero"):
+        elif regs and m.startswith("v") and not m.startswith("vzero") and not _x86_scalar_move(m):
             c["vector_bits"] = max(c["vector_bits"], width)
         for w, n in regs:
             c["regs"].add(int(n))
@@ -333,6 +338,7 @@ class LoopDetail:
     bytes: float = 0.0
     element_bits: int = 0  # the FP element size the loop works on (64: double, 32: float)
     spills: int = 0
+    chain_op: str = ""  # what extends the longest chain: "add" (a sum), "fma" (a recurrence), "add+fma"
 
     @property
     def longest_chain(self) -> int:
@@ -344,7 +350,7 @@ class LoopDetail:
                 "fp_mul": self.fp_mul, "div_sqrt": self.div_sqrt, "gathers": self.gathers, "scatters": self.scatters,
                 "masked": self.masked, "calls": list(self.calls), "accumulators": len(self.chains),
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
-                "element_bits": self.element_bits, "spills": self.spills}
+                "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -364,14 +370,16 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int]) -> None:
         return
     if cls in ("fma", "add") and (cls == "fma" or dst in srcs) and (dst in d["chains"] or dst not in d["written"]):
         d["chains"][dst] = d["chains"].get(dst, 0) + 1
+        d["chain_ops"].setdefault(dst, set()).add(cls)
     else:
         d["chains"].pop(dst, None)
+        d["chain_ops"].pop(dst, None)
         d["written"].add(dst)
 
 
 def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
-             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set())
+             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     for i in body:
         m, ops = i.mnemonic, i.operands
         if m.startswith(("call",)):
@@ -406,8 +414,16 @@ def _detail_x86(body: list[Insn]) -> dict:
             _note_update(d, "", _x86_operand_regs(ops)[-1], set())
         if not m.startswith(_X86_NOT_MEM) and not _is_branch(m):
             for _k, text in _x86_mem_operands(ops)[0]:
-                d["bytes"] += (width or elem or 64) / 8 if (width or elem) else 8
+                if scalar:  # one element, whatever register holds it
+                    d["bytes"] += elem / 8
+                elif m in ("vmovq", "movq", "vmovd", "movd"):
+                    d["bytes"] += 8 if m.endswith("q") else 4
+                else:
+                    d["bytes"] += (width or 64) / 8 if width else 8
     d.pop("written")
+    ops = d.pop("chain_ops")
+    longest = max(d["chains"], key=d["chains"].get, default=None)
+    d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
     return d
 
 
@@ -416,7 +432,7 @@ _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")
 
 def _detail_a64(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
-             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set())
+             calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     for i in body:
         m, ops = i.mnemonic, i.operands
         if m in ("bl", "blr"):
@@ -451,6 +467,9 @@ def _detail_a64(body: list[Insn]) -> dict:
             width = width or (128 if re.search(r"\bq\d+", ops) else 64)
             d["bytes"] += (2 if m[2:].startswith(("p", "np")) else 1) * width / 8
     d.pop("written")
+    ops = d.pop("chain_ops")
+    longest = max(d["chains"], key=d["chains"].get, default=None)
+    d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
     return d
 
 
@@ -480,9 +499,23 @@ def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:
 
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None
                 ) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
-    """The hottest loop of a function with its audit and its detail; None when the function has no loop."""
-    insns = disassemble(library, symbol, objdump)
-    audit = hot_loop(insns)
-    if audit is None:
-        return None
-    return insns, audit, detail_loop(insns, audit, audit.arch)
+    """The hottest loop of a function with its audit and its detail, looked for in the function and then in the
+    bodies the compiler outlined from it (gcc's ``NAME._omp_fn.N`` for an OpenMP region); None when it has no
+    loop."""
+    for name in (symbol, *outlined_from(library, symbol, objdump)):
+        insns = disassemble(library, name, objdump)
+        audit = hot_loop(insns)
+        if audit is not None:
+            return insns, audit, detail_loop(insns, audit, audit.arch)
+    return None
+
+
+def outlined_from(library: str | Path, symbol: str, objdump: str | None = None) -> list[str]:
+    """The functions a compiler outlined from ``symbol`` (OpenMP regions, split cold parts excluded)."""
+    od = objdump or objdump_path()
+    try:
+        r = subprocess.run([od, "-t", str(library)], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    pat = re.compile(rf"\s({re.escape(symbol)}\._omp_fn\.\d+)$")
+    return sorted({m.group(1) for line in r.stdout.splitlines() if (m := pat.search(line))})

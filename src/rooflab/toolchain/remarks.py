@@ -96,12 +96,39 @@ def compiler_remarks(cc: Compiler, source: Path, flags: Sequence[str], function:
         return []
     if lines is None and function:
         lines = function_lines(text, function)
-    cmd = [*cc.argv, "-c", "-o", "/dev/null", *[f"-I{d}" for d in include_dirs], *flags, *report_flags(cc), str(path)]
+    details = ["-fdump-tree-vect-details=stdout"] if cc.kind == "gcc" else []
+    cmd = [*cc.argv, "-c", "-o", "/dev/null", *[f"-I{d}" for d in include_dirs], *flags, *report_flags(cc), *details,
+           str(path)]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired):
         return []
+    if details:  # the report on stderr, the vectorizer's dump on stdout
+        found = parse_remarks(r.stderr, path.name, lines)
+        return (found[:limit - 2] + alias_details(r.stdout, path.name, lines))[:limit]
     return parse_remarks(r.stderr + r.stdout, path.name, lines)[:limit]
+
+
+# gcc's -fopt-info says nothing about a loop it gives up on for want of alias checks: its vectorizer dump does
+_ALIAS_DETAIL = re.compile(r"run-time tests exceeds|versioning for alias required|bad data dependence|"
+                           r"possible dependence between data-refs", re.I)
+
+
+def alias_details(dump: str, source_name: str, lines: tuple[int, int] | None, keep: int = 2) -> list[Remark]:
+    """At most ``keep`` of the vectorizer dump's lines about aliasing (gcc ``-fdump-tree-vect-details``), one per
+    kind of message, as missed remarks."""
+    out, kinds = [], set()
+    for r in parse_remarks(dump, source_name, lines):
+        if r.kind != "missed" or not _ALIAS_DETAIL.search(r.text):
+            continue
+        kind = _ALIAS_DETAIL.search(r.text).group(0).lower()
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        out.append(Remark(r.line, "missed", re.sub(r"\s+", " ", r.text)))
+        if len(out) >= keep:
+            break
+    return out
 
 
 # the compilers' words for what blocked or limited vectorization, as a structured cause (explain reads these)

@@ -86,7 +86,7 @@ def find_prototype_text(source: str, symbol: str) -> str | None:
     Linear in the length of the source: every occurrence of the name followed by ``(`` is looked at once, its
     parameter list read to the matching parenthesis, and only where a ``{`` or ``;`` follows (a definition or a
     declaration, not a call) is the return type read back to the previous statement."""
-    src = _strip_comments(source)
+    src = _strip_comments(source).replace("\\\n", "  ")  # a continued line (a long #define) is one line
     for m in re.finditer(r"(?<![\w$])" + re.escape(symbol) + r"\s*\(", src):
         depth, j = 1, m.end()
         while j < len(src) and depth:

@@ -200,6 +200,7 @@ class KernelSpec:
     samples: int = 11
     precision: str = "fp64"
     spec_path: Path | None = None
+    audit_function: str | None = None  # where the hot loop is, when not in `function` itself (the labs' kernels)
 
     def scalars(self, size: dict) -> dict:
         env = dict(size)
@@ -469,3 +470,24 @@ def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
     if bad:
         raise RooflabError(f"no kernel named {', '.join(bad)} in the spec (it has: {', '.join(known)})")
     return [known[n] for n in names]
+
+
+def parse_size_values(values) -> dict | None:
+    """``--size NAME=NUMBER`` (repeated) as a dict; a dict (from Python) is checked the same way."""
+    given = ([(f"{k}={v}", k, v) for k, v in values.items()] if isinstance(values, dict) else
+             [(str(v), *str(v).partition("=")[::2]) for v in values or ()])
+    out = {}
+    for raw, name, num in given:
+        if isinstance(num, str):
+            if not raw.count("=") or not name.strip():
+                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096")
+            try:
+                num = int(num) if num.strip().lstrip("-").isdigit() else float(num)
+            except ValueError:
+                raise RooflabError(f"--size {raw!r}: write NAME=NUMBER, e.g. --size n=4096") from None
+        if isinstance(num, bool) or not isinstance(num, (int, float)) or not math.isfinite(num) or \
+                not 0 <= num <= 1e15:
+            raise RooflabError(f"--size {raw!r}: {raw.partition('=')[2].strip()} is not a size (a finite number "
+                               "from 0 to 1e15)")
+        out[name.strip()] = num
+    return out or None

@@ -1,0 +1,82 @@
+"""`rooflab explain`: why a kernel runs as it does — the evidence, the findings ranked by the time they could save,
+and the experiments rooflab runs itself to test them (:mod:`rooflab.diagnosis`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from rooflab.contract import EXIT_NOTHING_MEASURED, Command, internal, option, quick_option
+from rooflab.diagnosis.engine import explain_kernels
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg, tr
+from rooflab.interpret.explain import explain_observations, explain_tables
+from rooflab.kernels.user import specs_named
+from rooflab.results.history import roofline_or_measure
+from rooflab.session import Session
+from rooflab.userkernel.spec import parse_size_values
+
+
+@dataclass(frozen=True)
+class Options:
+    spec: str = option(argument=True, help="A kernel spec file, or lab:NAME for one of the labs' own kernels "
+                                           "(lab:gemm_ikj, lab:stream_triad, ...).")
+    kernel: str | None = option(None, help="Only this kernel of the spec (default: every kernel).")
+    size: tuple[str, ...] = option((), many=True, help="NAME=NUMBER for each size variable (default: each size of "
+                                                       "the spec); from Python, a dict.")
+    experiments: bool = option(True, negate="--no-experiments", help="Run the experiments that test the findings.",
+                               negate_help="Gather the evidence and the findings; run no experiment.")
+    quick: bool = quick_option("Fewer samples and rounds: a first look.")
+    specs: tuple | None = internal()  # the kernels, read from their spec
+    roofline: list | None = internal()  # this machine's stored measure runs, newest first
+
+
+def prepare(opts: Options) -> Options:
+    """Every mistake in the spec or the sizes is reported before anything runs."""
+    specs = specs_named(opts.spec, opts.kernel)
+    size = parse_size_values(opts.size)
+    if size:
+        for s in specs:
+            missing = set(s.sizes[0]) - set(size)
+            if missing:
+                raise RooflabError(f"--size must give {', '.join(sorted(missing))} too (the size variables of "
+                                   f"{s.name})")
+            s.work({k: size[k] for k in s.sizes[0]})
+    return dataclasses.replace(opts, specs=tuple(specs))
+
+
+def before(opts: Options, ctx) -> Options:
+    from rooflab.machine import describe
+
+    return dataclasses.replace(opts, roofline=roofline_or_measure(ctx, describe()["key"], opts.specs[0].precision))
+
+
+def run(session: Session, opts: Options) -> dict:
+    kernels = explain_kernels(session, list(opts.specs), sizes=parse_size_values(opts.size), roofline=opts.roofline,
+                              experiments=opts.experiments, quick=opts.quick)
+    first = next((k["roofs"] for k in kernels if k.get("roofs")), None) or {"compute": [], "memory": [],
+                                                                           "source": None}
+    return {"quick": opts.quick, "experiments_run": opts.experiments, "kernels": kernels,
+            "roofs": {"compute": first["compute"], "memory": first["memory"]}, "roofline_source": first["source"]}
+
+
+def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
+    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
+    if rows and all(r.get("error") for r in rows):
+        return EXIT_NOTHING_MEASURED, ("no kernel could be explained (every one failed to build, crashed, hung or "
+                                       "was wrong); see above")
+    return None
+
+
+def _headline(doc: dict) -> str:
+    names = ", ".join(k["name"] for k in doc.get("kernels") or [])
+    return names + ("" if doc.get("experiments_run", True) else " · " + tr("no experiments"))
+
+
+COMMAND = Command(
+    name="explain", order=4, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
+    interpret=explain_observations, outputs=("html", "csv"), headline=_headline,
+    summary=msg("why is this kernel slow? the evidence, the findings ranked by the time they could save, and the "
+                "experiments that test them"),
+    tables=explain_tables(lambda d: d.get("kernels")),
+)

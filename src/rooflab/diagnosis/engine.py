@@ -1,0 +1,111 @@
+"""Explain kernels: for each, the evidence of its code once, then per size the measurement, the traffic, the
+findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that test the leading ones."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis import evidence
+from rooflab.diagnosis.experiments import run_experiment
+from rooflab.errors import RooflabError
+from rooflab.interpret.explain import diagnose, weigh
+from rooflab.kernels.user import build_spec, config_for, task
+from rooflab.machine.env import usable_cpus
+from rooflab.toolchain.compiler import CompileError
+from rooflab.userkernel.spec import KernelSpec
+
+MAX_EXPERIMENTS = 3  # per kernel and size: the leading findings' experiments, each once
+
+
+def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
+    """The AVX-512-free twin of the kernel, predicted and measured, where the analyzer cannot read the original."""
+    found = evidence.sibling_prediction(spec, session.machine)
+    if found is None:
+        return None
+    twin, lib, pred = found
+    out = session.run(task(twin, lib, size, f"{spec.name} without AVX-512"), config_for(spec, True),
+                      timeout_s=spec.timeout)
+    if out.ok:
+        flops, nbytes = spec.work(size)
+        pred["measured_cycles_per_iteration"], _ = evidence.cycles_per_iteration(
+            out.timing.summary.median, session.machine.get("clock_hz"), pred["loop"], flops, nbytes)
+    return pred
+
+
+def _faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
+    """The level just faster than the one holding the working set, with its capacity (for the smaller size)."""
+    order = [m["level"] for m in roofs.get("memory", [])]
+    level = row.get("level")
+    if level not in order or order.index(level) == 0:
+        return None
+    faster = order[order.index(level) - 1]
+    cap = (row.get("caches") or {}).get(faster)
+    return (faster, cap) if cap else None
+
+
+def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
+                   experiments: bool = True, quick: bool = False) -> dict:
+    cpus = usable_cpus()
+    entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": None, "sizes": []}
+    try:
+        session.progress(f"explain: compiling {spec.name}")
+        lib = build_spec(spec)
+    except CompileError as exc:
+        entry["error"] = str(exc)
+        entry["diagnostics"] = [{"file": d.file, "line": d.line, "col": d.col, "kind": d.kind, "text": d.text}
+                                for d in exc.diagnostics]
+        session.record(spec.name, entry)
+        return entry
+    entry["library"] = lib.to_dict()
+    session.progress(f"explain: reading the code of {spec.name}")
+    code = evidence.code_evidence(spec, lib, session.machine)
+    entry["code"] = code
+    code["access"] = evidence.access_kinds(code)
+    roofs_one, roofs_all = evidence.roofs_for(roofline, spec, cpus, code["access"])
+    entry["roofs"] = roofs_one
+    ctx = {"cpus": cpus, "threads": spec.threads, "isa_vector_bits": code["isa_vector_bits"],
+           "profile": spec.profile, "openmp": spec.openmp, "roofs": roofs_one, "roofs_all": roofs_all,
+           "arch": session.machine["isa"]["arch"]}
+    for i, size in enumerate(sizes):
+        row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
+        if not row.get("error"):
+            # the twin's prediction tells a dependency chain from port pressure: worth its run where a chain shows
+            # or the kernel is bound by compute
+            if (i == 0 and (code.get("prediction") or {}).get("error") and code.get("loop")
+                    and (code["loop"].get("longest_chain") or row.get("bound") == "compute")):
+                code["sibling"] = _sibling(session, spec, size, quick)
+            row["cycles_per_iteration"], row["iterations"] = evidence.cycles_per_iteration(
+                row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
+            if evidence.traffic_tells(row):
+                session.progress(f"explain: {row['label']}: counting its memory traffic")
+                row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress)
+            row["findings"] = diagnose(code, row, ctx)
+            row["experiments"] = []
+            if experiments:
+                done: set[str] = set()
+                ectx = {**ctx, "fits": _faster_level(row, roofs_one)}
+                for f in row["findings"]:
+                    for exp in f["experiments"]:
+                        if exp in done or len(done) >= MAX_EXPERIMENTS:
+                            continue
+                        done.add(exp)
+                        try:
+                            r = run_experiment(session, exp, spec, lib, size, ectx, rounds=10 if quick else 20)
+                        except RooflabError as exc:
+                            r = {"id": exp, "error": str(exc), "error_kind": "error"}
+                        if r is not None:
+                            r["finding"] = f["id"]
+                            row["experiments"].append(r)
+                row["findings"] = weigh(row["findings"], row["experiments"])
+        row.pop("timing", None)
+        entry["sizes"].append(row)
+        session.record(row["label"], {k: v for k, v in row.items() if k != "caches"})
+    return entry
+
+
+def explain_kernels(session, specs: list[KernelSpec], *, sizes: dict | None, roofline: list[dict] | None,
+                    experiments: bool = True, quick: bool = False) -> list[dict]:
+    """Each kernel at the sizes asked (``sizes``: one size for every kernel; None: each spec's own sizes)."""
+    out = []
+    for spec in specs:
+        todo = [{k: sizes[k] for k in spec.sizes[0]}] if sizes else list(spec.sizes)
+        out.append(explain_kernel(session, spec, todo, roofline, experiments=experiments, quick=quick))
+    return out

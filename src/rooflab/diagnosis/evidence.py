@@ -1,0 +1,188 @@
+"""The evidence about one kernel: what its compiled hot loop does, what the compiler says about it, what a static
+analyzer predicts for it, and, per size, what was measured (time, roofs, traffic, working set, CPUs in use)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from rooflab.counters.count import count_kernel
+from rooflab.errors import RooflabError
+from rooflab.i18n import msg
+from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.model.caches import cache_capacities, level_for
+from rooflab.model.reference import roofs_at
+from rooflab.model.roofline import attainable
+from rooflab.toolchain.asm import hot_loop_of, loop_assembly
+from rooflab.toolchain.compiler import Library
+from rooflab.toolchain.mca import NoPrediction, predict
+from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
+from rooflab.userkernel.spec import KernelSpec
+
+# cachegrind runs a kernel 20 to 100 times slower: the traffic is counted at sizes up to this working set
+TRAFFIC_MAX_BYTES = 96 << 20
+
+
+def _pragmas(spec: KernelSpec) -> dict:
+    """OpenMP and vectorization pragmas inside the kernel's own function."""
+    try:
+        text = spec.source.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {"omp": False, "omp_simd": False}
+    span = function_lines(text, spec.audit_function or spec.function)
+    body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
+    return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
+            "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body))}
+
+
+def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
+    """The compiled hot loop of the user's function (audit and detail), the compiler's vectorization remarks for
+    it with their causes, and an in-core prediction where an analyzer models this core."""
+    isa, uarch = machine["isa"], machine.get("uarch") or {}
+    out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
+           "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
+           "pragmas": _pragmas(spec), "loop": None, "audit": None, "prediction": None}
+    found = None
+    where = spec.audit_function or spec.function
+    try:
+        found = hot_loop_of(lib.path, where)
+    except RooflabError as exc:
+        out["audit_error"] = str(exc)
+    if found is not None:
+        insns, audit, detail = found
+        out["audit"], out["loop"] = audit.to_dict(), detail.to_dict()
+        out["prediction"] = _prediction(insns, audit, uarch, isa)
+    elif "audit_error" not in out:
+        out["audit_error"] = f"{where} has no loop in its compiled code"
+    remarks = compiler_remarks(lib.compiler, spec.source, [f for f in lib.flags if not f.startswith("-I")],
+                               where, include_dirs=[spec.source.parent])
+    out["remarks"] = [r.to_dict() for r in remarks]
+    out["causes"] = causes_of(remarks)
+    return out
+
+
+def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
+    try:
+        return predict(loop_assembly(insns, audit), uarch.get("name", ""), isa.get("arch", "x86_64"))
+    except NoPrediction as exc:
+        return {"error": str(exc)}
+
+
+def sibling_prediction(spec: KernelSpec, machine: dict) -> tuple[KernelSpec, Library, dict] | None:
+    """Where the analyzer cannot read the loop's AVX-512 forms: the same kernel built without AVX-512, and the
+    prediction for that build's loop (measured beside it by the caller); None when that does not help."""
+    if "avx512f" not in (machine["isa"].get("features") or []):
+        return None
+    twin = dataclasses.replace(spec, flags=[*spec.flags, "-mno-avx512f"])
+    try:
+        lib = build_spec(twin)
+        found = hot_loop_of(lib.path, spec.audit_function or spec.function)
+    except RooflabError:
+        return None
+    if found is None:
+        return None
+    insns, audit, detail = found
+    pred = _prediction(insns, audit, machine.get("uarch") or {}, machine["isa"])
+    if "error" in pred:
+        return None
+    pred["loop"] = detail.to_dict()
+    return twin, lib, pred
+
+
+def cycles_per_iteration(time_s: float, clock_hz: float | None, loop: dict | None, flops: float,
+                         nbytes: float) -> tuple[float | None, float | None]:
+    """(measured cycles per iteration of the hot loop, iterations per call): the iterations from the work the spec
+    counts over the work one iteration does (FLOPs, else bytes); None where either is unknown."""
+    if not (loop and clock_hz and time_s):
+        return None, None
+    if flops and loop.get("flops"):
+        iters = flops / loop["flops"]
+    elif nbytes and loop.get("bytes"):
+        iters = nbytes / loop["bytes"]
+    else:
+        return None, None
+    return (time_s * clock_hz / iters if iters >= 1 else None), iters
+
+
+def traffic_tells(row: dict) -> bool:
+    """Whether counting the memory traffic can tell something here, at a bearable cost: the kernel is bound by
+    memory and below its roof (a compute-bound or a roof-level kernel's traffic explains nothing), and cachegrind
+    would not take minutes (it runs a kernel some 50 times slower)."""
+    if row.get("bound") != "memory":
+        return False
+    if (row.get("of_roof") or 0) >= 0.8 and (row.get("all_threads") or {}).get("of_roof", 1) >= 0.8:
+        return False
+    return row["time_s"] * 50 * 3 < 30 and row["working_set_bytes"] <= TRAFFIC_MAX_BYTES
+
+
+def traffic(spec: KernelSpec, size: dict, machine: dict, progress) -> dict:
+    """Memory traffic per call implied by the counted misses (cachegrind's D1 and last-level misses, or perf's
+    cache misses), against the bytes the spec's model counts."""
+    ws = spec.array_bytes(size)
+    if ws > TRAFFIC_MAX_BYTES:
+        return {"skipped": msg("not counted at this size: its {ws:.0f} MiB of arrays would take cachegrind minutes",
+                               ws=ws / 2 ** 20)}
+    try:
+        c = count_kernel(spec, size, 2, machine, hotspots=False, progress=progress)
+    except RooflabError as exc:
+        return {"error": str(exc)}
+    model = spec.work(size)[1]
+    cnt = c["counters"]
+    if c["method"] == "cachegrind":
+        l1, dram = cnt.get("l1_traffic_bytes"), cnt.get("dram_traffic_bytes")
+    else:
+        l1, dram = None, (c.get("derived") or {}).get("miss_traffic_bytes_per_call")
+    return {"method": c["method"], "l1_bytes": l1, "dram_bytes": dram, "model_bytes": model,
+            "l1_ratio": l1 / model if l1 and model else None, "dram_ratio": dram / model if dram and model else None,
+            "line_bytes": c.get("line_bytes"), "note": c.get("driver_note")}
+
+
+def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one: dict, roofs_all: dict | None,
+                 quick: bool) -> dict:
+    """Time one size (checked first), place it on the roofline of the threads it was declared for and of all the
+    CPUs, with its working set against the caches."""
+    label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
+    out = session.run(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
+    flops, nbytes = spec.work(size)
+    caps = cache_capacities(session.machine, spec.threads)
+    row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
+           "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error, "checked": bool(spec.check),
+           "caches": caps}
+    if not out.ok:
+        row.update(error=out.error, error_kind=out.error_kind)
+        return row
+    timed_row(row, flops, nbytes, out.timing, roofs_one, caps, [])
+    row["cpus_busy"] = out.cpus_busy
+    row["timing"] = out.timing.to_dict()
+    if roofs_all is not None and row.get("intensity"):
+        comp = roofs_all["compute"][0]["value"] if roofs_all.get("compute") else None
+        mem = {m["level"]: m["value"] for m in roofs_all.get("memory", [])}
+        level_all = level_for(row["working_set_bytes"], cache_capacities(session.machine, roofs_all["threads"]))
+        bw = mem.get(level_all) or mem.get("DRAM")
+        if comp and bw:
+            roof = attainable(row["intensity"], comp, bw)
+            row["all_threads"] = {"threads": roofs_all["threads"], "roof_flops_per_s": roof,
+                                  "of_roof": row["flops_per_s"] / roof, "level": level_all}
+    return row
+
+
+def access_kinds(code: dict) -> tuple[str, ...] | None:
+    """The bandwidth kernels whose ceilings bound a loop with these memory accesses: only loads, the read kernels;
+    streaming stores, the non-temporal kernels; ordinary stores (which read each line first), copy and triad."""
+    audit = code.get("audit") or {}
+    if not audit or not (audit.get("loads") or audit.get("stores")):
+        return None
+    if not audit.get("stores"):
+        return ("read", "read_nt")
+    if audit.get("nt_stores"):
+        return ("copy_nt", "triad_nt")
+    return ("copy", "triad")
+
+
+def roofs_for(roofline: list[dict] | None, spec: KernelSpec, cpus: int,
+              kinds: tuple[str, ...] | None = None) -> tuple[dict, dict | None]:
+    """The roofs at the kernel's declared thread count, and at all the CPUs (None when those are the same), the
+    memory roofs from the bandwidth kernels that access memory as the loop does."""
+    one = roofs_at(roofline, spec.threads, spec.precision, kinds)
+    every = roofs_at(roofline, cpus, spec.precision, kinds) if cpus > spec.threads else None
+    return one, every

@@ -1,0 +1,162 @@
+"""Experiments that test a finding without editing the user's source: the kernel rebuilt another way (flags, a build
+for this CPU, OpenMP on, restrict on its pointers in a copy of the source) or run at another size, timed against the
+original in interleaved rounds. Each gives a paired verdict with its confidence interval, as `rooflab compare` does,
+and the variant's own correctness check; work per call is divided out when the size changes."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+
+from rooflab.errors import RooflabError, WrongResult
+from rooflab.i18n import msg
+from rooflab.kernels.runner import compare_c_kernels
+from rooflab.kernels.user import build_spec, task
+from rooflab.paths import cache_dir
+from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.stats import paired_ratio
+from rooflab.toolchain.compiler import CompileError, private_dir
+from rooflab.toolchain.remarks import function_lines
+from rooflab.userkernel.spec import KernelSpec
+
+THRESHOLD = 0.02  # a relative change under this is no difference (as compare's default)
+
+
+def _flags(spec: KernelSpec, *more: str) -> KernelSpec:
+    return dataclasses.replace(spec, flags=[*spec.flags, *more])
+
+
+def with_restrict(source: str, function: str, pointers: list[str]) -> str | None:
+    """The source with ``__restrict__`` on the pointer parameters of ``function``'s definition; None when the
+    definition is not found."""
+    span = function_lines(source, function)
+    if span is None:
+        return None
+    lines = source.splitlines(keepends=True)
+    head_start = sum(len(x) for x in lines[:span[0] - 1])
+    m = re.compile(rf"\b{re.escape(function)}\s*\(").search(source, head_start)
+    if m is None:
+        return None
+    end = source.index("{", m.end())
+    head = source[m.end():end]
+    for name in pointers:
+        head = re.sub(rf"(\*+\s*)(?:__restrict__\s+|restrict\s+)?({re.escape(name)})\b", r"\1__restrict__ \2", head)
+    return source[:m.end()] + head + source[end:]
+
+
+def _restrict_copy(spec: KernelSpec) -> KernelSpec | None:
+    pointers = [p.name for p in spec.prototype.params if p.pointer]
+    if not pointers:
+        return None
+    text = spec.source.read_text(encoding="utf-8", errors="replace")
+    changed = with_restrict(text, spec.function, pointers)
+    if changed is None or changed == text:
+        return None
+    d = private_dir(cache_dir() / "variants")
+    path = d / f"{spec.source.stem}-restrict-{hashlib.sha256(changed.encode()).hexdigest()[:12]}{spec.source.suffix}"
+    if not path.exists():
+        path.write_text(changed, encoding="utf-8")
+    # the copy lives elsewhere: the original's folder stays on the include path for its headers
+    return dataclasses.replace(spec, source=path, flags=[*spec.flags, f"-I{spec.source.parent}"])
+
+
+def scaled_size(spec: KernelSpec, size: dict, target_bytes: float) -> dict | None:
+    """The size variables scaled down together until the arrays fit ``target_bytes`` (None when even the smallest
+    scale does not, or the spec rejects the scaled size)."""
+    def at(s: float) -> dict:
+        return {k: max(1, int(v * s)) if isinstance(v, int) else v * s for k, v in size.items()}
+
+    try:
+        if spec.array_bytes(size) <= target_bytes or spec.array_bytes(at(1e-9)) > target_bytes:
+            return None
+        lo, hi = 1e-9, 1.0
+        for _ in range(50):
+            mid = (lo + hi) / 2
+            if spec.array_bytes(at(mid)) <= target_bytes:
+                lo = mid
+            else:
+                hi = mid
+        best = at(lo)
+        spec.work(best)
+        return best if best != size else None
+    except RooflabError:
+        return None
+
+
+def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSpec, dict, dict] | None:
+    """(variant spec, its size, what it is) for one experiment; None when it does not apply here."""
+    native = "-mcpu=native" if ctx.get("arch") == "aarch64" else "-march=native"
+    if exp == "fast_math":
+        return _flags(spec, "-ffast-math"), size, msg("a build with -ffast-math")
+    if exp == "unroll":
+        return _flags(spec, "-funroll-loops"), size, msg("a build with -funroll-loops")
+    if exp == "no_math_errno":
+        return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
+    if exp == "native":
+        keep = [f for f in spec.flags if not f.startswith(("-march=", "-mcpu=", "-mtune="))]
+        return dataclasses.replace(spec, profile="native", flags=keep), size, msg("a build for this CPU ({flag})",
+                                                                                  flag=native)
+    if exp == "vectorize":
+        return (dataclasses.replace(spec, profile="native", flags=[*spec.flags, "-O3", "-ftree-vectorize", native]),
+                size, msg("a build with -O3 {flag} (vectorizing)", flag=native))
+    if exp == "openmp":
+        if spec.openmp:
+            return None
+        return dataclasses.replace(spec, openmp=True), size, msg("its OpenMP pragmas on, on all {n} CPUs",
+                                                                 n=ctx.get("cpus"))
+    if exp == "restrict":
+        copy = _restrict_copy(spec)
+        return (copy, size, msg("restrict on every pointer parameter (in a copy of the source)")) if copy else None
+    if exp == "smaller":
+        target = ctx.get("fits")
+        if not target:
+            return None
+        level, cap = target
+        smaller = scaled_size(spec, size, cap / 2)
+        if smaller is None:
+            return None
+        return spec, smaller, msg("a size whose arrays fit {level} ({size})", level=level,
+                                  size=" ".join(f"{k}={v}" for k, v in smaller.items()))
+    return None
+
+
+def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: dict, rounds: int) -> dict | None:
+    """Time the original against the variant in interleaved rounds; None when the experiment does not apply."""
+    v = variant(exp, spec, size, ctx)
+    if v is None:
+        return None
+    vspec, vsize, what = v
+    out = {"id": exp, "what": what, "size": vsize}
+    label = " ".join(f"{k}={val}" for k, val in size.items())
+    session.progress(f"explain: {spec.name} {label}: experiment {exp}")
+    try:
+        vlib = lib if vspec is spec else build_spec(vspec)
+    except CompileError as exc:
+        out.update(error=str(exc), error_kind="build")
+        return out
+    out["flags"] = list(vlib.flags)
+    cfg = HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
+    a = task(spec, lib, size, f"A {spec.name} {label}")
+    b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))
+    try:
+        res = session.call(f"experiment {exp}", compare_c_kernels, a, b, cfg, rounds,
+                           timeout_s=max(spec.timeout, 30.0) * 4)
+    except WrongResult as exc:
+        out.update(error=str(exc), error_kind="wrong", rel_error=exc.rel_error)
+        return out
+    except RooflabError as exc:
+        out.update(error=str(exc), error_kind="error")
+        return out
+    ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
+    # per unit of work: the same for a rebuild; the smaller size does less work per call
+    fa, ba = spec.work(size)
+    fb, bb = vspec.work(vsize)
+    wa, wb = (fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)
+    c = paired_ratio([t / wa for t in ta.samples], [t / wb for t in tb.samples], threshold=THRESHOLD)
+    lo, hi = c.ci95
+    out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
+               threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
+               a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=vsize != size)
+    session.check_timing(f"experiment {exp}", tb)
+    return out

@@ -1,0 +1,131 @@
+"""rooflab explain on kernels whose problem is known, and two with none.
+
+Each kernel of targets/explain/cases.toml carries one known problem (aliasing, an in-order reduction, column access,
+a working set past a cache level, a serial recurrence, one thread on several CPUs, a build that does not vectorize);
+a streaming triad on every CPU at a DRAM-sized working set and the ladder's packed GEMM (lab:gemm_packed) have
+none. For each, the script runs `rooflab explain` with its experiments and prints:
+
+- the top finding, and whether it is the known problem (for the two without one: whether "at the roof" is the only
+  finding, with no advice beyond it);
+- each experiment's measured effect (paired verdict and 95% CI), and whether a "faster" verdict is backed by its
+  interval (its slow end above the threshold);
+- the wall time of the whole explain of that kernel (target: about 30 s or less).
+
+    python targets/explain_cases.py [--quick] [--case NAME ...]
+
+The targets: every top finding right; no advice for the kernels without a problem; every claimed speed-up backed.
+Run it on a quiet machine, alone: a busy CPU changes what is measured (rooflab says so in its warnings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import rooflab
+from rooflab.errors import RooflabError
+from rooflab.interpret.explain import finding_word
+from rooflab.i18n import text
+
+SPEC = Path(__file__).resolve().parent / "explain" / "cases.toml"
+
+# case -> (spec, kernel, the finding that is right first, the experiment that tests it)
+CASES = {
+    "aliasing": (SPEC, "aliasing", "aliasing", "restrict"),
+    "reduction": (SPEC, "reduction", "reduction_chain", "fast_math"),
+    "column": (SPEC, "column", "strided", None),
+    "working_set": (SPEC, "working_set", "working_set", "smaller"),
+    "dependency": (SPEC, "dependency", "dependency_chain", "unroll"),
+    "single_thread": (SPEC, "single_thread", "single_thread", "openmp"),
+    "scalar_build": (SPEC, "scalar_build", "scalar_build", "vectorize"),
+    "streaming": (SPEC, "streaming", "at_roof", None),
+    "gemm_packed": ("lab:gemm_packed", None, "at_roof", None),
+}
+
+
+def backed(e: dict) -> bool | None:
+    """A 'faster' verdict is backed when the slow end of its interval clears the threshold; None: nothing claimed."""
+    if e.get("verdict") != "faster":
+        return None
+    return e["speedup_ci95"][0] > 1 + e["threshold"]
+
+
+def run_case(name: str, quick: bool) -> dict:
+    spec, kernel, want, exp = CASES[name]
+    t0 = time.perf_counter()
+    try:
+        res = rooflab.explain(str(spec), kernel=kernel, quick=quick)
+    except RooflabError as exc:
+        return {"name": name, "error": str(exc), "wall_s": time.perf_counter() - t0}
+    wall = time.perf_counter() - t0
+    k = res["kernels"][0]
+    if k.get("error") or not k["sizes"] or k["sizes"][0].get("error"):
+        return {"name": name, "error": k.get("error") or (k["sizes"][0].get("error") if k["sizes"] else "no size"),
+                "wall_s": wall}
+    row = k["sizes"][0]
+    findings = row.get("findings") or []
+    top = findings[0]["id"] if findings else None
+    if want == "at_roof":
+        right = [f["id"] for f in findings] == ["at_roof"]
+    else:
+        right = top == want
+    exps = row.get("experiments") or []
+    return {"name": name, "label": row["label"], "top": top, "want": want, "right": right,
+            "others": [f["id"] for f in findings[1:]], "experiments": exps, "wanted_experiment": exp,
+            "of_roof": row.get("of_roof"), "wall_s": wall, "warnings": res.get("warnings") or []}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="explain --quick (fewer samples and rounds)")
+    ap.add_argument("--case", action="append", choices=sorted(CASES), help="only this case (repeatable)")
+    args = ap.parse_args()
+    names = args.case or list(CASES)
+    results = []
+    for name in names:  # into this machine's store, beside its roofline (a quick one is measured when it has none)
+        print(f"... {name}", file=sys.stderr, flush=True)
+        results.append(run_case(name, args.quick))
+    print(f"{'case':<14} {'top finding':<34} {'right':<6} {'of roof':>8} {'wall':>7}  experiments")
+    rights, backs, walls = [], [], []
+    for r in results:
+        if r.get("error"):
+            print(f"{r['name']:<14} error: {r['error']}")
+            rights.append(False)
+            continue
+        rights.append(r["right"])
+        walls.append(r["wall_s"])
+        words = text(finding_word(r["top"])) if r["top"] else "—"
+        exp_txt = []
+        for e in r["experiments"]:
+            if e.get("error"):
+                exp_txt.append(f"{e['id']}: {e.get('error_kind')}: {e['error'][:80]}")
+                continue
+            b = backed(e)
+            if b is not None:
+                backs.append(b)
+            lo, hi = e["speedup_ci95"]
+            exp_txt.append(f"{e['id']}: {e['verdict']} {e['speedup']:.2f}x (CI {lo:.2f}-{hi:.2f})"
+                           + ("" if b is None else " backed" if b else " NOT BACKED"))
+        if not r["experiments"]:
+            exp_txt.append("none run" + (f" (wanted {r['wanted_experiment']})" if r["wanted_experiment"] else ""))
+        of = f"{r['of_roof']:.0%}" if r.get("of_roof") is not None else "—"
+        print(f"{r['name']:<14} {words[:34]:<34} {'yes' if r['right'] else 'NO':<6} {of:>8} {r['wall_s']:6.1f}s  "
+              + "; ".join(exp_txt))
+        if not r["right"]:
+            print(f"{'':<14} wanted {r['want']}; also found: {', '.join(r['others']) or 'nothing'}")
+        for w in r["warnings"]:
+            said = w.get("message", "") if isinstance(w, dict) else text(w)
+            print(f"{'':<14} warning: {said[:150]}")
+    print()
+    print(f"top finding right: {sum(rights)} of {len(rights)}")
+    print(f"faster verdicts backed by their interval: {sum(backs)} of {len(backs)}")
+    if walls:
+        print(f"wall time per kernel: median {sorted(walls)[len(walls) // 2]:.1f} s, max {max(walls):.1f} s "
+              f"(target about 30 s)")
+    return 0 if all(rights) and all(backs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

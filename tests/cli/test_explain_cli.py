@@ -1,0 +1,132 @@
+"""`rooflab explain` and `bench --explain` end to end, on a roofline no machine reaches (so that no finding depends
+on how fast this machine is): the evidence, the findings, an experiment with its paired verdict, the outputs, the
+store, and bad input."""
+
+import contextlib
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import rooflab
+from conftest import CJK
+from rooflab.cli import main
+from rooflab.results.store import Store
+
+pytestmark = pytest.mark.cc
+DATA = Path(__file__).resolve().parents[1] / "data"
+SPEC = str(DATA / "explain_kernels.toml")
+
+
+def unreachable_roofline(store_path) -> int:
+    """A stored roofline far above what a core reaches in practice, yet within the physical bounds rooflab checks
+    stored figures against: every kernel of these tests is far below its roof."""
+    from rooflab.machine import describe
+
+    comp = [{"precision": p, "klass": "simd_fma", "threads": t, "status": "ok", "flops_per_s": 9e10 * t,
+             "name": f"{p} FMA"} for p in ("fp32", "fp64") for t in (1, 2)]
+    bw = [{"level": lv, "kernel": k, "threads": t, "status": "ok", "bytes_per_s": v * t}
+          for lv, v in (("L1", 1e12), ("L2", 6e11), ("L3", 4e11), ("DRAM", 1.5e11))
+          for k in ("read", "copy", "triad") for t in (1, 2)]
+    with Store(store_path) as st:
+        rid = st.begin("measure", {"machine": {"key": describe()["key"]}, "environment": {"hostname": "h"}})
+        st.finish(rid, {"schema": "rooflab.measure/1", "ceilings": {"compute": comp, "bandwidth": bw},
+                        "run_id": rid})
+    return rid
+
+
+def run_json(*args) -> tuple[int, dict]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*args, "--json"])
+    return code, json.loads(out.getvalue())
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory):
+    store = tmp_path_factory.mktemp("explain") / "s.sqlite"
+    unreachable_roofline(store)
+    code, doc = run_json("explain", SPEC, "--size", "n=20000", "--quick", "--store", str(store))
+    return code, doc, store
+
+
+def test_explain_finds_the_in_order_sum_and_tests_it(explained):
+    code, doc, store = explained
+    assert code == 0 and doc["schema"] == "rooflab.explain/1"
+    k = doc["kernels"][0]
+    loop = k["code"]["loop"]
+    assert loop["accumulators"] >= 1 and "add" in loop["chain_op"]  # the running sum, read from the compiled loop
+    assert k["code"]["remarks"] and k["code"]["isa_vector_bits"] > 0
+    r = k["sizes"][0]
+    assert r["size"] == {"n": 20000} and r["rel_error"] <= 1e-9 and 0 < r["of_roof"] < 0.3
+    assert r["findings"][0]["id"] == "reduction_chain"
+    assert all(f["saving_s"] <= r["time_s"] for f in r["findings"])
+    exp = {e["id"]: e for e in r["experiments"]}
+    e = exp["fast_math"]  # the finding's test, run by rooflab itself
+    assert "-ffast-math" in e["flags"] and e["verdict"] in ("faster", "no difference", "slower") and e["rounds"] >= 10
+    lo, hi = e["speedup_ci95"]
+    assert lo <= e["speedup"] <= hi and math.isfinite(e["rel_error"]) and e["rel_error"] <= 1e-9
+    if e["verdict"] == "faster":  # never called faster when the interval reaches the threshold
+        assert lo > 1 + e["threshold"]
+    assert len(r["experiments"]) <= 3
+    with Store(store) as st:
+        stored = st.get(doc["run_id"])
+    assert stored["status"] == "complete" and stored["kind"] == "explain"
+
+
+def test_explain_text_html_csv_and_chinese(explained, capsys, tmp_path):
+    _, doc, store = explained
+    html, csv = tmp_path / "e.html", tmp_path / "csv"
+    assert main(["show", str(doc["run_id"]), "--store", str(store), "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert main(["report", str(doc["run_id"]), "--store", str(store), "--html", str(html)]) == 0
+    assert "1. an in-order reduction" in out and "experiment: a build with -ffast-math" in out
+    assert "partial sums" in out  # what to change
+    page = html.read_text()
+    assert "an in-order reduction" in page and "Findings at dot n=20000" in page
+    names = sorted(p.name for p in csv.iterdir())
+    assert any("findings" in n for n in names) and any("experiments" in n for n in names)
+    assert main(["show", str(doc["run_id"]), "--store", str(store), "--lang", "zh"]) == 0
+    assert CJK.search(capsys.readouterr().out)
+
+
+def test_no_experiments_and_the_python_api(tmp_path):
+    store = tmp_path / "s.sqlite"
+    unreachable_roofline(store)
+    res = rooflab.explain(SPEC, kernel="dot", size={"n": 4096}, experiments=False, quick=True, store=store)
+    assert res["experiments_run"] is False and res["kernels"][0]["sizes"][0]["experiments"] == []
+    assert res["kernels"][0]["sizes"][0]["findings"]
+
+
+def test_bench_explain_explains_each_kernel_at_its_worst_size(tmp_path):
+    store = tmp_path / "s.sqlite"
+    unreachable_roofline(store)
+    code, doc = run_json("bench", SPEC, "--quick", "--explain", "--store", str(store))
+    assert code == 0 and doc["schema"] == "rooflab.bench/1" and doc["kernels"][0]["sizes"][0]["flops_per_s"] > 0
+    (k,) = doc["explain"]
+    assert k["name"] == "dot" and k["sizes"][0]["findings"][0]["id"] == "reduction_chain"
+    assert any("an in-order reduction" in o["text"] for o in doc["observations"])
+    assert main(["bench", SPEC, "--explain", "--mpi", "--store", str(store)]) == 2
+
+
+def test_bad_input_is_refused_before_anything_runs(tmp_path, capsys):
+    store = tmp_path / "s.sqlite"
+    assert main(["explain", SPEC, "--size", "m=3", "--store", str(store)]) == 2
+    assert "--size must give n" in capsys.readouterr().err
+    assert main(["explain", SPEC, "--size", "n=nan", "--store", str(store)]) == 2
+    assert main(["explain", SPEC, "--kernel", "nope", "--store", str(store)]) == 2
+    assert main(["explain", "lab:no_such_kernel", "--store", str(store)]) == 2
+    with Store(store) as st:
+        assert st.runs() == []
+
+
+def test_a_kernel_that_does_not_compile_is_reported_with_file_and_line(tmp_path, capsys):
+    (tmp_path / "bad.c").write_text("double f(const double *x, long n) {\n  return undefined_thing;\n}\n")
+    (tmp_path / "bad.toml").write_text('source = "bad.c"\nfunction = "f"\nflops = "n"\nbytes = "8*n"\n'
+                                       'sizes = {n = [4]}\n[args]\nn = "n"\nx = {shape = ["n"]}\n')
+    unreachable_roofline(tmp_path / "s.sqlite")
+    code, doc = run_json("explain", str(tmp_path / "bad.toml"), "--store", str(tmp_path / "s.sqlite"))
+    assert code == 3 and "bad.c:2:" in doc["kernels"][0]["error"]
+    assert doc["kernels"][0]["diagnostics"][0]["line"] == 2

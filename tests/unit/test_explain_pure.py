@@ -1,0 +1,450 @@
+"""`rooflab explain` without timing: the evidence read from code and from the tools' reports, and the rules that turn
+evidence into findings (synthetic evidence in, findings out)."""
+
+import math
+import os
+import stat
+
+import pytest
+
+from rooflab.diagnosis.evidence import access_kinds, cycles_per_iteration, traffic_tells
+from rooflab.diagnosis.experiments import scaled_size, with_restrict
+from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
+                                       weigh)
+from rooflab.i18n import text
+from rooflab.toolchain import asm
+from rooflab.toolchain.mca import NoPrediction, model_for, parse_mca, predict
+from rooflab.toolchain.remarks import Remark, alias_details, causes_of, function_lines, parse_remarks
+
+# ------------------------------------------------------------------------------------------ the compiled loop
+
+# gcc -O3 without -ffast-math: a dot product with one running sum, added in order
+REDUCTION = """
+    1120:	vmovsd (%rdi,%rax,8),%xmm1
+    1125:	vmulsd (%rsi,%rax,8),%xmm1,%xmm1
+    112a:	inc    %rax
+    112d:	vaddsd %xmm1,%xmm0,%xmm0
+    1131:	cmp    %rax,%rdx
+    1134:	jne    1120 <dot+0x20>
+"""
+# y[i] = a[i] * y[i-1] + b[i]: each FMA needs the previous one
+RECURRENCE = """
+    1120:	vmovsd (%rsi,%rax,8),%xmm1
+    1125:	vfmadd213sd (%rdx,%rax,8),%xmm1,%xmm0
+    112b:	vmovsd %xmm0,(%rdi,%rax,8)
+    1130:	inc    %rax
+    1133:	cmp    %rax,%rcx
+    1136:	jne    1120 <rec+0x20>
+"""
+# y[i] += x[idx[i]] with AVX-512: a masked gather
+GATHER = """
+    1120:	kxnorb %k1,%k1,%k1
+    1124:	vmovdqu64 (%rdx,%rax,1),%ymm2
+    1129:	vgatherqpd (%rsi,%zmm2,8),%zmm1{%k1}
+    1130:	vaddpd (%rdi,%rax,2),%zmm1,%zmm1
+    1136:	vmovupd %zmm1,(%rdi,%rax,2)
+    113c:	add    $0x40,%rax
+    1140:	cmp    %rax,%rcx
+    1143:	jne    1120 <g+0x20>
+"""
+# x[i] = sqrt(x[i]) through libm (errno kept)
+CALL = """
+    1120:	vmovsd (%rbx),%xmm0
+    1124:	call   1030 <sqrt@plt>
+    1129:	vmovsd %xmm0,(%rbx)
+    112d:	add    $0x8,%rbx
+    1131:	cmp    %rbx,%rbp
+    1134:	jne    1120 <r+0x20>
+"""
+
+
+def detail(snippet: str) -> dict:
+    insns = asm.parse_objdump(snippet)
+    return asm.detail_loop(insns, asm.hot_loop(insns), "x86_64").to_dict()
+
+
+def test_an_in_order_sum_is_one_accumulator_chained_by_adds():
+    d = detail(REDUCTION)
+    assert (d["accumulators"], d["longest_chain"], d["chain_op"]) == (1, 1, "add")
+    assert d["scalar_fp"] == 2 and d["vector_fp"] == 0 and d["vector_bits"] == 0  # vmovsd is no vector work
+    assert d["flops"] == 2 and d["bytes"] == 16 and d["element_bits"] == 64  # one double each from x and y
+
+
+def test_a_recurrence_is_chained_by_its_fma():
+    d = detail(RECURRENCE)
+    assert d["chain_op"] == "fma" and d["longest_chain"] == 1 and d["fma"] == 1
+    assert d["flops"] == 2 and d["bytes"] == 24
+
+
+def test_gathers_masks_and_lanes_are_counted():
+    d = detail(GATHER)
+    assert d["gathers"] == 1 and d["masked"] == 1 and d["vector_bits"] == 512
+    assert d["flops"] == 8 and d["accumulators"] == 0  # a vaddpd of fresh loads carries nothing over
+
+
+def test_calls_in_the_loop_are_named():
+    d = detail(CALL)
+    assert d["calls"] == ["sqrt"] and d["flops"] == 0
+
+
+def test_the_loop_for_the_analyzer_is_a_closed_block():
+    insns = asm.parse_objdump(REDUCTION)
+    body = asm.loop_assembly(insns, asm.hot_loop(insns))
+    lines = body.strip().splitlines()
+    assert lines[0].endswith(":") and lines[-1].split()[-1] == lines[0][:-1]  # the branch goes back to the label
+    assert "vaddsd" in body and "<" not in body  # objdump's symbol hints are gone
+
+
+# --------------------------------------------------------------------------------------------- llvm-mca
+
+MCA = """Iterations:        200
+Instructions:      1200
+Total Cycles:      614
+Total uOps:        1200
+
+Dispatch Width:    6
+uOps Per Cycle:    1.95
+IPC:               1.95
+Block RThroughput: 1.0
+
+
+Cycles with backend pressure increase [ 79.80% ]
+Throughput Bottlenecks:
+  Resource Pressure       [ 0.00% ]
+  Data Dependencies:      [ 79.80% ]
+  - Register Dependencies [ 79.80% ]
+  - Memory Dependencies   [ 0.00% ]
+"""
+
+
+def test_parse_mca_reads_cycles_throughput_and_the_bound():
+    p = parse_mca(MCA)
+    assert p["cycles_per_iteration"] == pytest.approx(614 / 200) and p["block_rthroughput"] == 1.0
+    assert p["bound"] == "dependencies" and p["dependency_share"] == pytest.approx(0.798) and p["ipc"] == 1.95
+    with pytest.raises(NoPrediction, match="no cycle count"):
+        parse_mca("error: something")
+
+
+def fake_mca(tmp_path, cpus: str, fail: str | None = None) -> str:
+    """An llvm-mca stand-in: its version, the CPUs it models, and either a report or a failure."""
+    tool = tmp_path / "llvm-mca"
+    (tmp_path / "report.txt").write_text(MCA)
+    run = f"echo 'error: {fail}' >&2; exit 1" if fail else f"cat '{tmp_path / 'report.txt'}'"
+    tool.write_text("#!/bin/sh\n"
+                    'case "$*" in\n'
+                    '  *--version*) echo "LLVM version 14.0.6";;\n'
+                    f'  *-mcpu=help*) for c in {cpus}; do echo "  $c - Select the $c processor."; done;;\n'
+                    f"  *) {run};;\n"
+                    "esac\n")
+    tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
+    return str(tool)
+
+
+def test_model_for_takes_the_nearest_older_model_and_says_so(tmp_path):
+    tool = fake_mca(tmp_path, "znver2 znver3")
+    cpu, note = model_for("Zen 4 (EPYC 9004)", "x86_64", tool)
+    assert cpu == "znver3" and "no Zen 4" in note and "stands in" in note
+    assert model_for("Zen 3", "x86_64", tool) == ("znver3", "")
+    with pytest.raises(NoPrediction, match="no model of Haswell"):
+        model_for("Haswell", "x86_64", fake_mca(tmp_path, "znver3"))
+    with pytest.raises(NoPrediction, match="no llvm-mca model is known"):
+        model_for("Some Future Core", "x86_64", tool)
+
+
+def test_without_llvm_mca_the_reason_says_what_to_install(monkeypatch):
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(NoPrediction, match="apt-get install llvm"):
+        model_for("Zen 4", "x86_64")
+
+
+def test_predict_names_the_instruction_the_model_cannot_read(tmp_path):
+    tool = fake_mca(tmp_path, "znver3", fail="unsupported instruction: vfmadd231pd %zmm1, %zmm2, %zmm3")
+    with pytest.raises(NoPrediction, match="znver3 model cannot read `vfmadd231pd"):
+        predict(".L:\n\tjne .L\n", "Zen 4", "x86_64", tool)
+    p = predict(".L:\n\tjne .L\n", "Zen 4", "x86_64", fake_mca(tmp_path, "znver3"))
+    assert p["tool"] == "llvm-mca 14.0.6" and p["model"] == "znver3" and p["note"]
+
+
+# ------------------------------------------------------------------------------------ the compiler's remarks
+
+SOURCE = """/* dot(x, y) in a comment is not the definition */
+double dot(const double *x, const double *y, long n)
+{
+    double s = 0.0;
+    for (long i = 0; i < n; i++)  // { a brace in a comment
+        s += x[i] * y[i];
+    return s;
+}
+void other(void) { }
+"""
+
+GCC_REPORT = """k.c:5:23: missed: couldn't vectorize loop
+k.c:6:11: missed: not vectorized: no vectype for stmt: _4 = *_3;
+k.c:6:11: missed: not vectorized: no vectype for stmt: _4 = *_3;
+k.c:9:6: note: vectorized 0 loops in function.
+other.h:3:1: missed: not this file
+k.c:5:23: optimized: loop vectorized using 32 byte vectors
+"""
+
+
+def test_function_lines_skip_comments_and_declarations():
+    assert function_lines(SOURCE, "dot") == (2, 8)
+    assert function_lines(SOURCE, "other") == (9, 9)
+    assert function_lines("double dot(double *x);\n", "dot") is None
+
+
+def test_parse_remarks_keeps_the_functions_lines_vectorized_first_without_repeats():
+    rs = parse_remarks(GCC_REPORT, "k.c", (2, 8))
+    assert [r.kind for r in rs] == ["vectorized", "missed", "missed"]
+    assert [r.line for r in rs] == [5, 5, 6] and all(r.line <= 8 for r in rs)
+
+
+def test_alias_details_come_from_the_vectorizers_dump():
+    dump = ("k.c:3:106: missed:   versioning for alias required: can't determine dependence between *_3 and *_15\n"
+            "k.c:3:116: missed:   versioning for alias required: can't determine dependence between *_9 and *_3\n"
+            "k.c:3:22: missed:   number of versioning for alias run-time tests exceeds 10 (--param x)\n"
+            "k.c:3:22: note:   === vect_prune_runtime_alias_test_list ===\n")
+    rs = alias_details(dump, "k.c", None)
+    assert len(rs) == 2 and {r.kind for r in rs} == {"missed"}  # one per kind of message
+    assert causes_of(rs) == ["aliasing"]
+
+
+def test_causes_are_read_from_missed_remarks_and_from_versioning():
+    rs = [Remark(3, "missed", "not vectorized: not suitable for strided load _12 = *_11;"),
+          Remark(3, "vectorized", "loop vectorized using 32 byte vectors"),
+          Remark(4, "vectorized", "loop versioned for vectorization because of possible aliasing"),
+          Remark(5, "missed", "reduction: unsafe fp math optimization: s_12 = _4 + s_9;")]
+    assert causes_of(rs) == ["stride", "aliasing", "reduction"]
+
+
+# --------------------------------------------------------------------------------------------- experiments
+
+def test_with_restrict_qualifies_the_pointers_of_the_definition_only():
+    src = "void f(double *y, const double *x, long n);\nvoid f(double *y, const double *x, long n)\n{ y[0] = x[0]; }\n"
+    out = with_restrict(src, "f", ["y", "x"])
+    assert out.splitlines()[0] == "void f(double *y, const double *x, long n);"  # the declaration as it was
+    assert "double *__restrict__ y, const double *__restrict__ x, long n)" in out.splitlines()[1]
+    assert with_restrict(out, "f", ["y", "x"]) == out  # already restrict: nothing doubles
+    assert with_restrict(src, "g", ["y"]) is None
+
+
+def test_scaled_size_shrinks_every_size_variable_to_fit(tmp_path):
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void s(double *x, long n, long m) { for (long i = 0; i < n * m; i++) x[i] = 0; }")
+    (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "s"\nflops = "n*m"\nbytes = "8*n*m"\n'
+                                     'sizes = {n = [4000], m = [1000]}\n[args]\nx = {shape = ["n", "m"]}\n'
+                                     'n = "n"\nm = "m"\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    small = scaled_size(spec, {"n": 4000, "m": 1000}, 1 << 20)
+    assert spec.array_bytes(small) <= 1 << 20 and spec.array_bytes(small) > (1 << 20) / 2
+    assert small["n"] / small["m"] == pytest.approx(4, rel=0.05)  # scaled together
+    assert scaled_size(spec, {"n": 10, "m": 10}, 1 << 20) is None  # it fits already: nothing to change
+
+
+# --------------------------------------------------------------------------------------------- evidence
+
+def test_access_kinds_follow_the_loops_memory_operations():
+    assert access_kinds({"audit": {"loads": 2, "stores": 0}}) == ("read", "read_nt")
+    assert access_kinds({"audit": {"loads": 2, "stores": 1}}) == ("copy", "triad")
+    assert access_kinds({"audit": {"loads": 2, "stores": 1, "nt_stores": 1}}) == ("copy_nt", "triad_nt")
+    assert access_kinds({"audit": None}) is None
+
+
+def test_cycles_per_iteration_from_the_work_of_one_iteration():
+    c, iters = cycles_per_iteration(1e-3, 3e9, {"flops": 2.0, "bytes": 16.0}, 2e6, 16e6)
+    assert iters == 1e6 and c == pytest.approx(3.0)
+    c, iters = cycles_per_iteration(1e-3, 3e9, {"flops": 0, "bytes": 16.0}, 0, 16e6)  # a copy: by its bytes
+    assert iters == 1e6 and c == pytest.approx(3.0)
+    assert cycles_per_iteration(1e-3, None, {"flops": 2.0}, 2e6, 0) == (None, None)
+
+
+def test_traffic_is_counted_only_where_it_can_tell_something_quickly():
+    base = {"bound": "memory", "of_roof": 0.3, "time_s": 1e-3, "working_set_bytes": 1 << 20}
+    assert traffic_tells(base)
+    assert not traffic_tells({**base, "bound": "compute"})
+    assert not traffic_tells({**base, "of_roof": 0.9})
+    assert not traffic_tells({**base, "time_s": 1.0})  # cachegrind would take minutes
+
+
+# ------------------------------------------------------------------------------------------------ findings
+
+def row(**kw) -> dict:
+    r = {"time_s": 1e-3, "time_ci95": [0.99e-3, 1.01e-3], "flops": 2e6, "bytes": 16e6, "flops_per_s": 2e9,
+         "of_roof": 0.2, "roof_flops_per_s": 1e10, "bound": "memory", "level": "L2", "working_set_bytes": 16e6,
+         "caches": {"L1": 48 << 10, "L2": 1 << 20, "L3": 32 << 20}, "cpus_busy": 1.0}
+    r.update(kw)
+    return r
+
+
+LOOP_SCALAR_SUM = {"vector_bits": 0, "scalar_fp": 2, "vector_fp": 0, "accumulators": 1, "longest_chain": 1,
+                   "chain_op": "add", "flops": 2, "bytes": 16, "element_bits": 64, "calls": []}
+CTX = {"cpus": 1, "threads": 1, "isa_vector_bits": 512, "profile": "native", "openmp": False,
+       "roofs": {"compute": [], "memory": [{"level": "L1", "value": 2e11}, {"level": "L2", "value": 1e11},
+                                           {"level": "L3", "value": 8e10}, {"level": "DRAM", "value": 2e10}]}}
+
+
+def code(loop=None, **kw) -> dict:
+    c = {"loop": loop, "audit": {"loads": 2, "stores": 0}, "isa_vector_bits": 512, "remarks": [], "causes": [],
+         "pragmas": {"omp": False}, "build": {"flags": ["-O3", "-march=native"]}, "prediction": None}
+    c.update(kw)
+    return c
+
+
+def ids(findings) -> list[str]:
+    return [f["id"] for f in findings]
+
+
+def test_a_kernel_at_its_roof_gets_that_finding_alone_and_no_advice():
+    fs = diagnose(code(LOOP_SCALAR_SUM), row(of_roof=0.93), CTX)
+    assert ids(fs) == ["at_roof"] and fs[0]["advice"] is None and fs[0]["saving_s"] == 0
+    assert "nothing left to gain" in text(fs[0]["hypothesis"]) and "93%" in text(fs[0]["hypothesis"])
+    # the fast end of a noisy interval counts: 0.75 measured, 0.86 at the interval's fast end
+    assert ids(diagnose(code(LOOP_SCALAR_SUM), row(of_roof=0.75, time_ci95=[0.87e-3, 1.1e-3]), CTX)) == ["at_roof"]
+    assert AT_ROOF == 0.8
+
+
+def test_a_compute_bound_kernel_as_fast_as_blas_is_at_its_roof():
+    ctx = {**CTX, "roofs": {**CTX["roofs"], "compute": [{"klass": "blas_gemm", "value": 2.0e9}]}}
+    fs = diagnose(code(None), row(bound="compute", of_roof=0.5), ctx)
+    assert ids(fs) == ["at_roof"] and "best real code" in text(fs[0]["hypothesis"])
+    assert "BLAS GEMM reaches 2 GFLOP/s" in text(fs[0]["evidence"][-1])
+
+
+def test_an_in_order_reduction_is_found_from_its_chain_with_the_fast_math_experiment():
+    fs = diagnose(code(LOOP_SCALAR_SUM, causes=["reduction"]), row(), CTX)
+    assert fs[0]["id"] == "reduction_chain" and fs[0]["experiments"] == ["fast_math"]
+    assert 0 < fs[0]["saving_s"] <= 1e-3 * (1 - 0.2)  # never more than the distance to the roof allows
+    assert "narrow_vectors" not in ids(fs)  # the reduction is why it is scalar: one finding, not two
+
+
+def test_a_recurrence_is_a_dependency_chain_and_unrolling_is_its_control():
+    loop = {**LOOP_SCALAR_SUM, "chain_op": "fma", "scalar_fp": 1}
+    fs = diagnose(code(loop), row(bytes=24e6), CTX)
+    assert "dependency_chain" in ids(fs) and "reduction_chain" not in ids(fs)
+    assert next(f for f in fs if f["id"] == "dependency_chain")["experiments"] == ["unroll"]
+
+
+def test_a_predicted_dependency_bound_adds_the_analyzers_numbers():
+    pred = {"cycles_per_iteration": 8.0, "block_rthroughput": 1.0, "bound": "dependencies", "dependency_share": 0.8,
+            "tool": "llvm-mca 14.0.6", "model": "znver3"}
+    loop = {**LOOP_SCALAR_SUM, "chain_op": "fma", "scalar_fp": 1}
+    f = next(f for f in diagnose(code(loop, prediction=pred), row(), CTX) if f["id"] == "dependency_chain")
+    said = " ".join(text(e) for e in f["evidence"])
+    assert "predicts 8.0 cycles per iteration" in said and "80%" in said and f["factor"] == 8.0
+
+
+def test_one_thread_of_several_cpus_with_a_pragma_built_without_openmp():
+    ctx = {**CTX, "cpus": 4}
+    r = row(of_roof=0.9, bound="compute", all_threads={"threads": 4, "of_roof": 0.25, "roof_flops_per_s": 8e9,
+                                                     "level": "L2"})
+    fs = diagnose(code({**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "vector_bits": 512},
+                       pragmas={"omp": True}), r, ctx)
+    assert fs[0]["id"] == "single_thread" and fs[0]["experiments"] == ["openmp"]
+    assert fs[0]["saving_s"] == pytest.approx(1e-3 * 0.75)  # to the roof of four CPUs
+    # a call too short to gain from a thread team gets no such advice
+    short = row(time_s=MIN_PARALLEL_S / 2, time_ci95=None, of_roof=0.9, bound="compute", all_threads=r["all_threads"])
+    assert "single_thread" not in ids(diagnose(code({**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0,
+                                                     "vector_bits": 512}), short, ctx))
+
+
+def test_aliasing_from_the_compilers_words_with_the_restrict_experiment():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": ""}
+    remarks = [{"line": 3, "kind": "missed", "text": "number of versioning for alias run-time tests exceeds 10"}]
+    fs = diagnose(code(loop, causes=["aliasing"], remarks=remarks), row(), CTX)
+    assert fs[0]["id"] == "aliasing" and fs[0]["experiments"] == ["restrict"]
+    assert any("line 3" in text(e) for e in fs[0]["evidence"])
+
+
+def test_a_scalar_build_and_narrow_vectors_are_told_apart_by_the_flags():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": ""}
+    fs = diagnose(code(loop, build={"flags": ["-O2", "-fno-tree-vectorize"]}), row(), CTX)
+    assert fs[0]["id"] == "scalar_build" and fs[0]["experiments"] == ["vectorize"]
+    fs = diagnose(code({**loop, "vector_bits": 256}, build={"flags": ["-O3", "-march=x86-64-v3"]}),
+                  row(), {**CTX, "profile": "portable"})
+    assert fs[0]["id"] == "narrow_vectors" and fs[0]["experiments"] == ["native"]
+
+
+def test_strided_access_from_the_counted_traffic():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    r = row(traffic={"method": "cachegrind", "l1_ratio": 8.1, "l1_bytes": 8.1 * 16e6, "model_bytes": 16e6})
+    fs = diagnose(code(loop), r, CTX)
+    assert fs[0]["id"] == "strided" and "8.1x the bytes the model counts" in text(fs[0]["evidence"][0])
+
+
+def test_a_working_set_past_a_level_needs_reuse():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    r = row(level="DRAM", of_roof=0.7, working_set_bytes=64 << 20, bytes=4 * (64 << 20))
+    fs = diagnose(code(loop), r, CTX)
+    assert fs[0]["id"] == "working_set" and fs[0]["experiments"] == ["smaller"]
+    assert fs[0]["factor"] == pytest.approx(4.0 / 0.7)  # to the L3 roof, from where it runs
+    # one pass over its data: no reuse to keep in a cache, no such finding
+    assert "working_set" not in ids(diagnose(code(loop), row(level="DRAM", of_roof=0.7,
+                                                               working_set_bytes=64 << 20, bytes=64 << 20), CTX))
+
+
+def test_no_evidence_no_advice():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    fs = diagnose(code(loop), row(), CTX)
+    assert ids(fs) == ["unexplained"] and fs[0]["advice"] is None and fs[0]["experiments"] == []
+    assert diagnose(code(loop), row(error="crashed", time_s=None), CTX) == []
+
+
+def test_calls_to_libm_suggest_no_math_errno():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "flops": 0,
+            "calls": ["sqrt"]}
+    fs = diagnose(code(loop), row(), CTX)
+    assert fs[0]["id"] == "calls" and fs[0]["experiments"] == ["no_math_errno"]
+
+
+def experiment(eid: str, verdict: str, s: float) -> dict:
+    return {"id": eid, "what": {"id": eid, "args": {}, "text": eid}, "verdict": verdict, "speedup": s,
+            "speedup_ci95": [s * 0.97, s * 1.03], "rounds": 20, "threshold": 0.02, "rel_error": 0.0}
+
+
+def test_an_experiment_confirms_or_refutes_its_finding():
+    fs = [{"id": "aliasing", "saving_s": 5.0}, {"id": "dependency_chain", "saving_s": 3.0},
+          {"id": "reduction_chain", "saving_s": 1.0}]
+    out = weigh(fs, [experiment("restrict", "no difference", 1.0), experiment("fast_math", "faster", 3.0),
+                     experiment("unroll", "no difference", 1.0)])
+    assert ids(out) == ["dependency_chain", "reduction_chain", "aliasing"]  # refuted goes last, with nothing to save
+    assert out[-1]["refuted"]["experiment"] == "restrict" and out[-1]["saving_s"] == 0
+    assert out[1]["confirmed"] == {"experiment": "fast_math", "speedup": 3.0}
+    assert "refuted" not in out[0]  # unrolling is the chain's control, not its test
+
+
+def test_experiment_sentences_give_the_interval_or_the_reason():
+    said = text(experiment_sentence(experiment("fast_math", "faster", 3.1)))
+    assert "3.10x faster" in said and "95% CI 3.01–3.19x" in said and "20 paired rounds" in said
+    wrong = {"id": "fast_math", "what": "a build", "error": "wrong", "error_kind": "wrong", "rel_error": 0.5}
+    assert "not safe" in text(experiment_sentence(wrong))
+    assert "not measured" in text(experiment_sentence({"id": "x", "what": "w", "error": "no compiler",
+                                                       "error_kind": "build"}))
+
+
+def test_observations_lead_with_the_top_finding_and_every_experiment():
+    f = diagnose(code(LOOP_SCALAR_SUM), row(label="dot n=100"), CTX)
+    doc = {"kernels": [{"name": "dot", "sizes": [row(label="dot n=100", findings=f,
+                                                     experiments=[experiment("fast_math", "faster", 3.0)])]},
+                       {"name": "bad", "error": "did not compile"}]}
+    said = [text(o) for o in explain_observations(doc)]
+    assert said[0].startswith("dot n=100: an in-order reduction") and "3.00x faster" in said[1]
+    assert "bad: not explained" in said[2]
+    assert all(math.isfinite(x["saving_s"]) for x in f)
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="reads x86 assembly")
+def test_the_outlined_openmp_body_holds_the_loop(tmp_path):
+    from rooflab.toolchain.compiler import find_compiler
+
+    cc = find_compiler()
+    (tmp_path / "t.c").write_text("void t(double *a, const double *b, long n) {\n#pragma omp parallel for\n"
+                                  "for (long i = 0; i < n; i++) a[i] = 2.0 * b[i];\n}\n")
+    lib = tmp_path / "t.so"
+    import subprocess
+
+    subprocess.run([*cc.argv, "-O2", "-fopenmp", "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "t.c")],
+                   check=True)
+    assert asm.outlined_from(lib, "t") == ["t._omp_fn.0"]
+    found = asm.hot_loop_of(lib, "t")
+    assert found is not None and found[2].flops >= 1
