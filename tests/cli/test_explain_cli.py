@@ -130,3 +130,19 @@ def test_a_kernel_that_does_not_compile_is_reported_with_file_and_line(tmp_path,
     code, doc = run_json("explain", str(tmp_path / "bad.toml"), "--store", str(tmp_path / "s.sqlite"))
     assert code == 3 and "bad.c:2:" in doc["kernels"][0]["error"]
     assert doc["kernels"][0]["diagnostics"][0]["line"] == 2
+
+
+def test_the_live_reference_is_alternated_with_the_kernel():
+    """A memory-bound kernel is measured against rooflab's own bandwidth kernel in alternated rounds (explain does
+    this where the DRAM roof decides); here at a small size, for its structure only."""
+    from rooflab.diagnosis.experiments import reference_run
+    from rooflab.kernels.user import build_spec, specs_named
+    from rooflab.machine import describe
+    from rooflab.session import Session
+
+    spec = specs_named(SPEC)[0]
+    with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
+        r = reference_run(s, spec, build_spec(spec), {"n": 65536}, "read", rounds=6)
+    assert r["kind"] == "read" and r["n"] == 2 * 65536 and r["rounds"] == 6  # as many bytes as x and y together
+    assert r["ci95"][0] <= r["ratio"] <= r["ci95"][1] and r["ratio"] > 0
+    assert r["bytes_per_s"] > 0 and r["reference_bytes_per_s"] > 0

@@ -405,12 +405,17 @@ def experiment(eid: str, verdict: str, s: float) -> dict:
 def test_an_experiment_confirms_or_refutes_its_finding():
     fs = [{"id": "aliasing", "saving_s": 5.0}, {"id": "dependency_chain", "saving_s": 3.0},
           {"id": "reduction_chain", "saving_s": 1.0}]
-    out = weigh(fs, [experiment("restrict", "no difference", 1.0), experiment("fast_math", "faster", 3.0),
+    tight = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.01]}
+    out = weigh(fs, [tight, experiment("fast_math", "faster", 3.0),
                      experiment("unroll", "no difference", 1.0)])
     assert ids(out) == ["dependency_chain", "reduction_chain", "aliasing"]  # refuted goes last, with nothing to save
     assert out[-1]["refuted"]["experiment"] == "restrict" and out[-1]["saving_s"] == 0
     assert out[1]["confirmed"] == {"experiment": "fast_math", "speedup": 3.0}
     assert "refuted" not in out[0]  # unrolling is the chain's control, not its test
+    # an interval that still allows a gain refutes nothing
+    wide = {**experiment("openmp", "no difference", 1.03), "speedup_ci95": [1.01, 1.86]}
+    (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [wide])
+    assert "refuted" not in f and f["inconclusive"]["speedup_ci95"] == [1.01, 1.86] and f["saving_s"] == 2.0
 
 
 def test_experiment_sentences_give_the_interval_or_the_reason():
@@ -448,3 +453,26 @@ def test_the_outlined_openmp_body_holds_the_loop(tmp_path):
     assert asm.outlined_from(lib, "t") == ["t._omp_fn.0"]
     found = asm.hot_loop_of(lib, "t")
     assert found is not None and found[2].flops >= 1
+
+
+def test_the_reference_kernel_follows_the_loops_accesses():
+    from rooflab.diagnosis.evidence import reference_kind
+
+    assert reference_kind({"audit": {"loads": 1, "stores": 0}}) == "read"
+    assert reference_kind({"audit": {"loads": 1, "stores": 1}}) == "copy"
+    assert reference_kind({"audit": {"loads": 2, "stores": 1}}) == "triad"
+    assert reference_kind({"audit": {"loads": 2, "stores": 1, "nt_stores": 1}}) is None
+    assert reference_kind({"audit": None}) is None
+
+
+def test_a_dram_kernel_level_with_the_reference_measured_alongside_is_at_its_roof():
+    """The stored DRAM roof came from another moment: the alternated reference decides."""
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    live = {"kind": "triad", "ratio": 0.94, "ci95": [0.89, 1.01], "rounds": 20, "reference_bytes_per_s": 4.6e10}
+    fs = diagnose(code(loop), row(level="DRAM", of_roof=0.6, reference=live), CTX)
+    assert ids(fs) == ["at_roof"] and "94%" in text(fs[0]["hypothesis"]) and "triad kernel" in text(fs[0]["hypothesis"])
+    assert any("0.94x its bandwidth" in text(e) for e in fs[0]["evidence"])
+    # far below the reference too: not at the roof, and the reference is part of what was checked
+    low = {**live, "ratio": 0.5, "ci95": [0.45, 0.55]}
+    fs = diagnose(code(loop), row(level="DRAM", of_roof=0.6, reference=low), CTX)
+    assert ids(fs) == ["unexplained"] and any("0.50x its bandwidth" in text(e) for e in fs[0]["evidence"])

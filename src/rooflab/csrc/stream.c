@@ -247,3 +247,17 @@ double rl_copy_nt(long reps, int threads, double *a, const double *b, long n) {
 double rl_triad_nt(long reps, int threads, double *a, const double *b, const double *c, double s, long n) {
     return run(5, reps, threads, a, b, c, s, n, 0);
 }
+
+/* One pass of the read, copy or triad kernel on `threads` threads, as a function of the user-kernel kind (timed by
+ * the generated loop like any spec's kernel): the bandwidth `explain` measures a memory-bound kernel against, in
+ * alternation with it, when the roof it was placed under is the DRAM's and the host's bandwidth moves. */
+void rl_read_call(const double *b, long n, int threads) {
+    static volatile double sink;
+    double s = 0;
+    run(0, 1, threads, 0, b, 0, 0.0, n, &s);
+    sink = s;
+}
+void rl_copy_call(double *a, const double *b, long n, int threads) { run(1, 1, threads, a, b, 0, 0.0, n, 0); }
+void rl_triad_call(double *a, const double *b, const double *c, double s, long n, int threads) {
+    run(2, 1, threads, a, b, c, s, n, 0);
+}

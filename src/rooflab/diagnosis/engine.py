@@ -4,7 +4,7 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.experiments import run_experiment
+from rooflab.diagnosis.experiments import reference_run, run_experiment
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, weigh
 from rooflab.kernels.user import build_spec, config_for, task
@@ -74,6 +74,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 code["sibling"] = _sibling(session, spec, size, quick)
             row["cycles_per_iteration"], row["iterations"] = evidence.cycles_per_iteration(
                 row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
+            kind = evidence.reference_kind(code)
+            if row.get("bound") == "memory" and row.get("level") == "DRAM" and kind:
+                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=10 if quick else 20)
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress)

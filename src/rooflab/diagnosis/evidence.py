@@ -179,6 +179,19 @@ def access_kinds(code: dict) -> tuple[str, ...] | None:
     return ("copy", "triad")
 
 
+def reference_kind(code: dict) -> str | None:
+    """rooflab's bandwidth kernel nearest to the loop's accesses, to alternate it with: read for loads only, triad
+    for two or more loads with stores, copy for one; None for streaming stores (not among the references) or an
+    unknown loop."""
+    audit = code.get("audit") or {}
+    kinds = access_kinds(code)
+    if not kinds or audit.get("nt_stores"):
+        return None
+    if kinds[0] == "read":
+        return "read"
+    return "triad" if (audit.get("loads") or 0) >= 2 else "copy"
+
+
 def roofs_for(roofline: list[dict] | None, spec: KernelSpec, cpus: int,
               kinds: tuple[str, ...] | None = None) -> tuple[dict, dict | None]:
     """The roofs at the kernel's declared thread count, and at all the CPUs (None when those are the same), the

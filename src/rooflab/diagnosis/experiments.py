@@ -160,3 +160,35 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
                a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=vsize != size)
     session.check_timing(f"experiment {exp}", tb)
     return out
+
+
+def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds: int) -> dict | None:
+    """The kernel alternated round by round with rooflab's own ``kind`` bandwidth kernel (read, copy or triad) over
+    the same bytes of arrays on the same threads: its bandwidth as a share of what that kernel attains at the same
+    moment, with the interval of the paired rounds. The DRAM bandwidth of a shared host moves by a third within
+    seconds; a stored roof cannot say where it stands now, the alternation can."""
+    from rooflab.kernels.labkernels import stream_reference
+
+    arrays = {"read": 1, "copy": 2, "triad": 3}[kind]
+    n = int(spec.array_bytes(size) / (8 * arrays))
+    if n < 1024:
+        return None
+    ref = stream_reference(kind, n, spec.threads, session.machine)
+    try:
+        rlib = build_spec(ref)
+    except CompileError:
+        return None
+    label = " ".join(f"{k}={v}" for k, v in size.items())
+    session.progress(f"explain: {spec.name} {label}: alternated with rooflab's {kind} kernel")
+    cfg = HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
+    try:
+        res = session.call(f"reference {kind}", compare_c_kernels, task(spec, lib, size, f"A {spec.name} {label}"),
+                           task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), cfg, rounds,
+                           timeout_s=max(spec.timeout, 30.0) * 4)
+    except RooflabError as exc:
+        return {"kind": kind, "error": str(exc)}
+    ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
+    ba, bb = spec.work(size)[1], ref.work({"n": n})[1]
+    c = paired_ratio([t / ba for t in ta.samples], [t / bb for t in tb.samples], threshold=THRESHOLD)
+    return {"kind": kind, "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
+            "rounds": c.rounds, "bytes_per_s": ba / ta.summary.median, "reference_bytes_per_s": bb / tb.summary.median}

@@ -1303,4 +1303,10 @@ ZH: dict[str, str] = {
         '端口压力',
     "this machine's BLAS GEMM reaches {blas} on the same threads":
         '本机 BLAS GEMM 在相同线程数下达到 {blas}',
+    "alternated with rooflab's {kind} kernel over as many bytes of arrays on the same threads: {r:.2f}x its bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
+        '与 rooflab 的 {kind} 内核在同样字节数的数组、同样线程数下交替运行：带宽为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期该内核达到 {ref}）',
+    "the bandwidth of rooflab's {kind} kernel measured alongside it":
+        '与之同时测得的 rooflab {kind} 内核带宽',
+    'its experiment was inconclusive':
+        '其实验没有定论',
 }

@@ -46,7 +46,8 @@ def effective_roof(row: dict) -> dict:
 def _at_roof(row: dict, eff: dict, ctx: dict) -> bool:
     """At its roof: within a fifth of it (at the fast end of the interval, where the time is noisy), or, bound by
     compute, as fast as the machine's BLAS GEMM at the same threads (what the best real code reaches)."""
-    top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0)
+    live = row.get("reference") or {}
+    top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
     if top >= AT_ROOF:
         return True
     blas = _blas(ctx.get("roofs_used"))
@@ -59,7 +60,16 @@ def _blas(roofs: dict | None) -> float | None:
     return next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
 
 
+def _reference_evidence(live: dict) -> dict:
+    return msg("alternated with rooflab's {kind} kernel over as many bytes of arrays on the same threads: {r:.2f}x its "
+               "bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})", kind=live["kind"],
+               r=live["ratio"], lo=live["ci95"][0], hi=live["ci95"][1], n=live["rounds"],
+               ref=si(live["reference_bytes_per_s"], "B/s"))
+
+
 def _roof_words(row: dict, eff: dict) -> dict:
+    if eff.get("live"):
+        return eff["live"]
     if row.get("bound") == "memory":
         return msg("the {level} bandwidth roof", level=eff["level"] or row.get("level"))
     return msg("the compute roof")
@@ -122,6 +132,11 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
         ws = _working_set(row, ctx)
         if ws is not None:  # at the roof of a level its data could be kept above
             return _ranked(row, eff, [ws])
+        live = row.get("reference") or {}
+        if live.get("ratio") and (live["ci95"][1] >= AT_ROOF or live["ratio"] > of_roof):
+            of_roof = live["ratio"]  # the same moment's bandwidth says more than a stored roof
+            eff = {**eff, "live": msg("the bandwidth of rooflab's {kind} kernel measured alongside it",
+                                      kind=live["kind"])}
         if row.get("bound") == "memory":
             words = msg("at {frac} of {roof}: nothing left to gain in this kernel; reduce its traffic instead "
                         "(fewer passes over the data, narrower types, blocking that keeps data in a faster level)",
@@ -133,6 +148,8 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
         ev = [msg("{rate} against a roof of {roof} at its working set ({ws} in {level})",
                   rate=si(row["flops_per_s"], "FLOP/s"), roof=si(eff["roof_flops_per_s"], "FLOP/s"),
                   ws=binary_bytes(row["working_set_bytes"]), level=eff["level"])]
+        if live.get("ratio"):
+            ev.append(_reference_evidence(live))
         blas = _blas(roofs_used)
         if row.get("bound") == "compute" and blas:
             ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
@@ -256,6 +273,8 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
                        "use, the working set against the caches{traffic}", width=msg("{bits}-bit vectors", bits=vb)
                        if vb else msg("scalar code only"), acc=loop.get("accumulators", 0),
                        traffic=msg(", the traffic against the model") if traffic.get("method") else "")]
+        if (row.get("reference") or {}).get("ratio"):
+            checked.append(_reference_evidence(row["reference"]))
         out.append(_finding("unexplained", 1.0, [msg("at {frac} of its roof", frac=pct(of_roof))] + checked
                             if of_roof else checked,
                             msg("below its roof, and none of rooflab's rules found why: no advice without evidence")))
@@ -269,8 +288,9 @@ TESTS = {"aliasing": "restrict", "reduction_chain": "fast_math", "single_thread"
 
 def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     """The findings once their experiments were run: one whose direct test made it faster is ``confirmed`` (with
-    the measured speed-up); one whose test made no difference, or made it slower, is ``refuted``: it can save
-    nothing and goes last. The others keep their rank."""
+    the measured speed-up); one whose test excluded any gain (the fast end of its interval under the threshold) is
+    ``refuted``: it can save nothing and goes last. A test whose interval still allows a gain refutes nothing (a
+    noisy moment, another tenant on the CPUs): the finding keeps its rank, marked ``inconclusive``."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
         e = by_id.get(TESTS.get(f["id"], ""))
@@ -278,6 +298,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             continue
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
+        elif e["speedup_ci95"][1] > 1 + e["threshold"]:
+            f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"]}
         else:
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
             f["saving_s"] = 0.0

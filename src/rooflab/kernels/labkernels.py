@@ -67,3 +67,21 @@ def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
                           sizes=[{"n": m}], args=args, flags=[f"-DRL_VBYTES={vector_bytes(isa)}"], check=check,
                           precision="fp64")
     raise RooflabError(f"no lab kernel {name!r}; the lab kernels are: {', '.join(names())}")
+
+
+REFERENCE = {"read": ("rl_read_call", "0", "8*n"), "copy": ("rl_copy_call", "0", "16*n"),
+             "triad": ("rl_triad_call", "2*n", "24*n")}
+
+
+def stream_reference(kind: str, n: int, threads: int, machine: dict) -> KernelSpec:
+    """rooflab's own read, copy or triad kernel (the one its bandwidth ceilings come from) over arrays of ``n``
+    doubles on ``threads`` threads, as a kernel spec: the live reference for a memory-bound kernel."""
+    fn, flops, nbytes = REFERENCE[kind]
+    src = CSRC / "stream.c"
+    proto = prototype_from_source(src.read_text(), fn, f"stream reference {kind}")
+    arrays = {"a": ArrayArg(("n",), "float64", output=kind != "read"), "b": ArrayArg(("n",), "float64"),
+              "c": ArrayArg(("n",), "float64")}
+    args = {p.name: arrays.get(p.name, {"s": 3.0, "n": "n", "threads": threads}.get(p.name)) for p in proto.params}
+    return KernelSpec(name=f"{kind} reference", source=src, function=fn, prototype=proto, flops=flops, bytes=nbytes,
+                      sizes=[{"n": n}], args=args, flags=[f"-DRL_VBYTES={vector_bytes(machine['isa'])}"],
+                      check={}, precision="fp64", threads=threads, openmp=True)
