@@ -4,11 +4,11 @@
 import pytest
 
 from rooflab.errors import OverheadDominates
-from rooflab.commands.measure.cpu import check_bandwidth_bound, level_order_warnings
+from rooflab.commands.measure.cpu import level_order_warnings
 from rooflab.model.reference import roofs_at
 from rooflab.kernels.tasks import call_overhead
 from rooflab.machine.uarch import identify
-from rooflab.model.bounds import bandwidth_bound
+from rooflab.model.bounds import bandwidth_bound, check_bandwidth_bound
 from rooflab.model.roofline import measure_roofs, trust
 from rooflab.results.schema import migrate
 from rooflab.timing.clock import FakeClock

@@ -11,7 +11,7 @@ from rooflab.i18n import msg, tr
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.interpret.bench import bench_observations
 from rooflab.interpret.explain import explain_tables, kernel_observations
-from rooflab.interpret.common import bound_word
+from rooflab.interpret.common import bound_word, nothing_measured
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
 from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities
@@ -219,8 +219,7 @@ def _interpret(doc: dict) -> list[dict]:
 
 
 def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
-    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
-    if rows and all(r.get("error") for r in rows):
+    if nothing_measured(doc):
         return EXIT_NOTHING_MEASURED, ("no kernel of the spec could be measured (every one failed to build, crashed, "
                                        "hung or was wrong); see above")
     return None

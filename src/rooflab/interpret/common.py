@@ -18,6 +18,12 @@ def find_entry(items, **kw):
     return None
 
 
+def nothing_measured(doc: dict) -> bool:
+    """Whether every kernel of a bench or explain document failed (to build, or at every size)."""
+    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
+    return bool(rows) and all(r.get("error") for r in rows)
+
+
 def load_caveat(doc: dict) -> list[dict]:
     for w in doc.get("warnings", []):
         if w.get("code") == "competing-load":

@@ -306,19 +306,30 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     return sorted(findings, key=lambda f: (bool(f.get("refuted")), -f["saving_s"]))
 
 
+def faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
+    """The memory level just faster than the one holding the working set (among those with a roof), with its
+    capacity; None at the fastest level or where the capacity is unknown."""
+    order = [lv for lv in ("L1", "L2", "L3", "DRAM") if lv in {m["level"] for m in roofs.get("memory", [])}]
+    level = row.get("level")
+    if level not in order or order.index(level) == 0:
+        return None
+    faster = order[order.index(level) - 1]
+    cap = (row.get("caches") or {}).get(faster)
+    return (faster, cap) if cap else None
+
+
 def _working_set(row: dict, ctx: dict) -> dict | None:
     """A memory-bound kernel that reads its data more than once per call (the model counts at least twice the bytes
     of its arrays) from a level slower than one its data could be blocked for."""
     level = row.get("level")
     mem = {m["level"]: m["value"] for m in (ctx.get("roofs") or {}).get("memory", [])}
-    order = [lv for lv in ("L1", "L2", "L3", "DRAM") if lv in mem]
     reuse = row["bytes"] / row["working_set_bytes"] if row.get("working_set_bytes") else 0
-    if row.get("bound") != "memory" or level not in order or order.index(level) == 0 or reuse < 2:
+    up = faster_level(row, ctx.get("roofs") or {})
+    if row.get("bound") != "memory" or up is None or reuse < 2:
         return None
-    faster = order[order.index(level) - 1]
+    faster, cap = up
     gain = mem[faster] / mem[level] if mem[level] else 1.0
-    cap = (row.get("caches") or {}).get(faster)
-    if gain < 1.3 or (row.get("of_roof") or 0) < 0.4 or not cap:
+    if gain < 1.3 or (row.get("of_roof") or 0) < 0.4:
         return None
     return _finding(
         "working_set", gain / min(1.0, row["of_roof"]),  # from where it runs to the faster level's roof

@@ -51,3 +51,15 @@ def bandwidth_bound(uarch: dict | None, level: str, loads: float, stores: float,
                 ghz=hz / 1e9, head=BOUND_CLOCK_HEADROOM - 1, n=n,
                 generic=msg(" (a generic bound: this CPU's ports are not in rooflab's table)") if generic else "")
     return bound, basis
+
+
+def check_bandwidth_bound(machine: dict, level: str, kind: str, threads: int, rate: float,
+                          clock_hz: float) -> dict | None:
+    """None, or the reason (a message) why ``rate`` is more than any core of this machine can move at ``level``."""
+    loads, stores = KERNEL_ACCESS.get(kind, (8.0, 0.0))
+    bound, basis = bandwidth_bound(machine.get("uarch"), level, loads, stores, threads,
+                                   machine.get("physical_cores") or threads, clock_hz)
+    if rate <= 1.02 * bound:
+        return None
+    return msg("{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel ({bound:.3g} B/s: {basis})",
+               rate=rate, r=rate / bound, level=level, bound=bound, basis=basis)

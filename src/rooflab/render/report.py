@@ -16,34 +16,21 @@ def kind_of(doc: dict) -> str:
     return parse_schema(doc.get("schema"))[0]
 
 
+# the kinds with a report of their own: (module, function), imported when a document of that kind is drawn
+_CUSTOM = {"measure": ("rooflab.render.measure", "render_measure"), "measure.gpu": ("rooflab.render.gpu", "render_gpu"),
+           "bench": ("rooflab.render.bench", "render_bench"), "explain": ("rooflab.render.explain", "render_explain"),
+           "info": ("rooflab.render.text", "render_info"), "history": ("rooflab.render.text", "render_history")}
+
+
 def _custom(kind: str):
-    if kind == "measure":
-        from rooflab.render.measure import render_measure
-
-        return render_measure
-    if kind == "measure.gpu":
-        from rooflab.render.gpu import render_gpu
-
-        return render_gpu
-    if kind == "bench":
-        from rooflab.render.bench import render_bench
-
-        return render_bench
-    if kind == "explain":
-        from rooflab.render.explain import render_explain
-
-        return render_explain
-    if kind == "info":
-        from rooflab.render.text import render_info
-
-        return render_info
-    if kind == "history":
-        from rooflab.render.text import render_history
-
-        return render_history
     if kind in ("run", "runs"):
         return render_runs
-    return None
+    if kind not in _CUSTOM:
+        return None
+    import importlib
+
+    module, name = _CUSTOM[kind]
+    return getattr(importlib.import_module(module), name)
 
 
 def render(doc: dict, console: Console) -> None:

@@ -22,7 +22,7 @@ from rooflab.kernels import tasks
 from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock,
                                       build_peak, build_stream, default_chains, vector_bytes)
 from rooflab.machine.env import usable_cpus
-from rooflab.model.bounds import KERNEL_ACCESS, bandwidth_bound
+from rooflab.model.bounds import check_bandwidth_bound
 from rooflab.model.caches import cache_capacities
 from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundaries, refinement_sizes, sweep_sizes
 from rooflab.model.roofline import best_bandwidth, best_compute, matmul_counts, measure_roofs, sweep_point, trust
@@ -369,18 +369,6 @@ def bound_clock(machine: dict, compute: list[dict]) -> float:
     compute ceiling), so that a core that turbo-boosted later is not taken for an impossible one."""
     seen = [machine.get("clock_hz") or 0.0] + [c.get("clock_hz_during") or 0.0 for c in compute]
     return max(seen)
-
-
-def check_bandwidth_bound(machine: dict, level: str, kind: str, threads: int, rate: float,
-                          clock_hz: float) -> dict | None:
-    """None, or the reason (a message) why ``rate`` is more than any core of this machine can move at ``level``."""
-    loads, stores = KERNEL_ACCESS.get(kind, (8.0, 0.0))
-    bound, basis = bandwidth_bound(machine.get("uarch"), level, loads, stores, threads,
-                                   machine.get("physical_cores") or threads, clock_hz)
-    if rate <= 1.02 * bound:
-        return None
-    return msg("{rate:.3g} B/s is {r:.3g}x the most {level} can deliver to this kernel ({bound:.3g} B/s: {basis})",
-               rate=rate, r=rate / bound, level=level, bound=bound, basis=basis)
 
 
 def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
