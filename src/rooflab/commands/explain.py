@@ -10,11 +10,12 @@ from rooflab.contract import EXIT_NOTHING_MEASURED, Command, internal, option, q
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
+from rooflab.interpret.common import nothing_measured
 from rooflab.interpret.explain import explain_observations, explain_tables
 from rooflab.kernels.user import specs_named
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
-from rooflab.userkernel.spec import parse_size_values
+from rooflab.userkernel.spec import parse_size_values, size_for
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,11 @@ def prepare(opts: Options) -> Options:
     """Every mistake in the spec or the sizes is reported before anything runs."""
     specs = specs_named(opts.spec, opts.kernel)
     size = parse_size_values(opts.size)
-    if size:
-        for s in specs:
-            missing = set(s.sizes[0]) - set(size)
-            if missing:
-                raise RooflabError(f"--size must give {', '.join(sorted(missing))} too (the size variables of "
-                                   f"{s.name})")
-            s.work({k: size[k] for k in s.sizes[0]})
+    for s in specs:
+        for one in [size_for(s, size)] if size else s.sizes:
+            if s.work(one) == (0.0, 0.0):
+                raise RooflabError(f"{s.name} does no work at {one} (0 FLOPs and 0 bytes by its spec): nothing to "
+                                   "explain there")
     return dataclasses.replace(opts, specs=tuple(specs))
 
 
@@ -61,8 +60,7 @@ def run(session: Session, opts: Options) -> dict:
 
 
 def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
-    rows = [r for k in doc.get("kernels", []) for r in (k.get("sizes") or [{"error": k.get("error")}])]
-    if rows and all(r.get("error") for r in rows):
+    if nothing_measured(doc):
         return EXIT_NOTHING_MEASURED, ("no kernel could be explained (every one failed to build, crashed, hung or "
                                        "was wrong); see above")
     return None

@@ -19,15 +19,12 @@ from rooflab.i18n import msg, tr
 from rooflab.interpret.profile import profile_observations
 from rooflab.kernels.user import specs_named
 from rooflab.session import Session
-from rooflab.userkernel.spec import KernelSpec, parse_size_values
+from rooflab.userkernel.spec import KernelSpec, parse_size_values, size_for
 
 
 def pick_size(spec: KernelSpec, given: dict | None) -> dict:
     if given:
-        missing = set(spec.sizes[0]) - set(given)
-        if missing:
-            raise RooflabError(f"--size must give {', '.join(sorted(missing))} too")
-        return {k: given[k] for k in spec.sizes[0]}
+        return size_for(spec, given)
     # profilers under simulation run ~50x slower: the smallest size of the spec
     return min(spec.sizes, key=spec.array_bytes)
 
@@ -50,7 +47,7 @@ def prepare(opts: Options) -> Options:
     if len(specs) > 1:
         raise RooflabError(f"{opts.spec} has several kernels ({', '.join(s.name for s in specs)}): choose one "
                            "with --kernel")
-    parse_size_values(opts.size)
+    pick_size(specs[0], parse_size_values(opts.size))
     return dataclasses.replace(opts, resolved=specs[0])
 
 

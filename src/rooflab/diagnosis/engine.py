@@ -6,11 +6,11 @@ from __future__ import annotations
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.experiments import reference_run, run_experiment
 from rooflab.errors import RooflabError
-from rooflab.interpret.explain import diagnose, weigh
+from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
 from rooflab.machine.env import usable_cpus
 from rooflab.toolchain.compiler import CompileError
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.userkernel.spec import KernelSpec, size_for
 
 MAX_EXPERIMENTS = 3  # per kernel and size: the leading findings' experiments, each once
 
@@ -28,17 +28,6 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
         pred["measured_cycles_per_iteration"], _ = evidence.cycles_per_iteration(
             out.timing.summary.median, session.machine.get("clock_hz"), pred["loop"], flops, nbytes)
     return pred
-
-
-def _faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
-    """The level just faster than the one holding the working set, with its capacity (for the smaller size)."""
-    order = [m["level"] for m in roofs.get("memory", [])]
-    level = row.get("level")
-    if level not in order or order.index(level) == 0:
-        return None
-    faster = order[order.index(level) - 1]
-    cap = (row.get("caches") or {}).get(faster)
-    return (faster, cap) if cap else None
 
 
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
@@ -84,7 +73,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             row["experiments"] = []
             if experiments:
                 done: set[str] = set()
-                ectx = {**ctx, "fits": _faster_level(row, roofs_one)}
+                ectx = {**ctx, "fits": faster_level(row, roofs_one)}
                 for f in row["findings"]:
                     for exp in f["experiments"]:
                         if exp in done or len(done) >= MAX_EXPERIMENTS:
@@ -109,6 +98,6 @@ def explain_kernels(session, specs: list[KernelSpec], *, sizes: dict | None, roo
     """Each kernel at the sizes asked (``sizes``: one size for every kernel; None: each spec's own sizes)."""
     out = []
     for spec in specs:
-        todo = [{k: sizes[k] for k in spec.sizes[0]}] if sizes else list(spec.sizes)
+        todo = [size_for(spec, sizes)] if sizes else list(spec.sizes)
         out.append(explain_kernel(session, spec, todo, roofline, experiments=experiments, quick=quick))
     return out

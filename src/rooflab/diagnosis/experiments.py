@@ -10,7 +10,8 @@ import hashlib
 import re
 
 from rooflab.errors import RooflabError, WrongResult
-from rooflab.i18n import msg
+from rooflab.i18n import msg, text
+from rooflab.model.bounds import check_bandwidth_bound
 from rooflab.kernels.runner import compare_c_kernels
 from rooflab.kernels.user import build_spec, task
 from rooflab.paths import cache_dir
@@ -189,6 +190,11 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
         return {"kind": kind, "error": str(exc)}
     ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
     ba, bb = spec.work(size)[1], ref.work({"n": n})[1]
+    session.check_timing(f"reference {kind}", tb)
+    m = session.machine
+    beyond = check_bandwidth_bound(m, "DRAM", kind, spec.threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
+    if beyond is not None:  # a disturbed reading is no reference
+        return {"kind": kind, "error": text(beyond)}
     c = paired_ratio([t / ba for t in ta.samples], [t / bb for t in tb.samples], threshold=THRESHOLD)
     return {"kind": kind, "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
             "rounds": c.rounds, "bytes_per_s": ba / ta.summary.median, "reference_bytes_per_s": bb / tb.summary.median}

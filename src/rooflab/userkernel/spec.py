@@ -377,29 +377,36 @@ def _validate_expressions(spec: KernelSpec, where: str) -> None:
     """Evaluate every expression on every size now, so a typo fails before anything runs."""
     avail = _available_memory()
     for size in spec.sizes:
-        try:
-            env = spec.scalars(size)
-            flops, nbytes = spec.work(size)
-            if flops < 0 or nbytes < 0:
-                raise SpecError(f"{where}: {'flops' if flops < 0 else 'bytes'}: {flops if flops < 0 else nbytes:g} "
-                                f"at {size}: work cannot be negative")
-            for k, v in spec.args.items():
-                if isinstance(v, ArrayArg):
-                    for d in v.shape:
-                        n = arith(d, size, f"{where}: args.{k}.shape")
-                        if n < 0 or int(n) != n:
-                            raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
-            for out, text in spec.check.items():
-                known = set(env) | set(spec.args)
-                unknown = names_in(text, f"{where}: check.{out}", known) - known - {"np"}
-                if unknown:
-                    raise SpecError(f"{where}: check.{out}: unknown name(s) {', '.join(sorted(unknown))} in {text!r}")
-        except ExprError as exc:
-            raise SpecError(str(exc)) from None
-        need = spec.array_bytes(size)
-        if need > avail // 2:
-            raise SpecError(f"{where}: sizes: {size} needs {need / 2**30:.1f} GiB of arrays, more than half of the "
-                            f"{avail / 2**30:.1f} GiB of memory available")
+        check_size(spec, size, where, avail)
+
+
+def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = None) -> None:
+    """One size of a kernel checked as the spec's own sizes are: every expression evaluates, work is not negative,
+    every array dimension is a whole number, the check names known names, the arrays fit in memory."""
+    avail = _available_memory() if avail is None else avail
+    try:
+        env = spec.scalars(size)
+        flops, nbytes = spec.work(size)
+        if flops < 0 or nbytes < 0:
+            raise SpecError(f"{where}: {'flops' if flops < 0 else 'bytes'}: {flops if flops < 0 else nbytes:g} "
+                            f"at {size}: work cannot be negative")
+        for k, v in spec.args.items():
+            if isinstance(v, ArrayArg):
+                for d in v.shape:
+                    n = arith(d, size, f"{where}: args.{k}.shape")
+                    if n < 0 or int(n) != n:
+                        raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
+        for out, text in spec.check.items():
+            known = set(env) | set(spec.args)
+            unknown = names_in(text, f"{where}: check.{out}", known) - known - {"np"}
+            if unknown:
+                raise SpecError(f"{where}: check.{out}: unknown name(s) {', '.join(sorted(unknown))} in {text!r}")
+    except ExprError as exc:
+        raise SpecError(str(exc)) from None
+    need = spec.array_bytes(size)
+    if need > avail // 2:
+        raise SpecError(f"{where}: sizes: {size} needs {need / 2**30:.1f} GiB of arrays, more than half of the "
+                        f"{avail / 2**30:.1f} GiB of memory available")
 
 
 def load_spec(path: str | Path) -> list[KernelSpec]:
@@ -491,3 +498,14 @@ def parse_size_values(values) -> dict | None:
                                "from 0 to 1e15)")
         out[name.strip()] = num
     return out or None
+
+
+def size_for(spec: KernelSpec, given: dict) -> dict:
+    """The size of ``spec`` that ``--size`` values give (its own size variables, each one required), checked as the
+    spec's sizes are."""
+    missing = set(spec.sizes[0]) - set(given)
+    if missing:
+        raise RooflabError(f"--size must give {', '.join(sorted(missing))} too (the size variables of {spec.name})")
+    size = {k: given[k] for k in spec.sizes[0]}
+    check_size(spec, size, "--size")
+    return size
