@@ -23,3 +23,17 @@ def test_matmul_counts():
     assert flops == 2 * 8192 * 8192
     assert nbytes == 4 * (8192 + 8192 * 8192 + 8192)
     assert flops / nbytes == pytest.approx(0.5, rel=1e-3)  # GEMV in fp32: 0.5 FLOP/byte
+
+
+def test_a_level_without_a_roof_takes_the_nearest_faster_ones_never_a_slower_one():
+    from rooflab.model.roofline import place, roof_level_for
+
+    mem = {"L1": 2e11, "L3": 8e10, "DRAM": 2e10}  # the L2 ceiling was disturbed: no L2 roof
+    assert roof_level_for("L2", mem) == "L1" and roof_level_for("L3", mem) == "L3"
+    assert roof_level_for("L2", {"L3": 8e10, "DRAM": 2e10}) is None  # DRAM's roof would overstate the share
+    roofs = {"compute": [{"name": "FMA", "value": 1e12}], "memory": [{"level": k, "value": v} for k, v in mem.items()]}
+    caps = {"L1": 32 << 10, "L2": 1 << 20, "L3": 32 << 20}
+    p = place(1e6, 8e6, 1e-3, 512 << 10, roofs, caps)  # 8 GB/s from L2
+    assert p["level"] == "L2" and p["roof_level"] == "L1" and p["of_roof"] == pytest.approx(8e9 / 2e11)
+    p = place(1e6, 8e6, 1e-3, 512 << 10, {**roofs, "memory": roofs["memory"][1:]}, caps)
+    assert "of_roof" not in p and p["flops_per_s"] == pytest.approx(1e9)

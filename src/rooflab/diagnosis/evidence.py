@@ -10,9 +10,9 @@ from rooflab.counters.count import count_kernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
-from rooflab.model.caches import cache_capacities, level_for
+from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
-from rooflab.model.roofline import attainable
+from rooflab.model.roofline import place
 from rooflab.toolchain.asm import hot_loop_of, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict
@@ -155,14 +155,11 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     row["cpus_busy"] = out.cpus_busy
     row["timing"] = out.timing.to_dict()
     if roofs_all is not None and row.get("intensity"):
-        comp = roofs_all["compute"][0]["value"] if roofs_all.get("compute") else None
-        mem = {m["level"]: m["value"] for m in roofs_all.get("memory", [])}
-        level_all = level_for(row["working_set_bytes"], cache_capacities(session.machine, roofs_all["threads"]))
-        bw = mem.get(level_all) or mem.get("DRAM")
-        if comp and bw:
-            roof = attainable(row["intensity"], comp, bw)
-            row["all_threads"] = {"threads": roofs_all["threads"], "roof_flops_per_s": roof,
-                                  "of_roof": row["flops_per_s"] / roof, "level": level_all}
+        p = place(flops, nbytes, row["time_s"], row["working_set_bytes"], roofs_all,
+                  cache_capacities(session.machine, roofs_all["threads"]))
+        if p.get("of_roof") is not None:
+            row["all_threads"] = {"threads": roofs_all["threads"], "roof_flops_per_s": p["roof_flops_per_s"],
+                                  "of_roof": p["of_roof"], "level": p["level"]}
     return row
 
 

@@ -153,10 +153,26 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     comp = roofs["compute"][0]["value"] if roofs.get("compute") else None
     mem = {m["level"]: m["value"] for m in roofs.get("memory", [])}
     level = level_for(working_set, capacities)
-    bw = mem.get(level) or mem.get("DRAM")
+    roof_level = roof_level_for(level, mem)
+    bw = mem.get(roof_level)
     if comp and bw and nbytes and flops:
         roof = attainable(inten, comp, bw)
         out.update(level=level, roof_flops_per_s=roof, of_roof=fl / roof,
                    bound=("memory" if inten * bw < comp else "compute"),
-                   bound_by=(msg("{level} bandwidth", level=level) if inten * bw < comp else roofs["compute"][0]["name"]))
+                   bound_by=(msg("{level} bandwidth", level=roof_level) if inten * bw < comp else
+                             roofs["compute"][0]["name"]))
+        if roof_level != level:
+            out["roof_level"] = roof_level
     return out
+
+
+def roof_level_for(level: str, memory: dict) -> str | None:
+    """The level whose bandwidth roof stands over a working set in ``level``: that level's own, or where it has
+    none (its ceiling was disturbed or impossible) the nearest faster level's, which is never lower, so that the
+    share of the roof reached is never overstated; None when no level at or above it has a roof."""
+    if level in memory:
+        return level
+    order = ["L1", "L2", "L3", "DRAM"]
+    if level not in order:
+        return "DRAM" if "DRAM" in memory else None
+    return next((lv for lv in reversed(order[:order.index(level)]) if lv in memory), None)
