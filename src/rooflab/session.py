@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import time
+from contextlib import contextmanager
 from typing import Callable
 
 from rooflab.errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
@@ -73,6 +74,7 @@ class Session:
         self._environment = environment
         self.worker_env = dict(worker_env or {})
         self._worker = Worker(default_timeout_s=timeout_s, env=self.worker_env)
+        self.extra_worker_env: dict[str, str] = {}  # what a part of the run added (see worker_env_for)
         self._monitor: LoadMonitor | None = None
         self._sampler: CpuSampler | None = None
         self._run_mark: Mark | None = None
@@ -190,6 +192,24 @@ class Session:
         self.progress(name)
         return self._worker.call(name, fn, *args, timeout_s=timeout_s, **kwargs)
 
+    @contextmanager
+    def worker_env_for(self, env: dict[str, str]):
+        """Run the tasks of a block in a worker of its own whose environment adds ``env`` (a part of a run that needs
+        what the command's worker was not started with, e.g. bench's explanations, which alternate threaded
+        kernels); it is closed after the block, and ``extra_worker_env`` keeps what it had."""
+        extra = {k: v for k, v in env.items() if self.worker_env.get(k) != v}
+        if not extra:
+            yield
+            return
+        main = self._worker
+        self._worker = Worker(default_timeout_s=self.timeout_s, env={**self.worker_env, **extra})
+        self.extra_worker_env.update(extra)
+        try:
+            yield
+        finally:
+            self._worker.close()
+            self._worker = main
+
     def agree(self, flag: bool) -> bool:
         """Whether any process of the job says ``flag`` (alone, this one): a decision to measure again must be the
         same on every rank of an MPI job, whose measurements start and end together."""
@@ -284,6 +304,8 @@ class Session:
             result["environment"] = self.environment
         if self.worker_env:
             result["worker_env"] = self.worker_env
+        if self.extra_worker_env:
+            result["extra_worker_env"] = self.extra_worker_env
         if observe is not None:
             result["observations"] = observe(result)
         if self.store is not None and self.run_id is not None:

@@ -150,3 +150,41 @@ def test_the_live_reference_is_alternated_with_the_kernel():
     assert r["kind"] == "read" and r["n"] == 2 * 65536 and r["rounds"] == 6  # as many bytes as x and y together
     assert r["ci95"][0] <= r["ratio"] <= r["ci95"][1] and r["ratio"] > 0
     assert r["bytes_per_s"] > 0 and r["reference_bytes_per_s"] > 0
+
+
+def test_a_compute_bound_kernel_is_alternated_with_blas_gemm():
+    """Explain measures a compute-bound kernel against the machine's BLAS GEMM in alternated rounds, on the same
+    threads and in its precision; here at a small size, for its structure only (the kernel is checked first)."""
+    from rooflab.diagnosis.experiments import BLAS_N, blas_reference_run
+    from rooflab.kernels.user import build_spec, specs_named
+    from rooflab.machine import describe
+    from rooflab.session import Session
+
+    spec = specs_named(SPEC)[0]
+    # (the session measures the clock, which the GEMM's physical bound is taken at)
+    with Session("explain", store=None, environment={"hostname": "h"}) as s:
+        r = blas_reference_run(s, spec, build_spec(spec), {"n": 4096}, rounds=5)
+    assert r["kind"] == "blas_gemm" and r["n"] == BLAS_N[0] and r["rounds"] == 5 and r["threads"] == spec.threads
+    assert r["ci95"][0] <= r["ratio"] <= r["ci95"][1] and r["ratio"] > 0
+    assert r["flops_per_s"] > 0 and r["reference_flops_per_s"] > 0
+    # no BLAS GEMM in a precision BLAS has none for
+    import dataclasses
+
+    with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
+        assert blas_reference_run(s, dataclasses.replace(spec, precision="int32"), None, {"n": 4096}, rounds=5) is None
+
+
+def test_a_wrong_kernel_is_never_compared_with_blas(tmp_path):
+    from rooflab.diagnosis.experiments import blas_reference_run
+    from rooflab.kernels.user import build_spec, specs_named
+    from rooflab.machine import describe
+    from rooflab.session import Session
+
+    (tmp_path / "k.c").write_text("double dot(const double *x, const double *y, long n) { return 1.0; }\n")
+    (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "dot"\nflops = "2*n"\nbytes = "16*n"\n'
+                                     'sizes = {n = [4096]}\ncheck = {return = "np.dot(x, y)"}\n'
+                                     '[args]\nx = {shape = ["n"]}\ny = {shape = ["n"]}\nn = "n"\n')
+    spec = specs_named(str(tmp_path / "k.toml"))[0]
+    with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
+        r = blas_reference_run(s, spec, build_spec(spec), {"n": 4096}, rounds=3)
+    assert r["kind"] == "blas_gemm" and "ratio" not in r and "dot" in r["error"]

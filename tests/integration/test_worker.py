@@ -137,3 +137,17 @@ def test_worker_env_reaches_the_child_only():
     with Worker(env={"ROOFLAB_TEST_VAR": "42"}) as w:
         assert w.call("env", _getenv, "ROOFLAB_TEST_VAR") == "42"
     assert "ROOFLAB_TEST_VAR" not in os.environ
+
+
+def test_a_block_of_a_session_runs_in_a_worker_with_more_environment():
+    """bench --explain alternates threaded kernels: that part runs in a worker of its own whose idle threads sleep
+    at once; the rest of the run keeps the command's worker, and the run records what the block added."""
+    with Session("bench", store=None, machine={"key": "m"}, environment={"hostname": "h"},
+                 worker_env={"ROOFLAB_A": "1"}) as s:
+        before = s.call("env", _getenv, "ROOFLAB_B")
+        with s.worker_env_for({"ROOFLAB_A": "1", "ROOFLAB_B": "2"}):
+            inside = (s.call("env", _getenv, "ROOFLAB_A"), s.call("env", _getenv, "ROOFLAB_B"))
+        after = s.call("env", _getenv, "ROOFLAB_B")
+        doc = s.finish({})
+    assert (before, inside, after) == (None, ("1", "2"), None)
+    assert doc["worker_env"] == {"ROOFLAB_A": "1"} and doc["extra_worker_env"] == {"ROOFLAB_B": "2"}

@@ -476,3 +476,36 @@ def test_a_dram_kernel_level_with_the_reference_measured_alongside_is_at_its_roo
     low = {**live, "ratio": 0.5, "ci95": [0.45, 0.55]}
     fs = diagnose(code(loop), row(level="DRAM", of_roof=0.6, reference=low), CTX)
     assert ids(fs) == ["unexplained"] and any("0.50x its bandwidth" in text(e) for e in fs[0]["evidence"])
+
+
+def test_a_compute_bound_kernel_is_judged_by_the_blas_gemm_measured_alongside_it():
+    """The second CPU of a shared host comes and goes: the GEMM alternated with the kernel decides over the stored
+    GEMM rate, both ways."""
+    ctx = {**CTX, "roofs": {**CTX["roofs"], "compute": [{"klass": "blas_gemm", "value": 2.0e9}]}}
+    live = {"kind": "blas_gemm", "n": 768, "ratio": 0.97, "ci95": [0.95, 0.99], "rounds": 20,
+            "reference_flops_per_s": 1.9e11}
+    fs = diagnose(code(None), row(bound="compute", of_roof=0.6, reference=live), CTX)
+    assert ids(fs) == ["at_roof"] and fs[0]["advice"] is None
+    assert "97%" in text(fs[0]["hypothesis"]) and "BLAS GEMM measured alongside" in text(fs[0]["hypothesis"])
+    assert any("0.97x its FLOP rate" in text(e) and "n=768" in text(e) for e in fs[0]["evidence"])
+    # as fast as the stored GEMM, but at half the one that ran beside it: not at the roof, and no stored-GEMM line
+    low = {**live, "ratio": 0.5, "ci95": [0.48, 0.52]}
+    fs = diagnose(code(None), row(bound="compute", of_roof=0.5, reference=low), ctx)
+    assert ids(fs) == ["unexplained"]
+    assert any("0.50x its FLOP rate" in text(e) for e in fs[0]["evidence"])
+    assert not any("BLAS GEMM reaches" in text(e) for e in fs[0]["evidence"])
+    # a reference that failed leaves the stored GEMM to decide
+    failed = {"kind": "blas_gemm", "error": "disturbed"}
+    assert ids(diagnose(code(None), row(bound="compute", of_roof=0.5, reference=failed), ctx)) == ["at_roof"]
+
+
+def test_the_blas_reference_holds_as_many_bytes_as_the_kernels_arrays_within_bounds():
+    from rooflab.diagnosis.experiments import BLAS_N, blas_reference_n
+    from rooflab.kernels.labkernels import spec_for
+
+    machine = {"isa": {"arch": "x86_64", "vector_bits": 512, "vector_registers": 32, "fma": True}}
+    gemm = spec_for("gemm_packed", machine)
+    assert blas_reference_n(gemm, {"n": 768}) == 768  # a GEMM kernel meets its own n
+    assert blas_reference_n(gemm, {"n": 100}) == BLAS_N[0]  # BLAS is off its pace below
+    assert blas_reference_n(gemm, {"n": 5000}) == BLAS_N[1]
+    assert blas_reference_n(gemm, {"n": 700}) % 64 == 0

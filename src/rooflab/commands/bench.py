@@ -12,6 +12,7 @@ from rooflab.diagnosis.engine import explain_kernels
 from rooflab.interpret.bench import bench_observations
 from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.interpret.common import bound_word, nothing_measured
+from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
 from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities
@@ -210,7 +211,10 @@ def explain_benched(session: Session, specs: list[KernelSpec], doc: dict, opts: 
         if not placed:
             continue
         worst = min(placed, key=lambda r: r["of_roof"])
-        out += explain_kernels(session, [spec], sizes=worst["size"], roofline=opts.roofline, quick=opts.quick)
+        # in a worker whose idle threads sleep at once: explain alternates threaded kernels with each other and
+        # with threaded BLAS, as `rooflab explain` does
+        with session.worker_env_for(OPENMP_QUIET_ENV):
+            out += explain_kernels(session, [spec], sizes=worst["size"], roofline=opts.roofline, quick=opts.quick)
     return out
 
 

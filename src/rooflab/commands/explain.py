@@ -12,6 +12,7 @@ from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import nothing_measured
 from rooflab.interpret.explain import explain_observations, explain_tables
+from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.user import specs_named
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
@@ -73,7 +74,7 @@ def _headline(doc: dict) -> str:
 
 COMMAND = Command(
     name="explain", order=4, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
-    interpret=explain_observations, outputs=("html", "csv"), headline=_headline,
+    interpret=explain_observations, outputs=("html", "csv"), headline=_headline, worker_env=OPENMP_QUIET_ENV,
     summary=msg("why is this kernel slow? the evidence, the findings ranked by the time they could save, and the "
                 "experiments that test them"),
     tables=explain_tables(lambda d: d.get("kernels")),

@@ -4,7 +4,7 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.experiments import reference_run, run_experiment
+from rooflab.diagnosis.experiments import blas_reference_run, reference_run, run_experiment
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
@@ -64,8 +64,11 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             row["cycles_per_iteration"], row["iterations"] = evidence.cycles_per_iteration(
                 row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
             kind = evidence.reference_kind(code)
+            rounds = 10 if quick else 20
             if row.get("bound") == "memory" and row.get("level") == "DRAM" and kind:
-                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=10 if quick else 20)
+                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=rounds)
+            elif row.get("bound") == "compute":
+                row["reference"] = blas_reference_run(session, spec, lib, size, rounds=rounds)
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress)
@@ -80,7 +83,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                             continue
                         done.add(exp)
                         try:
-                            r = run_experiment(session, exp, spec, lib, size, ectx, rounds=10 if quick else 20)
+                            r = run_experiment(session, exp, spec, lib, size, ectx, rounds=rounds)
                         except RooflabError as exc:
                             r = {"id": exp, "error": str(exc), "error_kind": "error"}
                         if r is not None:

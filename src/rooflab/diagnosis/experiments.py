@@ -122,6 +122,10 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     return None
 
 
+def _rounds_config(spec: KernelSpec, rounds: int) -> HarnessConfig:
+    return HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
+
+
 def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: dict, rounds: int) -> dict | None:
     """Time the original against the variant in interleaved rounds; None when the experiment does not apply."""
     v = variant(exp, spec, size, ctx)
@@ -137,7 +141,7 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
         out.update(error=str(exc), error_kind="build")
         return out
     out["flags"] = list(vlib.flags)
-    cfg = HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
+    cfg = _rounds_config(spec, rounds)
     a = task(spec, lib, size, f"A {spec.name} {label}")
     b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))
     try:
@@ -163,6 +167,15 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     return out
 
 
+def _paired(spec: KernelSpec, size: dict, res: dict, work_b: float, index: int) -> tuple:
+    """The kernel's timing, the reference's, and the kernel's rate as a share of the reference's, paired round by
+    round per unit of work (``index``: 0 FLOP, 1 bytes)."""
+    ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
+    wa = spec.work(size)[index]
+    c = paired_ratio([t / wa for t in ta.samples], [t / work_b for t in tb.samples], threshold=THRESHOLD)
+    return ta, tb, c
+
+
 def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds: int) -> dict | None:
     """The kernel alternated round by round with rooflab's own ``kind`` bandwidth kernel (read, copy or triad) over
     the same bytes of arrays on the same threads: its bandwidth as a share of what that kernel attains at the same
@@ -181,20 +194,66 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
         return None
     label = " ".join(f"{k}={v}" for k, v in size.items())
     session.progress(f"explain: {spec.name} {label}: alternated with rooflab's {kind} kernel")
-    cfg = HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
     try:
         res = session.call(f"reference {kind}", compare_c_kernels, task(spec, lib, size, f"A {spec.name} {label}"),
-                           task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), cfg, rounds,
-                           timeout_s=max(spec.timeout, 30.0) * 4)
+                           task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), _rounds_config(spec, rounds),
+                           rounds, timeout_s=max(spec.timeout, 30.0) * 4)
     except RooflabError as exc:
         return {"kind": kind, "error": str(exc)}
-    ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
-    ba, bb = spec.work(size)[1], ref.work({"n": n})[1]
+    bb = ref.work({"n": n})[1]
+    ta, tb, c = _paired(spec, size, res, bb, 1)
     session.check_timing(f"reference {kind}", tb)
     m = session.machine
     beyond = check_bandwidth_bound(m, "DRAM", kind, spec.threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
     if beyond is not None:  # a disturbed reading is no reference
         return {"kind": kind, "error": text(beyond)}
-    c = paired_ratio([t / ba for t in ta.samples], [t / bb for t in tb.samples], threshold=THRESHOLD)
     return {"kind": kind, "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
-            "rounds": c.rounds, "bytes_per_s": ba / ta.summary.median, "reference_bytes_per_s": bb / tb.summary.median}
+            "rounds": c.rounds, "bytes_per_s": spec.work(size)[1] / ta.summary.median,
+            "reference_bytes_per_s": bb / tb.summary.median}
+
+
+BLAS_N = (512, 1024)  # the sizes the BLAS reference GEMM is kept between (BLAS is at its pace from about 512 up)
+
+
+def blas_reference_n(spec: KernelSpec, size: dict) -> int:
+    """The BLAS GEMM to measure a compute-bound kernel against: n x n matrices holding as many bytes as the
+    kernel's arrays (a GEMM kernel gets its own n), between BLAS_N, a multiple of 64."""
+    es = 4 if spec.precision == "fp32" else 8
+    n = (spec.array_bytes(size) / (3 * es)) ** 0.5
+    return int(min(max(n, BLAS_N[0]), BLAS_N[1]) // 64 * 64)
+
+
+def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int) -> dict | None:
+    """A compute-bound kernel alternated round by round with this machine's BLAS GEMM in its precision on the same
+    threads: its FLOP rate as a share of what the best real code reaches at the same moment. On a shared host the
+    second CPU comes and goes; a stored GEMM rate or peak cannot say what the threads get now, the alternation
+    can. None for a precision without a BLAS GEMM."""
+    from rooflab.kernels.runner import compare_with_blas
+    from rooflab.timing.checks import check_physical_limit
+
+    dtype = {"fp32": "float32", "fp64": "float64"}.get(spec.precision)
+    if dtype is None or not spec.work(size)[0]:
+        return None
+    n = blas_reference_n(spec, size)
+    label = " ".join(f"{k}={v}" for k, v in size.items())
+    session.progress(f"explain: {spec.name} {label}: alternated with the BLAS GEMM n={n}")
+    try:
+        res = session.call("reference BLAS GEMM", compare_with_blas, task(spec, lib, size, f"A {spec.name} {label}"),
+                           n, dtype, spec.threads, _rounds_config(spec, rounds), rounds,
+                           timeout_s=max(spec.timeout, 30.0) * 4)
+    except RooflabError as exc:
+        return {"kind": "blas_gemm", "error": str(exc)}
+    fb = 2.0 * n ** 3
+    ta, tb, c = _paired(spec, size, res, fb, 0)
+    name = f"reference BLAS GEMM n={n} x{spec.threads}"
+    session.check_timing(name, tb)
+    th = session.machine.get("theoretical")
+    if th:
+        lim = th["per_core"][spec.precision]["simd_fma"] * min(spec.threads, th["cores"])
+        beyond = check_physical_limit(fb / tb.summary.median, lim, what=msg("{prec} peak", prec=spec.precision),
+                                      subject=name)
+        if beyond is not None:  # a disturbed reading is no reference
+            return {"kind": "blas_gemm", "error": text(beyond.msg)}
+    return {"kind": "blas_gemm", "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
+            "rounds": c.rounds, "flops_per_s": spec.work(size)[0] / ta.summary.median,
+            "reference_flops_per_s": fb / tb.summary.median}

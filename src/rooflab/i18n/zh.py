@@ -1309,4 +1309,8 @@ ZH: dict[str, str] = {
         '与之同时测得的 rooflab {kind} 内核带宽',
     'its experiment was inconclusive':
         '其实验没有定论',
+    "alternated with this machine's BLAS GEMM (n={size}) on the same threads: {r:.2f}x its FLOP rate (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
+        '与本机 BLAS GEMM（n={size}）在同样线程数下交替运行：FLOP 速率为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期 GEMM 达到 {ref}）',
+    "the rate of this machine's BLAS GEMM measured alongside it":
+        '与之同时测得的本机 BLAS GEMM 速率',
 }

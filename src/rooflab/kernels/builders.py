@@ -15,7 +15,8 @@ KLASS_LABEL = {"scalar": "scalar FMA", "simd": "SIMD mul+add (no FMA)", "simd_fm
 PREC_TYPE = {"fp64": "double", "fp32": "float"}
 # threads spin only briefly before sleeping: long enough for the barriers inside one GEMM call, short enough that
 # the idle threads of one side of a paired measurement (a GEMM against BLAS) steal no cores from the other between
-# calls (GNU OpenMP, LLVM OpenMP, OpenBLAS); the worker of the labs that alternate threaded kernels runs with it
+# calls (GNU OpenMP, LLVM OpenMP, OpenBLAS); the worker of the labs that alternate threaded kernels runs with it,
+# as does explain's (a kernel against its variants and against BLAS GEMM)
 OPENMP_QUIET_ENV = {"GOMP_SPINCOUNT": "30000", "KMP_BLOCKTIME": "1", "OPENBLAS_THREAD_TIMEOUT": "4"}
 
 PREC_DTYPE = {"fp64": "float64", "fp32": "float32"}

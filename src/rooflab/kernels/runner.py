@@ -15,7 +15,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rooflab.errors import OutOfBounds, RooflabError, WrongResult
-from rooflab.timing.harness import HarnessConfig, calibrate, run_interleaved, run_samples
+from rooflab.timing.harness import (HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved,
+                                    run_samples)
 from rooflab.timing.memory import aligned_array
 
 
@@ -216,3 +217,18 @@ def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int
     check_guards(b.name, guards_b)
     return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
 
+
+def compare_with_blas(a: CKernel, n: int, dtype: str, threads: int, config: HarnessConfig, rounds: int) -> dict:
+    """Runs in the worker: check the kernel, then time it in interleaved rounds against this machine's BLAS GEMM on
+    n x n matrices of ``dtype`` on ``threads`` BLAS threads (itself checked on its first rows)."""
+    from threadpoolctl import threadpool_limits
+
+    from rooflab.kernels.tasks import checked_blas_gemm
+
+    ta, ea, (_arrays, guards) = _prepare(a)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        call, _, eb = checked_blas_gemm(n, dtype)
+        res = run_interleaved({"A": ta, "B": python_timed(call)}, config, rounds=rounds,
+                              overheads={"B": python_overhead()})
+    check_guards(a.name, guards)
+    return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}

@@ -11,6 +11,8 @@ import dataclasses
 import math
 import time
 
+from typing import Callable
+
 import numpy as np
 
 from rooflab.errors import OverheadDominates, RooflabError, WrongResult
@@ -257,21 +259,28 @@ def rel_err(got: np.ndarray, ref: np.ndarray) -> float:
     return float(np.max(np.abs(got.astype(np.float64) - ref)) / scale)
 
 
-def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
+def checked_blas_gemm(n: int, dtype: str) -> tuple[Callable[[], object], float, float]:
+    """NumPy's (BLAS) GEMM on n x n matrices of ``dtype``, called once and checked on its first rows: (the call,
+    the time of that first call, its relative error). Call it under the BLAS thread limit it is to be timed with."""
     rng = np.random.default_rng(0)
     A = rng.random((n, n), dtype=np.float64).astype(dtype)
     B = rng.random((n, n), dtype=np.float64).astype(dtype)
     C = np.empty((n, n), dtype)
+    t0 = time.perf_counter()
+    np.matmul(A, B, out=C)
+    first = time.perf_counter() - t0
+    rows = slice(0, min(n, 16))
+    err = rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
+    tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
+    if not math.isfinite(err) or err > tol:
+        raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
+    return (lambda: np.matmul(A, B, out=C)), first, err
+
+
+def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
     with _limit(threads):
-        t0 = time.perf_counter()
-        np.matmul(A, B, out=C)
-        first = time.perf_counter() - t0
-        rows = slice(0, min(n, 16))
-        err = rel_err(C[rows], A[rows].astype(np.float64) @ B.astype(np.float64))
-        tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-12
-        if err > tol:
-            raise WrongResult(f"BLAS {dtype} GEMM", err, tol)
-        t = samples_after_check(lambda: np.matmul(A, B, out=C), first, config)
+        call, first, err = checked_blas_gemm(n, dtype)
+        t = samples_after_check(call, first, config)
     return {"timing": t.to_dict(), "rel_error": err}
 
 
