@@ -74,3 +74,19 @@ def test_time_the_host_took_is_told_apart_from_the_code():
     assert "were away 2.5% of the time" in obs and "reached 99.5% of the peak" in obs
     fma1.update(time_lost=0.002)  # below half a percent: nothing to say
     assert "were away" not in "\n".join(o["text"] for o in measure_observations(doc))
+
+
+def test_a_kernel_above_its_levels_roof_is_explained_or_called_impossible():
+    from rooflab.i18n import text
+    from rooflab.interpret.bench import bench_observations
+
+    base = {"label": "k n=8000000", "size": {"n": 8000000}, "flops_per_s": 4e9, "intensity": 0.125, "of_roof": 1.36,
+            "bound": "memory", "bound_by": "DRAM bandwidth", "working_set_bytes": 61 << 20, "level": "DRAM",
+            "checked": True}
+    partly = {**base, "partly_in": "L3", "partly_capacity": 32 << 20}
+    above = {**base, "above_roof": True}
+    doc = {"kernels": [{"name": "k", "sizes": [partly]}, {"name": "j", "sizes": [above]}]}
+    lines = [text(m) for m in bench_observations(doc)]
+    assert "above the DRAM roof: its working set is within 4x the L3 (32 MiB)" in lines[0]
+    assert "impossible" not in lines[0] and "136%" in lines[0]
+    assert "above its roof, which is impossible" in lines[1]

@@ -1313,4 +1313,8 @@ ZH: dict[str, str] = {
         '与本机 BLAS GEMM（n={size}）在同样线程数下交替运行：FLOP 速率为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期 GEMM 达到 {ref}）',
     "the rate of this machine's BLAS GEMM measured alongside it":
         '与之同时测得的本机 BLAS GEMM 速率',
+    ' — above the {level} roof: its working set is within {k:g}x the {faster} ({cap}), so part of it is still served from there':
+        '——高于 {level} 屋顶：其工作集不超过 {faster}（{cap}）的 {k:g} 倍，部分数据仍由它提供',
+    ' (above it: part of its working set is still served from {faster})':
+        '（高于屋顶：部分工作集仍由 {faster} 提供）',
 }

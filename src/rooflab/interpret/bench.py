@@ -5,6 +5,7 @@ from __future__ import annotations
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
 from rooflab.interpret.common import load_caveat
+from rooflab.model.roofline import PARTLY_FACTOR
 
 
 def bench_observations(doc: dict) -> list[dict]:
@@ -26,7 +27,8 @@ def bench_observations(doc: dict) -> list[dict]:
                 continue
             above = (msg(" — above its roof, which is impossible: the FLOP or byte count in the spec and the "
                          "roofline's traffic model disagree (the ceilings count bytes as STREAM does, without "
-                         "write-allocate traffic), or the measurement was disturbed") if r.get("above_roof") else "")
+                         "write-allocate traffic), or the measurement was disturbed") if r.get("above_roof") else
+                     partly_words(r) if r.get("partly_in") else "")
             bound = msg("memory") if r["bound"] == "memory" else msg("compute") if r["bound"] == "compute" else r["bound"]
             out.append(msg("{label}: {rate} at {i:.3g} FLOP/byte, {frac} of its roof ({bound}-bound by {by}; working "
                            "set {ws} in {level}){above}.", label=r["label"], rate=si(r["flops_per_s"], "FLOP/s"),
@@ -40,6 +42,13 @@ def bench_observations(doc: dict) -> list[dict]:
                                name=k["name"], best=_size(best), bfrac=pct(best["of_roof"]), worst=_size(worst),
                                wfrac=pct(worst["of_roof"])))
     return out
+
+
+def partly_words(r: dict) -> dict:
+    """Why a kernel stands above the roof of the level its working set is in (as a clause)."""
+    return msg(" — above the {level} roof: its working set is within {k:g}x the {faster} ({cap}), so part of it is "
+               "still served from there", level=r["level"], k=PARTLY_FACTOR, faster=r["partly_in"],
+               cap=binary_bytes(r["partly_capacity"]))
 
 
 def _size(row: dict) -> str:

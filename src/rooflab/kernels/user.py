@@ -7,7 +7,7 @@ import hashlib
 import os
 import tempfile
 
-from rooflab.model.roofline import place
+from rooflab.model.roofline import ABOVE_ROOF, place
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.toolchain.compiler import Library, build, private_dir
 from rooflab.paths import CSRC, cache_dir
@@ -172,7 +172,7 @@ def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, ca
                **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
     if flops:
         row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
-    if row.get("of_roof", 0) > 1.02:
+    if row.get("of_roof", 0) > ABOVE_ROOF and not row.get("partly_in"):
         row["above_roof"] = True
     if row["intensity"] and row["flops_per_s"]:
         points.append({"label": row["label"], "intensity": row["intensity"], "flops_per_s": row["flops_per_s"],

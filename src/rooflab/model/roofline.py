@@ -163,7 +163,32 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
                              roofs["compute"][0]["name"]))
         if roof_level != level:
             out["roof_level"] = roof_level
+        if out["of_roof"] > ABOVE_ROOF and out["bound"] == "memory" and roof_level == level:
+            faster = partly_in(working_set, by, roof_level, mem, capacities)
+            if faster:
+                out.update(partly_in=faster, partly_capacity=capacities[faster])
     return out
+
+
+ABOVE_ROOF = 1.02  # a rate this far over its roof is above it (the roofs' own noise is within)
+# A working set up to this many times a cache's capacity still has part of it served from that cache (adaptive
+# and victim caches keep part of a set larger than themselves; L2s add their capacity to a victim L3): the next
+# level's roof does not bound it. measure takes the DRAM roof at 4x the last level or more, beyond this zone.
+PARTLY_FACTOR = 4.0
+
+
+def partly_in(working_set: float, bytes_per_s: float, level: str, memory: dict, capacities: dict) -> str | None:
+    """The faster level a kernel above the ``level`` roof is partly served from: the next faster one, when its
+    working set is within PARTLY_FACTOR of that level's capacity and its rate is within that level's roof; None
+    otherwise (then nothing explains the figure, and it is above its roof)."""
+    order = ["L1", "L2", "L3", "DRAM"]
+    if level not in order or order.index(level) == 0:
+        return None
+    faster = order[order.index(level) - 1]
+    cap, roof = capacities.get(faster), memory.get(faster)
+    if cap and roof and working_set <= PARTLY_FACTOR * cap and bytes_per_s <= ABOVE_ROOF * roof:
+        return faster
+    return None
 
 
 def roof_level_for(level: str, memory: dict) -> str | None:
