@@ -74,7 +74,7 @@ def run_case(name: str, quick: bool) -> dict:
     exps = row.get("experiments") or []
     return {"name": name, "label": row["label"], "top": top, "want": want, "right": right,
             "others": [f["id"] for f in findings[1:]], "experiments": exps, "wanted_experiment": exp,
-            "of_roof": row.get("of_roof"), "wall_s": wall, "warnings": res.get("warnings") or []}
+            "of_roof": row.get("of_roof"), "reference": row.get("reference"), "wall_s": wall, "warnings": res.get("warnings") or []}
 
 
 def main() -> int:
@@ -87,7 +87,10 @@ def main() -> int:
     for name in names:  # into this machine's store, beside its roofline (a quick one is measured when it has none)
         print(f"... {name}", file=sys.stderr, flush=True)
         results.append(run_case(name, args.quick))
-    print(f"{'case':<14} {'top finding':<34} {'right':<6} {'of roof':>8} {'wall':>7}  experiments")
+    # of roof: the share of the stored roof; reference: the share of the reference alternated with it (BLAS GEMM
+    # for a compute-bound kernel, rooflab's bandwidth kernel for a DRAM-bound one), which explain judges by first
+    print(f"{'case':<14} {'top finding':<34} {'right':<6} {'of roof':>8} {'reference':>15} {'wall':>7}  experiments")
+
     rights, backs, walls = [], [], []
     for r in results:
         if r.get("error"):
@@ -107,11 +110,16 @@ def main() -> int:
                 backs.append(b)
             lo, hi = e["speedup_ci95"]
             exp_txt.append(f"{e['id']}: {e['verdict']} {e['speedup']:.2f}x (CI {lo:.2f}-{hi:.2f})"
-                           + ("" if b is None else " backed" if b else " NOT BACKED"))
+                           + ("" if b is None else " backed" if b else " NOT BACKED")
+                           + (f" (others used {e['disturbed_cores']:.2f} cores meanwhile)"
+                              if e.get("disturbed_cores") else ""))
         if not r["experiments"]:
             exp_txt.append("none run" + (f" (wanted {r['wanted_experiment']})" if r["wanted_experiment"] else ""))
         of = f"{r['of_roof']:.0%}" if r.get("of_roof") is not None else "—"
-        print(f"{r['name']:<14} {words[:34]:<34} {'yes' if r['right'] else 'NO':<6} {of:>8} {r['wall_s']:6.1f}s  "
+        live = r.get("reference") or {}
+        ref = f"{live['ratio']:.2f}x {live['kind']}" if live.get("ratio") else "—"
+        print(f"{r['name']:<14} {words[:34]:<34} {'yes' if r['right'] else 'NO':<6} {of:>8} {ref:>15} "
+              f"{r['wall_s']:6.1f}s  "
               + "; ".join(exp_txt))
         if not r["right"]:
             print(f"{'':<14} wanted {r['want']}; also found: {', '.join(r['others']) or 'nothing'}")

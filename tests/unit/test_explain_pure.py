@@ -416,6 +416,13 @@ def test_an_experiment_confirms_or_refutes_its_finding():
     wide = {**experiment("openmp", "no difference", 1.03), "speedup_ci95": [1.01, 1.86]}
     (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [wide])
     assert "refuted" not in f and f["inconclusive"]["speedup_ci95"] == [1.01, 1.86] and f["saving_s"] == 2.0
+    # nor does a tight "no difference" while others kept the CPUs busy (the second CPU the threads needed)
+    busy = {**experiment("openmp", "no difference", 1.02), "speedup_ci95": [1.01, 1.02], "disturbed_cores": 0.6}
+    (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [busy])
+    assert "refuted" not in f and f["inconclusive"] and f["saving_s"] == 2.0
+    said = text(experiment_sentence({**busy, "what": "its OpenMP pragmas on"}))
+    assert "0.60 core(s) meanwhile" in said and "refutes nothing" in said
+    assert "meanwhile" not in text(experiment_sentence({**busy, "disturbed_cores": None, "what": "w"}))
 
 
 def test_experiment_sentences_give_the_interval_or_the_reason():

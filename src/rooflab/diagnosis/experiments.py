@@ -15,6 +15,7 @@ from rooflab.model.bounds import check_bandwidth_bound
 from rooflab.kernels.runner import compare_c_kernels
 from rooflab.kernels.user import build_spec, task
 from rooflab.paths import cache_dir
+from rooflab.timing.checks import COMPETING_CORES
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.stats import paired_ratio
 from rooflab.toolchain.compiler import CompileError, private_dir
@@ -144,6 +145,7 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     cfg = _rounds_config(spec, rounds)
     a = task(spec, lib, size, f"A {spec.name} {label}")
     b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))
+    m0 = session.mark()
     try:
         res = session.call(f"experiment {exp}", compare_c_kernels, a, b, cfg, rounds,
                            timeout_s=max(spec.timeout, 30.0) * 4)
@@ -163,6 +165,9 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
                threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
                a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=vsize != size)
+    others = session.others_for(m0, session.mark(), shared=True)
+    if others is not None and others >= COMPETING_CORES:
+        out["disturbed_cores"] = others  # other processes and the host's steal, meanwhile: it refutes nothing
     session.check_timing(f"experiment {exp}", tb)
     return out
 

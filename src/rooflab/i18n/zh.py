@@ -1317,4 +1317,6 @@ ZH: dict[str, str] = {
         '——高于 {level} 屋顶：其工作集不超过 {faster}（{cap}）的 {k:g} 倍，部分数据仍由它提供',
     ' (above it: part of its working set is still served from {faster})':
         '（高于屋顶：部分工作集仍由 {faster} 提供）',
+    "; others (processes, the host's steal) used {cores:.2f} core(s) meanwhile, so it refutes nothing":
+        '；期间其他进程与宿主机（steal）占用了 {cores:.2f} 个核心，因此它不能否定任何发现',
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rooflab.contract import Column, Table
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.units import binary_bytes, pct, si
 
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
@@ -300,7 +300,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     """The findings once their experiments were run: one whose direct test made it faster is ``confirmed`` (with
     the measured speed-up); one whose test excluded any gain (the fast end of its interval under the threshold) is
     ``refuted``: it can save nothing and goes last. A test whose interval still allows a gain refutes nothing (a
-    noisy moment, another tenant on the CPUs): the finding keeps its rank, marked ``inconclusive``."""
+    noisy moment, another tenant on the CPUs), nor does one during which others kept CPUs busy (other processes, the
+    host's steal): the finding keeps its rank, marked ``inconclusive``."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
         e = by_id.get(TESTS.get(f["id"], ""))
@@ -308,7 +309,7 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             continue
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
-        elif e["speedup_ci95"][1] > 1 + e["threshold"]:
+        elif e["speedup_ci95"][1] > 1 + e["threshold"] or e.get("disturbed_cores"):
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"]}
         else:
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
@@ -408,10 +409,13 @@ def experiment_sentence(e: dict) -> dict:
     else:
         head = msg("no difference")
     rel = e.get("rel_error")
+    err = msg(", relative error {err:.2g}", err=rel) if rel is not None else ""
+    if e.get("disturbed_cores"):
+        err = join([err, msg("; others (processes, the host's steal) used {cores:.2f} core(s) meanwhile, so it "
+                             "refutes nothing", cores=e["disturbed_cores"])], "")
     return msg("{what}: {head} (95% CI {lo:.2f}–{hi:.2f}x over {n} paired rounds; differences under {th:.0%} are not "
                "called){err}", what=e["what"], head=head, lo=e["speedup_ci95"][0], hi=e["speedup_ci95"][1],
-               n=e["rounds"], th=e["threshold"],
-               err=msg(", relative error {err:.2g}", err=rel) if rel is not None else "")
+               n=e["rounds"], th=e["threshold"], err=err)
 
 
 def explain_observations(doc: dict) -> list[dict]:

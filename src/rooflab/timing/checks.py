@@ -49,8 +49,11 @@ def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "
                     subject)
 
 
+COMPETING_CORES = 0.25  # cores used by others (processes, the host's steal) meanwhile: a measurement not ours alone
+
+
 def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 0.0, loadavg1: float | None = None,
-                         own_threads: int = 1, threshold: float = 0.25,
+                         own_threads: int = 1, threshold: float = COMPETING_CORES,
                          per_cpu: dict | None = None) -> Warning_ | None:
     """CPU time used by others during the run, in cores on average: other processes (``/proc/stat`` minus our own)
     plus steal time (the hypervisor running other guests on our CPUs).

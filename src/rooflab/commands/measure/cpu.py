@@ -28,7 +28,8 @@ from rooflab.model.plateaus import find_plateaus, name_plateaus, refine_boundari
 from rooflab.model.roofline import best_bandwidth, best_compute, matmul_counts, measure_roofs, sweep_point, trust
 from rooflab.mpi.jobs import aggregate_measure_job
 from rooflab.session import Session
-from rooflab.timing.checks import check_clock_stability, check_level_order, check_physical_limit, check_thread_scaling
+from rooflab.timing.checks import (COMPETING_CORES, check_clock_stability, check_level_order, check_physical_limit,
+                                   check_thread_scaling)
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.toolchain.asm import audit_function
 
@@ -146,7 +147,7 @@ CLOCK_DIP_LIMIT = 0.05  # one clock sample this far below the best: measured aga
 LOST_LIMIT = 0.15  # the host kept this share of the time from the threads (median, not one sample): not ours
 SCALING_MIN_EFFICIENCY = 0.75
 RUNNING_MIN = 0.90  # the threads waited for a CPU at most this share of each call (late start + preemption)
-OTHERS_LIMIT = 0.25  # cores used by other processes, meanwhile, on the CPUs that matter to the ceiling
+OTHERS_LIMIT = COMPETING_CORES  # cores used by others, meanwhile, on the CPUs that matter to the ceiling
 
 
 def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, fraction: float | None = None,
