@@ -65,10 +65,13 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
             kind = evidence.reference_kind(code)
             rounds = 10 if quick else 20
+            # the reference runs on the CPUs the kernel kept busy: an OpenMP kernel declared for one thread may
+            # take them all
+            busy = max(spec.threads, min(cpus, round(row.get("cpus_busy") or 1)))
             if row.get("bound") == "memory" and row.get("level") == "DRAM" and kind:
-                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=rounds)
+                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=rounds, threads=busy)
             elif row.get("bound") == "compute":
-                row["reference"] = blas_reference_run(session, spec, lib, size, rounds=rounds)
+                row["reference"] = blas_reference_run(session, spec, lib, size, rounds=rounds, threads=busy)
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress)

@@ -181,9 +181,11 @@ def _paired(spec: KernelSpec, size: dict, res: dict, work_b: float, index: int) 
     return ta, tb, c
 
 
-def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds: int) -> dict | None:
+def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds: int,
+                  threads: int | None = None) -> dict | None:
     """The kernel alternated round by round with rooflab's own ``kind`` bandwidth kernel (read, copy or triad) over
-    the same bytes of arrays on the same threads: its bandwidth as a share of what that kernel attains at the same
+    the same bytes of arrays on as many threads as the kernel keeps busy (``threads``; the spec's by default): its
+    bandwidth as a share of what that kernel attains at the same
     moment, with the interval of the paired rounds. The DRAM bandwidth of a shared host moves by a third within
     seconds; a stored roof cannot say where it stands now, the alternation can."""
     from rooflab.kernels.labkernels import stream_reference
@@ -192,7 +194,8 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
     n = int(spec.array_bytes(size) / (8 * arrays))
     if n < 1024:
         return None
-    ref = stream_reference(kind, n, spec.threads, session.machine)
+    threads = threads or spec.threads
+    ref = stream_reference(kind, n, threads, session.machine)
     try:
         rlib = build_spec(ref)
     except CompileError:
@@ -209,10 +212,10 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
     ta, tb, c = _paired(spec, size, res, bb, 1)
     session.check_timing(f"reference {kind}", tb)
     m = session.machine
-    beyond = check_bandwidth_bound(m, "DRAM", kind, spec.threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
+    beyond = check_bandwidth_bound(m, "DRAM", kind, threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
     if beyond is not None:  # a disturbed reading is no reference
         return {"kind": kind, "error": text(beyond)}
-    return {"kind": kind, "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
+    return {"kind": kind, "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
             "rounds": c.rounds, "bytes_per_s": spec.work(size)[1] / ta.summary.median,
             "reference_bytes_per_s": bb / tb.summary.median}
 
@@ -228,14 +231,16 @@ def blas_reference_n(spec: KernelSpec, size: dict) -> int:
     return int(min(max(n, BLAS_N[0]), BLAS_N[1]) // 64 * 64)
 
 
-def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int) -> dict | None:
-    """A compute-bound kernel alternated round by round with this machine's BLAS GEMM in its precision on the same
-    threads: its FLOP rate as a share of what the best real code reaches at the same moment. On a shared host the
+def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
+                       threads: int | None = None) -> dict | None:
+    """A compute-bound kernel alternated round by round with this machine's BLAS GEMM in its precision on as many
+    threads as the kernel keeps busy (``threads``; the spec's by default): its FLOP rate as a share of what the best real code reaches at the same moment. On a shared host the
     second CPU comes and goes; a stored GEMM rate or peak cannot say what the threads get now, the alternation
     can. None for a precision without a BLAS GEMM."""
     from rooflab.kernels.runner import compare_with_blas
     from rooflab.timing.checks import check_physical_limit
 
+    threads = threads or spec.threads
     dtype = {"fp32": "float32", "fp64": "float64"}.get(spec.precision)
     if dtype is None or not spec.work(size)[0]:
         return None
@@ -244,21 +249,21 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int) 
     session.progress(f"explain: {spec.name} {label}: alternated with the BLAS GEMM n={n}")
     try:
         res = session.call("reference BLAS GEMM", compare_with_blas, task(spec, lib, size, f"A {spec.name} {label}"),
-                           n, dtype, spec.threads, _rounds_config(spec, rounds), rounds,
+                           n, dtype, threads, _rounds_config(spec, rounds), rounds,
                            timeout_s=max(spec.timeout, 30.0) * 4)
     except RooflabError as exc:
         return {"kind": "blas_gemm", "error": str(exc)}
     fb = 2.0 * n ** 3
     ta, tb, c = _paired(spec, size, res, fb, 0)
-    name = f"reference BLAS GEMM n={n} x{spec.threads}"
+    name = f"reference BLAS GEMM n={n} x{threads}"
     session.check_timing(name, tb)
     th = session.machine.get("theoretical")
     if th:
-        lim = th["per_core"][spec.precision]["simd_fma"] * min(spec.threads, th["cores"])
+        lim = th["per_core"][spec.precision]["simd_fma"] * min(threads, th["cores"])
         beyond = check_physical_limit(fb / tb.summary.median, lim, what=msg("{prec} peak", prec=spec.precision),
                                       subject=name)
         if beyond is not None:  # a disturbed reading is no reference
             return {"kind": "blas_gemm", "error": text(beyond.msg)}
-    return {"kind": "blas_gemm", "threads": spec.threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
+    return {"kind": "blas_gemm", "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
             "rounds": c.rounds, "flops_per_s": spec.work(size)[0] / ta.summary.median,
             "reference_flops_per_s": fb / tb.summary.median}

@@ -1303,14 +1303,10 @@ ZH: dict[str, str] = {
         '端口压力',
     "this machine's BLAS GEMM reaches {blas} on the same threads":
         '本机 BLAS GEMM 在相同线程数下达到 {blas}',
-    "alternated with rooflab's {kind} kernel over as many bytes of arrays on the same threads: {r:.2f}x its bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
-        '与 rooflab 的 {kind} 内核在同样字节数的数组、同样线程数下交替运行：带宽为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期该内核达到 {ref}）',
     "the bandwidth of rooflab's {kind} kernel measured alongside it":
         '与之同时测得的 rooflab {kind} 内核带宽',
     'its experiment was inconclusive':
         '其实验没有定论',
-    "alternated with this machine's BLAS GEMM (n={size}) on the same threads: {r:.2f}x its FLOP rate (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
-        '与本机 BLAS GEMM（n={size}）在同样线程数下交替运行：FLOP 速率为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期 GEMM 达到 {ref}）',
     "the rate of this machine's BLAS GEMM measured alongside it":
         '与之同时测得的本机 BLAS GEMM 速率',
     ' — above the {level} roof: its working set is within {k:g}x the {faster} ({cap}), so part of it is still served from there':
@@ -1319,4 +1315,8 @@ ZH: dict[str, str] = {
         '（高于屋顶：部分工作集仍由 {faster} 提供）',
     "; others (processes, the host's steal) used {cores:.2f} core(s) meanwhile, so it refutes nothing":
         '；期间其他进程与宿主机（steal）占用了 {cores:.2f} 个核心，因此它不能否定任何发现',
+    "alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s), as many as it kept busy: {r:.2f}x its FLOP rate (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
+        '与本机 BLAS GEMM（n={size}）在 {t} 个线程上（与它占用的 CPU 数相同）交替运行：FLOP 速率为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期 GEMM 达到 {ref}）',
+    "alternated with rooflab's {kind} kernel over as many bytes of arrays on {t} thread(s), as many as it kept busy: {r:.2f}x its bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})":
+        '与 rooflab 的 {kind} 内核在同样字节数的数组、{t} 个线程上（与它占用的 CPU 数相同）交替运行：带宽为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期该内核达到 {ref}）',
 }
