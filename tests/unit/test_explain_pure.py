@@ -416,6 +416,11 @@ def test_an_experiment_confirms_or_refutes_its_finding():
     wide = {**experiment("openmp", "no difference", 1.03), "speedup_ci95": [1.01, 1.86]}
     (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [wide])
     assert "refuted" not in f and f["inconclusive"]["speedup_ci95"] == [1.01, 1.86] and f["saving_s"] == 2.0
+    # but it can save no more than the fast end of that interval: a 3% gain at most ranks under a chain worth 30%
+    near = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.03], "a_time_s": 10.0}
+    out = weigh([{"id": "aliasing", "saving_s": 5.0}, {"id": "dependency_chain", "saving_s": 3.0}], [near])
+    assert ids(out) == ["dependency_chain", "aliasing"] and out[1]["inconclusive"]
+    assert out[1]["saving_s"] == pytest.approx(10.0 * (1 - 1 / 1.03))
     # nor does a tight "no difference" while others kept the CPUs busy (the second CPU the threads needed)
     busy = {**experiment("openmp", "no difference", 1.02), "speedup_ci95": [1.01, 1.02], "disturbed_cores": 0.6}
     (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [busy])
@@ -516,3 +521,20 @@ def test_the_blas_reference_holds_as_many_bytes_as_the_kernels_arrays_within_bou
     assert blas_reference_n(gemm, {"n": 100}) == BLAS_N[0]  # BLAS is off its pace below
     assert blas_reference_n(gemm, {"n": 5000}) == BLAS_N[1]
     assert blas_reference_n(gemm, {"n": 700}) % 64 == 0
+
+
+def test_a_size_above_its_roof_says_why_it_can_be():
+    import io
+
+    from rich.console import Console
+
+    from rooflab.render.explain import _render_size
+
+    def shown(**kw) -> str:
+        out = io.StringIO()
+        _render_size(row(label="k n=1", findings=[], **kw), Console(file=out, width=4000, color_system=None))
+        return out.getvalue()
+
+    assert "part of its working set is still served from L3" in shown(of_roof=1.2, level="DRAM", partly_in="L3")
+    assert "measured at another moment" in shown(of_roof=1.3, level="DRAM", above_roof=True)
+    assert "above it" not in shown(of_roof=0.5)

@@ -302,7 +302,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     the measured speed-up); one whose test excluded any gain (the fast end of its interval under the threshold) is
     ``refuted``: it can save nothing and goes last. A test whose interval still allows a gain refutes nothing (a
     noisy moment, another tenant on the CPUs), nor does one during which others kept CPUs busy (other processes, the
-    host's steal): the finding keeps its rank, marked ``inconclusive``."""
+    host's steal): the finding is marked ``inconclusive``, and can save no more than the fast end of its test's
+    interval allows (a disturbed test bounds nothing)."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
         e = by_id.get(TESTS.get(f["id"], ""))
@@ -312,6 +313,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
         elif e["speedup_ci95"][1] > 1 + e["threshold"] or e.get("disturbed_cores"):
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"]}
+            if not e.get("disturbed_cores") and e.get("a_time_s"):  # the most its test allows: the interval's end
+                f["saving_s"] = min(f["saving_s"], e["a_time_s"] * max(0.0, 1 - 1 / e["speedup_ci95"][1]))
         else:
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
             f["saving_s"] = 0.0

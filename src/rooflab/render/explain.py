@@ -62,7 +62,9 @@ def _render_size(r: dict, console: Console) -> None:
     if r.get("of_roof") is not None:
         facts.append(tr("{frac} of its roof", frac=pct(r["of_roof"])) +
                      (tr(" (above it: part of its working set is still served from {faster})", faster=r["partly_in"])
-                      if r.get("partly_in") else ""))
+                      if r.get("partly_in") else
+                      tr(" (above it: the stored roof was measured at another moment, or the spec's counts disagree "
+                         "with the roofline's byte model)") if r.get("above_roof") else ""))
     if r.get("all_threads"):
         facts.append(tr("{frac} of the roof of {n} CPUs", frac=pct(r["all_threads"]["of_roof"]),
                         n=r["all_threads"]["threads"]))
