@@ -136,7 +136,7 @@ def test_a_kernel_that_does_not_compile_is_reported_with_file_and_line(tmp_path,
     assert doc["kernels"][0]["diagnostics"][0]["line"] == 2
 
 
-def test_the_live_reference_is_alternated_with_the_kernel():
+def test_the_live_reference_is_alternated_with_the_kernel(monkeypatch):
     """A memory-bound kernel is measured against rooflab's own bandwidth kernel in alternated rounds (explain does
     this where the DRAM roof decides); here at a small size, for its structure only."""
     from rooflab.diagnosis.experiments import reference_run
@@ -144,6 +144,7 @@ def test_the_live_reference_is_alternated_with_the_kernel():
     from rooflab.machine import describe
     from rooflab.session import Session
 
+    monkeypatch.setattr(Session, "others_for", lambda self, a, b, shared: 0.0)  # (its own test below)
     spec = specs_named(SPEC)[0]
     with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
         r = reference_run(s, spec, build_spec(spec), {"n": 65536}, "read", rounds=6)
@@ -152,7 +153,7 @@ def test_the_live_reference_is_alternated_with_the_kernel():
     assert r["bytes_per_s"] > 0 and r["reference_bytes_per_s"] > 0
 
 
-def test_a_compute_bound_kernel_is_alternated_with_blas_gemm():
+def test_a_compute_bound_kernel_is_alternated_with_blas_gemm(monkeypatch):
     """Explain measures a compute-bound kernel against the machine's BLAS GEMM in alternated rounds, on the same
     threads and in its precision; here at a small size, for its structure only (the kernel is checked first)."""
     from rooflab.diagnosis.experiments import BLAS_N, blas_reference_run
@@ -160,6 +161,7 @@ def test_a_compute_bound_kernel_is_alternated_with_blas_gemm():
     from rooflab.machine import describe
     from rooflab.session import Session
 
+    monkeypatch.setattr(Session, "others_for", lambda self, a, b, shared: 0.0)  # (its own test below)
     spec = specs_named(SPEC)[0]
     # (the session measures the clock, which the GEMM's physical bound is taken at)
     with Session("explain", store=None, environment={"hostname": "h"}) as s:
@@ -189,3 +191,20 @@ def test_a_wrong_kernel_is_never_compared_with_blas(tmp_path):
     with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
         r = blas_reference_run(s, spec, build_spec(spec), {"n": 4096}, rounds=3)
     assert r["kind"] == "blas_gemm" and "ratio" not in r and "dot" in r["error"]
+
+
+def test_a_reference_taken_while_others_kept_the_cpus_busy_is_no_reference(monkeypatch):
+    """Both live references pass the disturbance check: a reading during which other processes or the host's steal
+    took a quarter of a core or more is reported, not used."""
+    from rooflab.diagnosis.experiments import blas_reference_run, reference_run
+    from rooflab.kernels.user import build_spec, specs_named
+    from rooflab.session import Session
+
+    monkeypatch.setattr(Session, "others_for", lambda self, a, b, shared: 0.8)
+    spec = specs_named(SPEC)[0]
+    with Session("explain", store=None, environment={"hostname": "h"}) as s:
+        lib = build_spec(spec)
+        g = blas_reference_run(s, spec, lib, {"n": 4096}, rounds=3)
+        d = reference_run(s, spec, lib, {"n": 65536}, "read", rounds=3)
+    for r in (g, d):
+        assert "ratio" not in r and "0.80 core(s) meanwhile: no reference" in r["error"]

@@ -155,30 +155,38 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     except RooflabError as exc:
         out.update(error=str(exc), error_kind="error")
         return out
-    ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
     # per unit of work: the same for a rebuild; the smaller size does less work per call
     fa, ba = spec.work(size)
     fb, bb = vspec.work(vsize)
-    wa, wb = (fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)
-    c = paired_ratio([t / wa for t in ta.samples], [t / wb for t in tb.samples], threshold=THRESHOLD)
+    ta, tb, c = _paired(res, *((fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)))
     lo, hi = c.ci95
     out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
                threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
                a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=vsize != size)
-    others = session.others_for(m0, session.mark(), shared=True)
-    if others is not None and others >= COMPETING_CORES:
+    others = _others_since(session, m0)
+    if others is not None:
         out["disturbed_cores"] = others  # other processes and the host's steal, meanwhile: it refutes nothing
     session.check_timing(f"experiment {exp}", tb)
     return out
 
 
-def _paired(spec: KernelSpec, size: dict, res: dict, work_b: float, index: int) -> tuple:
-    """The kernel's timing, the reference's, and the kernel's rate as a share of the reference's, paired round by
-    round per unit of work (``index``: 0 FLOP, 1 bytes)."""
+def _paired(res: dict, work_a: float, work_b: float) -> tuple:
+    """A's timing, B's, and B's time per unit of work over A's (A's rate as a share of B's), paired round by round."""
     ta, tb = Timing.from_dict(res["A"]), Timing.from_dict(res["B"])
-    wa = spec.work(size)[index]
-    c = paired_ratio([t / wa for t in ta.samples], [t / work_b for t in tb.samples], threshold=THRESHOLD)
+    c = paired_ratio([t / work_a for t in ta.samples], [t / work_b for t in tb.samples], threshold=THRESHOLD)
     return ta, tb, c
+
+
+def _busy_words(others: float) -> dict:
+    return msg("others (processes, the host's steal) used {cores:.2f} core(s) meanwhile: no reference",
+               cores=others)
+
+
+def _others_since(session, m0) -> float | None:
+    """The cores others (processes, the host's steal) used since ``m0`` when that is enough to disturb a paired
+    measurement; None when it is not (or the OS does not tell)."""
+    others = session.others_for(m0, session.mark(), shared=True)
+    return others if others is not None and others >= COMPETING_CORES else None
 
 
 def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds: int,
@@ -202,6 +210,7 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
         return None
     label = " ".join(f"{k}={v}" for k, v in size.items())
     session.progress(f"explain: {spec.name} {label}: alternated with rooflab's {kind} kernel")
+    m0 = session.mark()
     try:
         res = session.call(f"reference {kind}", compare_c_kernels, task(spec, lib, size, f"A {spec.name} {label}"),
                            task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), _rounds_config(spec, rounds),
@@ -209,12 +218,15 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
     except RooflabError as exc:
         return {"kind": kind, "error": str(exc)}
     bb = ref.work({"n": n})[1]
-    ta, tb, c = _paired(spec, size, res, bb, 1)
+    ta, tb, c = _paired(res, spec.work(size)[1], bb)
     session.check_timing(f"reference {kind}", tb)
     m = session.machine
     beyond = check_bandwidth_bound(m, "DRAM", kind, threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
-    if beyond is not None:  # a disturbed reading is no reference
+    if beyond is not None:  # an impossible or disturbed reading is no reference
         return {"kind": kind, "error": text(beyond)}
+    others = _others_since(session, m0)
+    if others is not None:
+        return {"kind": kind, "error": text(_busy_words(others))}
     return {"kind": kind, "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
             "rounds": c.rounds, "bytes_per_s": spec.work(size)[1] / ta.summary.median,
             "reference_bytes_per_s": bb / tb.summary.median}
@@ -247,6 +259,7 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
     n = blas_reference_n(spec, size)
     label = " ".join(f"{k}={v}" for k, v in size.items())
     session.progress(f"explain: {spec.name} {label}: alternated with the BLAS GEMM n={n}")
+    m0 = session.mark()
     try:
         res = session.call("reference BLAS GEMM", compare_with_blas, task(spec, lib, size, f"A {spec.name} {label}"),
                            n, dtype, threads, _rounds_config(spec, rounds), rounds,
@@ -254,7 +267,7 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
     except RooflabError as exc:
         return {"kind": "blas_gemm", "error": str(exc)}
     fb = 2.0 * n ** 3
-    ta, tb, c = _paired(spec, size, res, fb, 0)
+    ta, tb, c = _paired(res, spec.work(size)[0], fb)
     name = f"reference BLAS GEMM n={n} x{threads}"
     session.check_timing(name, tb)
     th = session.machine.get("theoretical")
@@ -262,8 +275,11 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
         lim = th["per_core"][spec.precision]["simd_fma"] * min(threads, th["cores"])
         beyond = check_physical_limit(fb / tb.summary.median, lim, what=msg("{prec} peak", prec=spec.precision),
                                       subject=name)
-        if beyond is not None:  # a disturbed reading is no reference
+        if beyond is not None:  # an impossible or disturbed reading is no reference
             return {"kind": "blas_gemm", "error": text(beyond.msg)}
+    others = _others_since(session, m0)
+    if others is not None:
+        return {"kind": "blas_gemm", "error": text(_busy_words(others))}
     return {"kind": "blas_gemm", "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
             "rounds": c.rounds, "flops_per_s": spec.work(size)[0] / ta.summary.median,
             "reference_flops_per_s": fb / tb.summary.median}

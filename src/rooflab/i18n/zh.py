@@ -1321,4 +1321,6 @@ ZH: dict[str, str] = {
         '与 rooflab 的 {kind} 内核在同样字节数的数组、{t} 个线程上（与它占用的 CPU 数相同）交替运行：带宽为其 {r:.2f}x（95% CI {lo:.2f}–{hi:.2f}x，共 {n} 轮；同期该内核达到 {ref}）',
     " (above it: the stored roof was measured at another moment, or the spec's counts disagree with the roofline's byte model)":
         '（高于屋顶：存储的屋顶测于另一时刻，或规格中的计数与屋顶线的字节模型不一致）',
+    "others (processes, the host's steal) used {cores:.2f} core(s) meanwhile: no reference":
+        '期间其他进程与宿主机（steal）占用了 {cores:.2f} 个核心：不作为参照',
 }
