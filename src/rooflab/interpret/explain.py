@@ -13,6 +13,7 @@ from typing import Callable
 
 from rooflab.contract import Column, Table
 from rooflab.i18n import join, msg
+from rooflab.model.roofline import LEVELS, next_faster
 from rooflab.units import binary_bytes, pct, si
 
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
@@ -324,11 +325,9 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
 def faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
     """The memory level just faster than the one holding the working set (among those with a roof), with its
     capacity; None at the fastest level or where the capacity is unknown."""
-    order = [lv for lv in ("L1", "L2", "L3", "DRAM") if lv in {m["level"] for m in roofs.get("memory", [])}]
-    level = row.get("level")
-    if level not in order or order.index(level) == 0:
+    faster = next_faster(row.get("level"), [lv for lv in LEVELS if lv in {m["level"] for m in roofs.get("memory", [])}])
+    if faster is None:
         return None
-    faster = order[order.index(level) - 1]
     cap = (row.get("caches") or {}).get(faster)
     return (faster, cap) if cap else None
 

@@ -10,7 +10,6 @@ import ctypes
 import dataclasses
 import math
 import time
-
 from typing import Callable
 
 import numpy as np

@@ -8,6 +8,7 @@ figures come from the micro-architecture table (``machine.uarch``), with its sou
 from __future__ import annotations
 
 from rooflab.i18n import join, msg
+from rooflab.model.caches import LEVELS as _LEVELS
 
 # The bytes each bandwidth kernel loads and stores per element, as counted (STREAM counts): the bound checks the
 # loads against the load path and the stores against the store path.
@@ -19,7 +20,6 @@ BOUND_CLOCK_HEADROOM = 1.10
 # Where the CPU's table gives nothing (older records): what no current core exceeds, per cycle and core.
 GENERIC_L1_BYTES = (192, 128)
 GENERIC_CLOCK_HZ = 6.0e9
-_LEVELS = ("L1", "L2", "L3", "DRAM")
 
 
 def bandwidth_bound(uarch: dict | None, level: str, loads: float, stores: float, threads: int, cores: int,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from rooflab.model.caches import LEVELS, level_for
+
 
 def attainable(intensity: float, peak_flops: float, bandwidth: float) -> float:
     """min(peak, intensity x bandwidth): the roof over a kernel of this arithmetic intensity (FLOP/byte)."""
@@ -56,7 +58,11 @@ def matmul_counts(b: int, d: int, f: int, elem_bytes: int = 4, out_bytes: int | 
 STREAM_KINDS = ("read", "copy", "triad")
 NT_KINDS = ("read_nt", "copy_nt", "triad_nt")
 BANDWIDTH_KINDS = STREAM_KINDS + NT_KINDS
-LEVELS = ("L1", "L2", "L3", "DRAM")
+ABOVE_ROOF = 1.02  # a rate this far over its roof is above it (the roofs' own noise is within)
+# A working set up to this many times a cache's capacity still has part of it served from that cache (adaptive
+# and victim caches keep part of a set larger than themselves; L2s add their capacity to a victim L3): the next
+# level's roof does not bound it. measure takes the DRAM roof at 4x the last level or more, beyond this zone.
+PARTLY_FACTOR = 4.0
 NOT_A_ROOF = ("failed", "refused", "impossible", "disturbed", "wrong", "unsupported")
 
 
@@ -89,7 +95,7 @@ def memory_roofs(bandwidth: list[dict], levels, threads: int | None = None, suff
 
 
 def sweep_point(b: int, flops: float, nbytes: float, time_s: float, time_ci95, peak: dict, memory: dict,
-                limit: float = 1.02) -> dict:
+                limit: float = ABOVE_ROOF) -> dict:
     """One point of the batch sweep X[B,D]·W[D,F] placed against its roofline prediction (the compute roof
     ``peak`` and the memory roof ``memory``): rate, interval, prediction, the share of it reached, the bound, and
     whether it lies above the roof (which no kernel can)."""
@@ -143,7 +149,6 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     """A kernel's point: rates, intensity, the roof over it (at the level its working set lives in) and the fraction
     of that roof it reached."""
     from rooflab.i18n import msg
-    from rooflab.model.caches import level_for
 
     fl = flops / seconds
     by = nbytes / seconds
@@ -170,21 +175,11 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
     return out
 
 
-ABOVE_ROOF = 1.02  # a rate this far over its roof is above it (the roofs' own noise is within)
-# A working set up to this many times a cache's capacity still has part of it served from that cache (adaptive
-# and victim caches keep part of a set larger than themselves; L2s add their capacity to a victim L3): the next
-# level's roof does not bound it. measure takes the DRAM roof at 4x the last level or more, beyond this zone.
-PARTLY_FACTOR = 4.0
-
-
 def partly_in(working_set: float, bytes_per_s: float, level: str, memory: dict, capacities: dict) -> str | None:
     """The faster level a kernel above the ``level`` roof is partly served from: the next faster one, when its
     working set is within PARTLY_FACTOR of that level's capacity and its rate is within that level's roof; None
     otherwise (then nothing explains the figure, and it is above its roof)."""
-    order = ["L1", "L2", "L3", "DRAM"]
-    if level not in order or order.index(level) == 0:
-        return None
-    faster = order[order.index(level) - 1]
+    faster = next_faster(level)
     cap, roof = capacities.get(faster), memory.get(faster)
     if cap and roof and working_set <= PARTLY_FACTOR * cap and bytes_per_s <= ABOVE_ROOF * roof:
         return faster
@@ -197,7 +192,14 @@ def roof_level_for(level: str, memory: dict) -> str | None:
     share of the roof reached is never overstated; None when no level at or above it has a roof."""
     if level in memory:
         return level
-    order = ["L1", "L2", "L3", "DRAM"]
-    if level not in order:
+    if level not in LEVELS:
         return "DRAM" if "DRAM" in memory else None
-    return next((lv for lv in reversed(order[:order.index(level)]) if lv in memory), None)
+    return next((lv for lv in reversed(LEVELS[:LEVELS.index(level)]) if lv in memory), None)
+
+
+def next_faster(level: str, among=LEVELS) -> str | None:
+    """The level just faster than ``level`` among ``among`` (in the order of LEVELS); None at the fastest or for a
+    level not among them."""
+    if level not in among or among.index(level) == 0:
+        return None
+    return among[among.index(level) - 1]
