@@ -85,6 +85,43 @@ def test_others_are_what_each_cpu_was_busy_beyond_our_threads():
     assert s.between(b, s.mark()).others_cores() == pytest.approx(0.0)
 
 
+class FakeProcEnded(FakeProc):
+    """The same, with threads of ours that start and end between samples (a pthreads kernel joins its threads on
+    every call): their ticks are in the process's total only, never in a thread's own stat."""
+
+    def __init__(self):
+        super().__init__()
+        self.ended = 0
+
+    def read(self, path: str):
+        if path == f"/proc/{os.getpid()}/stat":
+            fields = ["S"] + ["0"] * 10 + [str(self.ours + self.ended), "0"] + ["0"] * 23 + ["0"] + ["0"] * 10
+            return "1 (rooflab) " + " ".join(fields)
+        return super().read(path)
+
+    def run_ended(self, seconds: float, cpu: int):
+        ticks = int(round(seconds * TICK))
+        self.ended += ticks
+        self.busy[cpu] += ticks
+        self.t += seconds
+
+
+def test_threads_that_ended_between_samples_are_ours_not_others():
+    p = FakeProcEnded()
+    s = sampler(p)
+    a = s.mark()
+    p.run(1.0, ours_on=0, others={})
+    p.run_ended(1.0, cpu=1)  # a thread of ours on CPU 1, started and joined within the window
+    w = s.between(a, s.mark())
+    assert w.others_cores() == pytest.approx(0.0, abs=1e-9)
+    assert sum(w.own.values()) == pytest.approx(1.0)  # 2 s of ours over the 2 s window
+    # with a real hog beside them, the hog is still seen whole
+    b = s.mark()
+    p.run_ended(1.0, cpu=1)
+    p.run(1.0, ours_on=0, others={1: 0.5})
+    assert s.between(b, s.mark()).others_cores() == pytest.approx(0.25)  # 0.5 core for 1 s of the 2 s
+
+
 def test_a_window_without_proc_is_unknown_not_quiet():
     s = CpuSampler(read=lambda path: None)
     assert not s.available and s.mark() is None and CpuSampler.between(None, None) is None

@@ -21,8 +21,9 @@ def names() -> list[str]:
 
 def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
     isa = machine["isa"]
-    if name == "gemm_packed":  # the ladder's best rung, on every CPU this process may use
+    if name == "gemm_packed":  # the ladder's best rung, on every CPU this process may use, built as the ladder's
         from rooflab.machine.env import usable_cpus
+        from rooflab.toolchain.compiler import find_compiler, openmp_flags
 
         threads = usable_cpus()
         gp = gemm_params(isa)
@@ -34,7 +35,8 @@ def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
         return KernelSpec(name=name, source=src, function="gemm_packed_call", prototype=proto, flops="2*n**3",
                           bytes="12*n**2", sizes=[{"n": max(n, 768)}], args=args,
                           flags=[f"-D{k}={v}" for k, v in gp.defines().items()], check={"C": "A @ B"},
-                          tolerance=1e-4, precision="fp32", threads=threads, audit_function="rl_micro_packed")
+                          tolerance=1e-4, precision="fp32", threads=threads, audit_function="rl_micro_packed",
+                          openmp=openmp_flags(find_compiler()) is not None)
     if name in GEMM:
         src = CSRC / GEMM[name]
         fn = name if name.startswith("gemm_") else "gemm_" + name[5:]

@@ -134,9 +134,15 @@ class Window:
     others: dict  # cpu -> cores (0..1)
     own: dict
     steal: dict
+    # others over all CPUs, summed before any CPU's share is clipped at 0: the time of rooflab's threads that ended
+    # between samples is known per process, not per CPU, so one CPU's share may be read too high and another's
+    # below 0; their sum is right
+    others_all: float | None = None
 
     def others_cores(self, cpus: Iterable[int] | None = None) -> float:
         """Cores used by others on ``cpus`` (all CPUs when None), steal time included."""
+        if cpus is None and self.others_all is not None:
+            return float(self.others_all + sum(self.steal.values()))
         keys = self.others.keys() if cpus is None else [c for c in cpus if c in self.others]
         return float(sum(self.others[c] + self.steal.get(c, 0.0) for c in keys))
 
@@ -167,6 +173,7 @@ class CpuSampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._tasks: dict[tuple[int, int], float] = {}
+        self._procs: dict[int, float] = {}  # each own process's CPU seconds, its ended threads' included
         first = self._read("/proc/stat")
         stat = parse_proc_stat(first) if first else {}
         self.available = any(isinstance(k, int) for k in stat)
@@ -180,14 +187,19 @@ class CpuSampler:
 
     # ------------------------------------------------------------------------------------------- sampling
     def _own_delta(self) -> dict:
-        """New CPU seconds of rooflab's threads since the last sample, by the CPU each was last seen on."""
+        """New CPU seconds of rooflab's threads since the last sample, by the CPU each was last seen on. Threads that
+        ended since (a pthreads kernel starts and joins its threads on every call) are seen in their process's total
+        only: that remainder goes to the CPUs its live threads ran on in this interval, or evenly to all."""
         out: dict = {}
         seen = set()
+        pids = set()
         for pid in {os.getpid(), *[p for p in self._own_pids() if p]}:
             try:
                 tids = self._list_tasks(pid)
             except OSError:
                 continue
+            pids.add(pid)
+            mine: dict = {}
             for tid in tids:
                 text = self._read(f"/proc/{pid}/task/{tid}/stat")
                 got = parse_task_stat(text) if text else None
@@ -201,10 +213,26 @@ class CpuSampler:
                 # a thread first seen now was started since the last sample: all its time is new
                 d = secs - (prev if prev is not None else 0.0)
                 if d > 0:
-                    out[cpu] = out.get(cpu, 0.0) + d
+                    mine[cpu] = mine.get(cpu, 0.0) + d
+            text = self._read(f"/proc/{pid}/stat")
+            total = parse_task_stat(text) if text else None
+            if total is not None:
+                prev_total = self._procs.get(pid, 0.0)
+                self._procs[pid] = total[0]
+                ended = total[0] - prev_total - sum(mine.values())
+                if ended > 0:
+                    where = mine or {c: 1.0 for c in self._busy}
+                    weight = sum(where.values()) or 1.0
+                    for c, v in where.items():
+                        mine[c] = mine.get(c, 0.0) + ended * v / weight
+            for c, v in mine.items():
+                out[c] = out.get(c, 0.0) + v
         for key in list(self._tasks):
             if key not in seen:
                 del self._tasks[key]
+        for pid in list(self._procs):
+            if pid not in pids:
+                del self._procs[pid]
         return out
 
     def sample(self) -> None:
@@ -260,4 +288,5 @@ class CpuSampler:
         def per(x: dict, y: dict) -> dict:
             return {c: max(0.0, (y.get(c, 0.0) - x.get(c, 0.0)) / wall) for c in y}
 
-        return Window(wall, per(a.others, b.others), per(a.own, b.own), per(a.steal, b.steal))
+        total = sum(b.others.get(c, 0.0) - a.others.get(c, 0.0) for c in b.others) / wall
+        return Window(wall, per(a.others, b.others), per(a.own, b.own), per(a.steal, b.steal), max(0.0, total))
