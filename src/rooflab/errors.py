@@ -11,6 +11,11 @@ class RooflabError(Exception):
     """An error the user can act on: the message says what happened and what to do."""
 
 
+class NothingToDraw(RooflabError):
+    """A run holds no roofline to draw (no compute or no memory roof passed its checks): a finished run still shows
+    its report, and the plot asked for is left out with this reason."""
+
+
 class CompilerNotFound(RooflabError):
     pass
 

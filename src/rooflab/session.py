@@ -21,7 +21,7 @@ from rooflab.timing.clock import MonotonicClock, measured_resolution
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.load import CpuSampler, LoadMonitor, Mark, Window
 from rooflab.kernels.runner import CKernel, run_c_kernel
-from rooflab.timing.worker import Worker
+from rooflab.timing.worker import Worker, on_cpus
 
 ProgressFn = Callable[[str], None]
 
@@ -83,6 +83,7 @@ class Session:
         self.waited_s = 0.0
         self._old_term = None
         self.timer_resolution: float | None = None  # measured when the session starts
+        self.last_cpus: list[int] | None = None  # the CPUs the last call was confined to (None: any)
         self._records: list[tuple[str, dict]] = []
         self.unsaved: str | None = None  # why the store could not take this run (then it goes to saved_to)
         self.saved_to: str | None = None
@@ -162,6 +163,7 @@ class Session:
             timeout_s: float | None = None) -> Outcome:
         """Run one kernel in the worker; a crash, hang or wrong result becomes an Outcome with an error."""
         self.progress(kernel.name)
+        self.last_cpus = None
         try:
             res = self._worker.call(kernel.name, run_c_kernel, kernel, config, reps, timeout_s=timeout_s)
         except WrongResult as exc:
@@ -187,10 +189,33 @@ class Session:
         if self.timer_resolution:
             self.warn(check_timer_resolution(self.timer_resolution, min(t.raw) * t.reps, subject=subject))
 
-    def call(self, name: str, fn, *args, timeout_s: float | None = None, **kwargs):
-        """Run any picklable task in the worker (e.g. a NumPy reference); errors propagate as KernelFailed."""
+    def call(self, name: str, fn, *args, timeout_s: float | None = None, on_quiet_cpus: int | None = None, **kwargs):
+        """Run any picklable task in the worker (e.g. a NumPy reference); errors propagate as KernelFailed.
+        ``on_quiet_cpus=n``: a measurement on ``n`` threads, run on the ``n`` CPUs other processes used least over
+        the last second (see :meth:`quiet_cpus`)."""
         self.progress(name)
+        cpus = self.quiet_cpus(on_quiet_cpus) if on_quiet_cpus else None
+        self.last_cpus = cpus
+        if cpus:
+            return self._worker.call(name, on_cpus, cpus, fn, *args, timeout_s=timeout_s, **kwargs)
         return self._worker.call(name, fn, *args, timeout_s=timeout_s, **kwargs)
+
+    def quiet_cpus(self, n: int) -> list[int] | None:
+        """The ``n`` CPUs of this process's set that other processes used least over about the last second, or None
+        when ``n`` takes them all or the OS does not tell: a one-thread ceiling measured on the CPU a busy
+        neighbour leaves alone is a ceiling (its own signals still judge it), one measured beside it is not."""
+        allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if self._sampler is None or not self._sampler.available or n >= len(allowed):
+            return None
+        w = self._sampler.recent(1.0)
+        if w is None:  # no history yet: a short look
+            a = self.mark()
+            time.sleep(0.2)
+            w = self.window(a, self.mark())
+        if w is None:
+            return None
+        load = {c: w.others.get(c, 0.0) + w.steal.get(c, 0.0) for c in allowed}
+        return sorted(sorted(allowed, key=lambda c: (load[c], c))[:n])
 
     @contextmanager
     def worker_env_for(self, env: dict[str, str]):
@@ -233,16 +258,18 @@ class Session:
 
     def others_for(self, a: Mark | None, b: Mark | None, *, shared: bool) -> float | None:
         """Cores other processes used between two marks where that can slow a measurement: anywhere for a resource
-        all cores share (the last-level cache, DRAM) and anywhere on a virtual machine (two vCPUs may be one
-        physical core whatever the topology says); otherwise on the CPUs this run's threads used and their SMT
-        siblings. None when the OS does not tell."""
+        all cores share (the last-level cache, DRAM) or for a measurement free to run on any CPU; for one the last
+        call confined to some CPUs (:meth:`quiet_cpus`), on those CPUs and their SMT siblings. On a virtual machine
+        the host may make two vCPUs one physical core whatever the topology says: what that costs shows in the
+        measurement's own signals (its threads' running time, the clock and the fraction of the theoretical peak
+        measured beside it), which judge it as well. None when the OS does not tell."""
         w = self.window(a, b)
         if w is None:
             return None
         m = self.machine
-        if shared or m.get("virtualized"):
+        if shared or not self.last_cpus:
             return w.others_cores()
-        ours = {c for c, v in w.own.items() if v >= 0.1}
+        ours = set(self.last_cpus)
         sib = m.get("smt_siblings") or {}
         near = set(ours)
         for c in ours:

@@ -151,3 +151,45 @@ def test_a_block_of_a_session_runs_in_a_worker_with_more_environment():
         doc = s.finish({})
     assert (before, inside, after) == (None, ("1", "2"), None)
     assert doc["worker_env"] == {"ROOFLAB_A": "1"} and doc["extra_worker_env"] == {"ROOFLAB_B": "2"}
+
+
+def _affinity_with_a_new_thread() -> tuple[list[int], list[int]]:
+    """The calling thread's CPUs, and those of a thread it starts (which inherits them) and leaves waiting."""
+    import os
+    import threading
+
+    seen, go = [], threading.Event()
+    t = threading.Thread(target=lambda: (seen.append(sorted(os.sched_getaffinity(0))), go.wait(5)), daemon=True)
+    t.start()
+    while not seen:
+        pass
+    _LEFT.append((t, go))
+    return sorted(os.sched_getaffinity(0)), seen[0]
+
+
+_LEFT: list = []
+
+
+def _affinity_of_every_thread() -> list[list[int]]:
+    import os
+
+    out = [sorted(os.sched_getaffinity(int(tid))) for tid in os.listdir("/proc/self/task")]
+    for _, go in _LEFT:
+        go.set()
+    return out
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity") or len(__import__("os").sched_getaffinity(0))
+                    < 2, reason="needs two CPUs and CPU affinity")
+def test_a_call_confined_to_one_cpu_gives_every_thread_its_cpus_back():
+    """A one-thread measurement runs on one CPU; a thread pool a library started meanwhile inherited that one CPU and
+    must not keep it for the all-thread measurements that follow."""
+    import os
+
+    from rooflab.timing.worker import on_cpus
+
+    every = sorted(os.sched_getaffinity(0))
+    with Worker() as w:
+        mine, child = w.call("pinned", on_cpus, [every[-1]], _affinity_with_a_new_thread)
+        assert mine == child == [every[-1]]
+        assert all(cpus == every for cpus in w.call("after", _affinity_of_every_thread))

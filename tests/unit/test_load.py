@@ -131,3 +131,77 @@ def test_the_warning_names_the_busy_cpus():
     w = check_competing_load(0.98, 2, per_cpu={0: 0.01, 1: 0.97})
     assert w is not None and "CPU 1 97% busy" in w.message and "CPU 0" not in w.message
     assert check_competing_load(0.1, 2, per_cpu={1: 0.1}) is None
+
+
+def test_recent_covers_about_the_last_second_of_samples():
+    p = FakeProc()
+    s = sampler(p)
+    p.run(3.0, ours_on=0, others={1: 1.0})  # a hog on CPU 1, long ago
+    s.sample()
+    for _ in range(4):  # then four quarter-second samples: the hog moved to CPU 0
+        p.run(0.25, ours_on=None, others={0: 1.0})
+        s.sample()
+    w = s.recent(1.0)
+    assert w.wall_s == pytest.approx(1.0)
+    assert w.others[0] == pytest.approx(1.0) and w.others[1] == pytest.approx(0.0)
+    assert CpuSampler(read=lambda path: None).recent() is None
+
+
+def _session_on(proc: FakeProc, **machine):
+    from rooflab.session import Session
+
+    s = Session("measure", machine={"key": "t", **machine}, environment={"hostname": "h"})
+    s._sampler = sampler(proc)
+    return s
+
+
+def test_a_one_thread_measurement_goes_to_the_cpu_others_left_alone(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    p = FakeProc()
+    s = _session_on(p)
+    s._sampler.sample()
+    p.run(1.0, ours_on=None, others={0: 0.9, 1: 0.05})
+    assert s.quiet_cpus(1) == [1]
+    p.run(1.5, ours_on=None, others={0: 0.0, 1: 1.0})
+    assert s.quiet_cpus(1) == [0]
+    assert s.quiet_cpus(2) is None  # every CPU: nothing to choose
+
+
+def test_on_a_vm_a_private_resource_is_judged_by_its_own_cpus_a_shared_one_by_all():
+    p = FakeProc()
+    s = _session_on(p, virtualized=True)
+    a = s.mark()
+    p.run(2.0, ours_on=0, others={1: 1.0})  # we ran on CPU 0, a hog on CPU 1
+    b = s.mark()
+    assert s.others_for(a, b, shared=False) == pytest.approx(1.0)  # free to run anywhere: it met the hog
+    s.last_cpus = [0]  # confined to CPU 0 (quiet_cpus)
+    assert s.others_for(a, b, shared=False) == pytest.approx(0.0)
+    assert s.others_for(a, b, shared=True) == pytest.approx(1.0)
+    c = s.mark()
+    p.run(2.0, ours_on=0, others={0: 0.5})  # the other process shared our CPU
+    assert s.others_for(c, s.mark(), shared=False) == pytest.approx(0.5)
+
+
+def test_waiting_for_quiet_is_bounded_and_ends_when_the_load_does(monkeypatch):
+    """A session waits while another process keeps a CPU busy, gives up when its budget is spent, and stops waiting
+    as soon as the other process ends (the clock and /proc are fakes: the steps are exact)."""
+    import rooflab.session as session_mod
+
+    p = FakeProc()
+    s = _session_on(p, virtualized=True)
+    said = []
+    s.progress = said.append
+    hog_steps = [10 ** 6]  # how many more sleeps the hog on CPU 1 lasts
+
+    def sleep(seconds):
+        p.run(seconds, ours_on=None, others={1: 1.0} if hog_steps[0] > 0 else {})
+        hog_steps[0] -= 1
+
+    monkeypatch.setattr(session_mod.time, "sleep", sleep)
+    s.wait_quiet_left = 1.0
+    assert s.wait_for_quiet(step_s=0.5) is False
+    assert s.wait_quiet_left <= 0 and s.waited_s == pytest.approx(1.0)
+    assert any("waiting for the machine to be quiet" in m and "CPU 1" in m and "CPU 0" not in m for m in said), said
+    s.wait_quiet_left, s.waited_s, hog_steps[0] = 20.0, 0.0, 3
+    assert s.wait_for_quiet(step_s=0.5) is True
+    assert s.waited_s == pytest.approx(1.5) and s.wait_quiet_left == pytest.approx(18.5)

@@ -180,3 +180,22 @@ def test_stored_runs_from_before_the_bounds_are_checked_when_read():
     assert l1["status"] == "impossible" and "the most L1 can deliver" in l1["reason"]["text"]
     assert {m["level"] for m in doc["roofs"]["memory"]} == {"L2", "DRAM"}
     assert doc["trust"]["impossible"] == ["fp32 SIMD FMA x2", "L1 read x2"]
+
+
+def test_with_no_all_thread_roof_the_one_thread_roofline_is_drawn_and_says_so():
+    # a CPU busy with another process: every all-thread ceiling disturbed, the one-thread ones measured beside it
+    d = _doc(1, fma_status="disturbed", dram_status="disturbed")
+    for c in d["ceilings"]["bandwidth"]:
+        if c["threads"] == 2:
+            c["status"] = "disturbed"
+    r = measure_roofs(d)
+    assert r["threads"] == 1 and r["instead_of"] == 2
+    assert [c["name"] for c in r["compute"]] == ["fp32 SIMD FMA x1"] and [m["level"] for m in r["memory"]] == ["L1"]
+    # the all-thread roofline whenever it has a compute and a memory roof
+    full = measure_roofs(_doc(2))
+    assert full["threads"] == 2 and "instead_of" not in full
+    # neither: nothing is drawn, and nothing pretends otherwise
+    for c in d["ceilings"]["compute"] + d["ceilings"]["bandwidth"]:
+        c["status"] = "disturbed"
+    none = measure_roofs(d)
+    assert none["compute"] == [] and none["memory"] == [] and "instead_of" not in none

@@ -3,6 +3,12 @@ exactly, and so must any number written in the text (the test suite checks both,
 code is missing here)."""
 
 ZH: dict[str, str] = {
+    'no roofline written to {path}: {why}':
+        '未写入屋顶线图 {path}：{why}',
+    'The roofline drawn is the one-thread roofline: on {tall} threads no compute or no memory ceiling could be a roof (other processes kept a CPU busy), while the one-thread ceilings were measured on the CPU they left alone.':
+        '所画的是单线程屋顶线：在 {tall} 个线程上，没有任何计算上限或内存上限能作为屋顶（其他进程占用了一个 CPU），而单线程上限是在它们没有占用的 CPU 上测得的。',
+    'No roofline could be drawn: neither on {tall} threads nor on one did a compute and a memory ceiling both pass their checks.':
+        '无法画出屋顶线：无论在 {tall} 个线程还是单线程上，都没有同时通过检查的计算上限和内存上限。',
     'report written to {path}':
         '报告已写入 {path}',
     '{n} table(s) written to {dir}':

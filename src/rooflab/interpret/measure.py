@@ -174,6 +174,14 @@ def _trust_obs(doc: dict) -> list[dict]:
                        "the reason but are not roofs, and this run does not replace the roofs of this machine's "
                        "earlier undisturbed runs; bench and the labs keep using those. Rerun on a quiet machine, or "
                        "with --wait-quiet SECONDS.", n=len(t["disturbed"]), names=join(t["disturbed"], ", ")))
+    roofs = doc.get("roofs") or {}
+    if roofs.get("instead_of"):
+        out.append(msg("The roofline drawn is the one-thread roofline: on {tall} threads no compute or no memory "
+                       "ceiling could be a roof (other processes kept a CPU busy), while the one-thread ceilings were "
+                       "measured on the CPU they left alone.", tall=roofs["instead_of"]))
+    elif not (roofs.get("compute") and roofs.get("memory")):
+        out.append(msg("No roofline could be drawn: neither on {tall} threads nor on one did a compute and a memory "
+                       "ceiling both pass their checks.", tall=doc["threads_all"]))
     if t.get("impossible"):
         out.append(msg("{n} figure(s) broke a physical bound ({names}): impossible, a measurement problem, never a "
                        "roof.", n=len(t["impossible"]), names=join(t["impossible"], ", ")))
@@ -182,8 +190,9 @@ def _trust_obs(doc: dict) -> list[dict]:
 
 def _dram_roof_obs(doc: dict) -> list[dict]:
     """The DRAM roof against the regular-store figure: the write-allocate traffic the STREAM count leaves out."""
-    threads_all = doc["threads_all"]
-    roof = next((m for m in (doc.get("roofs") or {}).get("memory", []) if m.get("level") == "DRAM"), None)
+    roofs = doc.get("roofs") or {}
+    threads_all = roofs.get("threads", doc["threads_all"])
+    roof = next((m for m in roofs.get("memory", []) if m.get("level") == "DRAM"), None)
     if not roof or not roof.get("regular_value"):
         return []
     bw = doc["ceilings"]["bandwidth"]

@@ -111,23 +111,37 @@ def sweep_point(b: int, flops: float, nbytes: float, time_s: float, time_ci95, p
 
 def measure_roofs(doc: dict) -> dict:
     """The ceilings drawn on the roofline: every memory level and compute class at all threads. The DRAM roof is
-    the best the machine attains (streaming stores where they exist), with the regular-store figure beside it."""
+    the best the machine attains (streaming stores where they exist), with the regular-store figure beside it.
+
+    When the all-thread ceilings hold no compute or no memory roof (other processes kept a CPU busy, so each of
+    them was disturbed) but the one-thread ceilings hold both, the one-thread roofline is drawn instead: what could
+    be measured honestly. ``threads`` says which, and ``instead_of`` the thread count that could not be drawn."""
     threads_all = doc["threads_all"]
+    roofs = roofs_of(doc, threads_all)
+    if threads_all > 1 and not (roofs["compute"] and roofs["memory"]):
+        one = roofs_of(doc, 1)
+        if one["compute"] and one["memory"]:
+            return {**one, "instead_of": threads_all}
+    return roofs
+
+
+def roofs_of(doc: dict, threads: int) -> dict:
+    """The roofs of a measure run at one thread count (see measure_roofs)."""
     comp, mem = [], []
     cc = doc["ceilings"]["compute"]
     for prec in ("fp32", "fp64"):
         for klass in ("simd_fma", "simd", "scalar", "blas_gemm"):
-            c = best_compute(cc, prec, klass, threads_all)
+            c = best_compute(cc, prec, klass, threads)
             if c and (prec == "fp32" or klass in ("simd_fma", "blas_gemm")):
-                comp.append({"name": f"{c['name']} x{threads_all}", "value": c["flops_per_s"], "precision": prec,
+                comp.append({"name": f"{c['name']} x{threads}", "value": c["flops_per_s"], "precision": prec,
                              "klass": klass})
-    for roof in memory_roofs(doc["ceilings"]["bandwidth"], LEVELS, threads_all, f" x{threads_all}"):
+    for roof in memory_roofs(doc["ceilings"]["bandwidth"], LEVELS, threads, f" x{threads}"):
         if roof["level"] == "DRAM":
-            reg = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads_all, STREAM_KINDS)
+            reg = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads, STREAM_KINDS)
             if reg:
                 roof.update(regular_value=reg["bytes_per_s"], regular_kernel=reg["kernel"])
         mem.append(roof)
-    return {"compute": comp, "memory": mem}
+    return {"threads": threads, "compute": comp, "memory": mem}
 
 
 def trust(doc: dict) -> dict:

@@ -85,6 +85,10 @@ class RankSession(Session):
     def others_for(self, a, b, *, shared: bool):
         return None
 
+    def quiet_cpus(self, n: int):
+        # each rank runs where the launcher placed it (--bind-to core): moving it would break that placement
+        return None
+
     def wait_for_quiet(self, threshold: float = 0.25, *, step_s: float = 0.5) -> bool:
         return True
 

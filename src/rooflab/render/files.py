@@ -5,7 +5,7 @@ HTML page, every table as CSV, the roofline drawn (PNG, SVG, PDF). A document of
 from __future__ import annotations
 
 from rooflab.contract import Command
-from rooflab.errors import RooflabError
+from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import tr
 
 
@@ -26,15 +26,18 @@ def write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[st
     if plot:
         from rooflab.render.plot import plot_roofline
 
-        if runs is None:
-            plot_roofline(doc, plot, title=tr("Your kernels on this machine") if cmd.kind == "bench" else None)
-        else:
-            drawn = [d for d in runs if d.get("result")]
-            if not drawn:
-                raise RooflabError(f"run {runs[0]['run_id']} has no finished result to draw")
-            plot_roofline(drawn[0]["result"] if len(drawn) == 1 else
-                          [(f"run {d['run_id']}", d["result"]) for d in drawn], plot)
-        said.append(tr("roofline written to {path}", path=plot))
+        try:
+            if runs is None:
+                plot_roofline(doc, plot, title=tr("Your kernels on this machine") if cmd.kind == "bench" else None)
+            else:
+                drawn = [d for d in runs if d.get("result")]
+                if not drawn:
+                    raise RooflabError(f"run {runs[0]['run_id']} has no finished result to draw")
+                plot_roofline(drawn[0]["result"] if len(drawn) == 1 else
+                              [(f"run {d['run_id']}", d["result"]) for d in drawn], plot)
+            said.append(tr("roofline written to {path}", path=plot))
+        except NothingToDraw as exc:  # the run is finished and shown; only the drawing is left out, with why
+            said.append(tr("no roofline written to {path}: {why}", path=plot, why=str(exc)))
     if html:
         from rooflab.render.html import run_from_doc, write_html
 

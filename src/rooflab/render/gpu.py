@@ -7,7 +7,7 @@ from rich.console import Console
 from rooflab.i18n import text, tr
 from rooflab.render.ascii import ascii_roofline
 from rooflab.units import binary_bytes, pct, si
-from rooflab.render.measure import ci_range, render_sweep, roof_points, status_cell
+from rooflab.render.measure import Notes, ci_range, render_sweep, roof_points
 from rooflab.render.text import esc, heading, kv_table, render_observations, render_warnings, table
 
 
@@ -37,22 +37,24 @@ def render_gpu(doc: dict, console: Console) -> None:
                             [tr("precision"), tr("peak")], rows))
         if th.get("source"):
             console.print(f"  [dim]{esc(str(th['source']))}[/]", highlight=False)
-    rows = []
+    rows, notes = [], Notes()
     for c in doc["ceilings"]["compute"]:
         rows.append([c["name"], si(c.get("flops_per_s"), "FLOP/s"), ci_range(c.get("ci95"), "FLOP/s"),
                      c.get("samples", "—"), _ghz(c.get("clock_hz_during")), pct(c.get("of_theoretical"), 1),
-                     status_cell(c)])
+                     notes.cell(c)])
     console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the SM clock during each)"),
                         [tr("kernel"), "FLOP/s", tr("95% CI"), "n", tr("SM clock"), tr("of theor."), tr("status")],
                         rows))
-    rows = []
+    notes.print(console)
+    rows, notes = [], Notes()
     for b in doc["ceilings"]["bandwidth"]:
         rows.append([b["level"], b["kernel"], si(b.get("bytes_per_s"), "B/s"), ci_range(b.get("ci95"), "B/s"),
                      b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")), pct(b.get("of_theoretical"), 1),
-                     status_cell(b)])
+                     notes.cell(b)])
     console.print(table(tr("Bandwidth ceilings (STREAM byte counts; HBM against 2 x memory clock x bus width)"),
                         [tr("level"), tr("kernel"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
                          tr("of theor."), tr("status")], rows))
+    notes.print(console)
     ref = doc.get("reference") or {}
     if ref.get("bytes_per_s"):
         console.print(tr("reference: cudaMemcpy device to device {bw} over {ws}; HBM copy / memcpy = {r}",

@@ -24,7 +24,8 @@ def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
     comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", []) if drawable(c.get("value"))]
     mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", []) if drawable(m.get("value"))]
     pts = []
-    for p in doc.get("sweep") or []:
+    # a batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
+    for p in [] if roofs.get("instead_of") else doc.get("sweep") or []:
         if not (drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))):
             continue
         pts.append({"label": f"B={p['B']}", "intensity": p["intensity"], "flops": p["flops_per_s"],

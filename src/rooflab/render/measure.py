@@ -15,10 +15,28 @@ def ci_range(c, unit):
     return f"{si(c[0], '')}–{si(c[1], unit)}" if c else "—"
 
 
-def status_cell(x: dict) -> str:
-    st = x.get("status", "ok")
-    color = "yellow" if st == "disturbed" else "red"
-    return tr("ok") if st == "ok" else styled(f"[{color}]{esc(status_word(st))}[/]: {esc(text(x.get('reason') or ''))}")
+class Notes:
+    """The reasons behind a table's statuses, numbered once each and printed under the table: a status cell stays
+    one short word and a number, however long its reason."""
+
+    def __init__(self):
+        self.reasons: list[str] = []
+
+    def cell(self, x: dict) -> str:
+        st = x.get("status", "ok")
+        if st == "ok":
+            return tr("ok")
+        color = "yellow" if st == "disturbed" else "red"
+        why = text(x.get("reason") or "")
+        if not why:
+            return styled(f"[{color}]{esc(status_word(st))}[/]")
+        if why not in self.reasons:
+            self.reasons.append(why)
+        return styled(f"[{color}]{esc(status_word(st))}[/] [{self.reasons.index(why) + 1}]")
+
+    def print(self, console: Console) -> None:
+        for i, why in enumerate(self.reasons, 1):
+            console.print(f"  [{i}] {why}", markup=False, highlight=False)
 
 
 def roof_points(doc: dict) -> list[Point]:
@@ -45,25 +63,27 @@ def render_measure(doc: dict, console: Console) -> None:
     console.print(heading("rooflab measure", f" · {mode} · " + tr("all threads = {n}", n=doc["threads_all"]) + " · "
                           + tr("run {id}", id=doc.get("run_id", "—"))))
     render_machine(m, console)
-    rows = []
+    rows, notes = [], Notes()
     for c in doc["ceilings"]["compute"]:
         rows.append([c["name"], c["threads"], si(c.get("flops_per_s"), "FLOP/s"),
                      ci_range(c.get("ci95"), "FLOP/s"),
                      c.get("samples", "—"), pct(c.get("of_theoretical"), 1),
                      tr("{fma} FMA/{mul}M/{add}A, {spills} spill", fma=c["audit"]["fma"], mul=c["audit"]["fp_mul"],
                         add=c["audit"]["fp_add"], spills=c["audit"]["spills"]) if c.get("audit") else "—",
-                     status_cell(c)])
+                     notes.cell(c)])
     console.print(table(tr("Compute ceilings (median, 95% CI; % of theoretical at the clock measured beside each)"),
                         [tr("kernel"), tr("threads"), "FLOP/s", tr("95% CI"), "n", tr("of theor."), tr("loop audit"),
                          tr("status")], rows))
-    rows = []
+    notes.print(console)
+    rows, notes = [], Notes()
     for b in doc["ceilings"]["bandwidth"]:
         rows.append([b["level"], b["kernel"], b["threads"], si(b.get("bytes_per_s"), "B/s"),
                      ci_range(b.get("ci95"), "B/s"), b.get("samples", "—"), binary_bytes(b.get("working_set_bytes")),
-                     status_cell(b)])
+                     notes.cell(b)])
     console.print(table(tr("Bandwidth ceilings (re-measured well inside each plateau; STREAM byte counts)"),
                         [tr("level"), tr("kernel"), tr("threads"), tr("bytes/s"), tr("95% CI"), "n", tr("working set"),
                          tr("status")], rows))
+    notes.print(console)
     caches = m.get("caches") or {}
     rows = []
     for sw in doc.get("bandwidth_sweeps", []):
@@ -89,11 +109,12 @@ def render_measure(doc: dict, console: Console) -> None:
     r = doc.get("roofs") or {}
     comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
     mem = [(x["name"], x["value"]) for x in r.get("memory", [])]
-    pp = roof_points(doc)
+    # the batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
+    pp = [] if r.get("instead_of") else roof_points(doc)
     console.print("")
     width = max(40, min(100, console.width - 12))
     for line in ascii_roofline(comp, mem, pp, width=width,
-                               title=tr("Roofline of this machine ({n} threads)", n=doc["threads_all"])):
+                               title=tr("Roofline of this machine ({n} threads)", n=r.get("threads", doc["threads_all"]))):
         console.print(line, markup=False, highlight=False)
     if pp:
         console.print(tr("  points: ") + ", ".join(f"{p.label}: B={q['B']}" + (tr(" (above roof)") if p.flagged else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rooflab.errors import RooflabError
+from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.units import drawable
 from rooflab.i18n import get_lang, tr, using
 
@@ -75,9 +75,10 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     comp = [c for c in roofs.get("compute", []) if drawable(c.get("value"))]
     mem = [m for m in roofs.get("memory", []) if drawable(m.get("value"))]
     if not comp or not mem:
-        raise RooflabError(tr("this run has no compute and memory ceilings to draw"))
+        raise NothingToDraw(tr("this run has no compute and memory ceilings to draw"))
     top = max(c["value"] for c in comp)
-    pts = [p for p in (doc.get("sweep") or doc.get("points") or [])
+    # a batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
+    pts = [p for p in ([] if roofs.get("instead_of") else (doc.get("sweep") or doc.get("points") or []))
            if drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))]
     xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
     import numpy as np
@@ -105,7 +106,7 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     if title is None and doc.get("gpu"):
         title = tr("Roofline: {model}", model=doc["gpu"]["name"])
     ax.set_title(_plain(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
-                                    n=doc.get("threads_all", "?"))))
+                                    n=roofs.get("threads", doc.get("threads_all", "?")))))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()

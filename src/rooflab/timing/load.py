@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -182,6 +183,7 @@ class CpuSampler:
         self._others = {k: 0.0 for k in self._busy}
         self._own = {k: 0.0 for k in self._busy}
         self._steal = {k: 0.0 for k in self._busy}
+        self._history: deque = deque(maxlen=16)  # the last samples' running totals, for recent()
         if self.available:
             self._own_delta()  # the threads' CPU time so far is not this sampler's to attribute
 
@@ -253,6 +255,7 @@ class CpuSampler:
                 self._own[cpu] = self._own.get(cpu, 0.0) + mine
                 self._others[cpu] = self._others.get(cpu, 0.0) + d_busy - mine
                 self._steal[cpu] = self._steal.get(cpu, 0.0) + max(0.0, d_steal)
+            self._history.append(Mark(self._clock(), dict(self._others), dict(self._own), dict(self._steal)))
 
     def _loop(self) -> None:
         while not self._stop.wait(self._interval):
@@ -278,6 +281,19 @@ class CpuSampler:
         self.sample()
         with self._lock:
             return Mark(self._clock(), dict(self._others), dict(self._own), dict(self._steal))
+
+    def recent(self, seconds: float = 1.0) -> Window | None:
+        """What happened over about the last ``seconds`` (from the newest kept sample at least that old, or the
+        oldest kept; a fresh sample ends it); None when the OS does not tell."""
+        end = self.mark()
+        if end is None:
+            return None
+        with self._lock:
+            older = [m for m in self._history if end.t - m.t >= seconds] or list(self._history)[:1]
+        start = older[-1] if older else None
+        if start is None or end.t - start.t <= 0:
+            return None
+        return self.between(start, end)
 
     @staticmethod
     def between(a: Mark | None, b: Mark | None) -> Window | None:

@@ -95,6 +95,31 @@ def _child_main(conn, parent: int | None = None) -> None:
                 conn.send(("err-text", f"{type(exc).__name__}: {exc}", tb))
 
 
+def on_cpus(cpus: list[int], fn: Callable[..., Any], *args, **kwargs) -> Any:
+    """``fn(*args, **kwargs)`` with the calling thread confined to ``cpus`` (a one-thread measurement kept on the
+    CPU others left alone). Afterwards every thread of the process gets the CPUs it had before the call back: a
+    thread pool that a library started during the call inherited the narrow set and would otherwise keep it."""
+    if not hasattr(os, "sched_setaffinity") or not cpus:
+        return fn(*args, **kwargs)
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError:  # a CPU that went away since it was chosen: run where the thread may run
+        return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        try:
+            tids = [int(t) for t in os.listdir("/proc/self/task")]
+        except OSError:
+            tids = [0]
+        for tid in tids:
+            try:
+                os.sched_setaffinity(tid, before)
+            except OSError:  # a thread that ended meanwhile
+                pass
+
+
 def signal_name(exitcode: int | None) -> str | None:
     if exitcode is None or exitcode >= 0:
         return None

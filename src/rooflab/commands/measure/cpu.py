@@ -277,7 +277,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                         m0 = session.mark()
                         res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
                                            dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
-                                           threads=threads, config=plan.peak)
+                                           threads=threads, config=plan.peak, on_quiet_cpus=threads)
                         others = session.others_for(m0, session.mark(), shared=False)
                         attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
                                                       one["flops_per_s"] if one else None, others))
@@ -335,7 +335,8 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                      "chains": None, "threads": threads, "audit": None}
             try:
                 m0 = session.mark()
-                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, PREC_DTYPE[prec], threads, plan.gemm)
+                res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, PREC_DTYPE[prec], threads, plan.gemm,
+                                   on_quiet_cpus=threads)
                 others = session.others_for(m0, session.mark(), shared=False)
             except RooflabError as exc:
                 entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
@@ -394,7 +395,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
             sizes = sorted(set(sizes))
             try:
                 pts = session.call(f"sweep {kind} x{threads}", tasks.stream_task, str(lib.path), kind, sizes, threads,
-                                   plan.sweep, timeout_s=600)
+                                   plan.sweep, timeout_s=600, on_quiet_cpus=threads)
             except RooflabError as exc:
                 sweeps.append({"kernel": kind, "threads": threads, "error": str(exc), "points": [], "plateaus": []})
                 continue
@@ -412,7 +413,8 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
                 session.progress(f"bandwidth sweep: {kind} x{threads}, plateau edges")
                 try:
                     more = _sweep_points(session.call(f"sweep edges {kind} x{threads}", tasks.stream_task,
-                                                      str(lib.path), kind, extra, threads, plan.sweep, timeout_s=600),
+                                                      str(lib.path), kind, extra, threads, plan.sweep, timeout_s=600,
+                                                      on_quiet_cpus=threads),
                                          kind, machine, threads, clock_hz)
                 except RooflabError as exc:
                     more, edge_error = [], str(exc)
@@ -496,7 +498,7 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
                 session.skip_call(f"ceilings {kind} x{threads}")
             m0 = session.mark()
             got = (session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind, todo, threads,
-                                plan.ceiling, timeout_s=600) if todo else [])
+                                plan.ceiling, timeout_s=600, on_quiet_cpus=threads) if todo else [])
             m1 = session.mark()
             for r in got:
                 if r.get("timing") is None:
@@ -615,7 +617,7 @@ def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, threads_all: i
     for threads in sorted({1, threads_all}):
         try:
             m0 = session.mark()
-            res = session.call(f"gemv x{threads}", tasks.gemv_task, d, threads, plan.ceiling)
+            res = session.call(f"gemv x{threads}", tasks.gemv_task, d, threads, plan.ceiling, on_quiet_cpus=threads)
             others = session.others_for(m0, session.mark(), shared=True)
         except RooflabError as exc:
             out.append({"level": "DRAM", "kernel": "BLAS GEMV", "threads": threads, "status": "failed",
@@ -630,7 +632,7 @@ def _numpy_bandwidth(session: Session, plan: Plan, machine: dict, threads_all: i
     n = plan.copy_bytes // 4
     try:
         m0 = session.mark()
-        res = session.call("numpy copy", tasks.numpy_copy_task, n, plan.ceiling)
+        res = session.call("numpy copy", tasks.numpy_copy_task, n, plan.ceiling, on_quiet_cpus=1)
         others = session.others_for(m0, session.mark(), shared=True)
         t = Timing.from_dict(res["timing"])
         rate, ci, _ = _rate(8.0 * n, t)
