@@ -43,7 +43,13 @@ def test_each_kernel_is_checked_timed_and_reports_its_running_fraction(lib, has_
     out = tasks.stream_task(str(lib.path), kind, [1000, 4096 + 64], threads, FAST)
     assert [r["n"] for r in out] == [1000, 4160]
     for r in out:
-        assert r["rel_error"] <= 1e-12 and r["timing"]["reps"] >= 1
+        assert r["rel_error"] <= 1e-12
+        if r["timing"] is None:
+            # a size whose samples stayed mostly the cost of starting its threads (another process held one of
+            # their CPUs through every try) is not measured, and says why; one thread has nothing to wait for
+            assert threads > 1 and "call overhead" in r["error"] and "not measured" in r["error"], r
+            continue
+        assert r["timing"]["reps"] >= 1
         assert len(r["timing"]["running"]) == len(r["timing"]["samples"])
         assert all(0.0 <= x <= 1.0 for x in r["timing"]["running"])
         assert all(s > 0 for s in r["timing"]["samples"])

@@ -103,6 +103,33 @@ def test_an_overhead_inflated_in_some_samples_only_makes_those_slower_never_fast
     assert max(t.samples) > 2e-6  # the two slow samples stay slow, for the spread check to see
 
 
+def test_an_overhead_measured_while_a_thread_could_not_start_is_measured_again():
+    """Under a hog, every empty call that measured the overhead waited 4 ms for a thread; the samples did not. A whole
+    sample shorter than that overhead refutes it: it is measured again, the lower figure kept, and the samples hold
+    the work's own time."""
+    def kernel(reps):
+        return 2e-6 + 5e-8 * reps  # 2 us per call, 50 ns per repetition
+
+    empties = iter([4e-3, 2e-6])
+    t = run_samples(kernel, HarnessConfig(min_sample_s=2e-3, samples=3, warmup=0, min_samples=3), reps=100,
+                    overhead_per_call=4e-3, remeasure_overhead=lambda: next(empties))
+    assert all(s == pytest.approx(5e-8) for s in t.samples)
+
+
+def test_the_count_grows_as_far_as_a_sample_may_last_before_giving_up():
+    """A 4 ms wake-up in every call behind 50 ns of work needs millions of repetitions: the count keeps growing while
+    a sample may last longer (here up to 2 s), instead of stopping after a fixed few tries."""
+    def kernel(reps):
+        return 4e-3 + 5e-8 * reps
+
+    cfg = HarnessConfig(min_sample_s=2e-3, samples=3, warmup=0, min_samples=3, max_sample_s=2.0)
+    t = run_samples(kernel, cfg, reps=1, overhead_per_call=4e-3)
+    assert t.reps >= 10 ** 5 and all(s == pytest.approx(5e-8) for s in t.samples)
+    with pytest.raises(OverheadDominates):  # where a sample may not last that long, it fails with the reason
+        run_samples(kernel, HarnessConfig(min_sample_s=2e-3, samples=3, warmup=0, min_samples=3, max_sample_s=0.05),
+                    reps=1, overhead_per_call=4e-3)
+
+
 def test_the_call_overhead_is_the_least_of_several_empty_calls():
     seq = iter([4e-3, 2e-6, 6e-3, 3e-6, 5e-3, 2.5e-6, 7e-3])
     assert call_overhead(lambda reps: next(seq)) == pytest.approx(2e-6)

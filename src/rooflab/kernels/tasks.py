@@ -224,7 +224,8 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
         fn = with_running(lambda reps, n=n: call(reps, n), lib)
         try:
             reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
-            t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}")
+            t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}",
+                            remeasure_overhead=lambda fn=fn: call_overhead(fn))
         except OverheadDominates as exc:  # this size is lost, not the others
             out.append({"n": n, "timing": None, "error": str(exc), "rel_error": worst})
             continue
@@ -422,7 +423,8 @@ def gemm_time_task(lib: str, symbol: str, shape: tuple[int, int, int], config: H
         raise WrongResult(symbol, err, tolerance)
     fn = lambda reps: call(reps, A, B, C)  # noqa: E731
     reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
-    t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=symbol)
+    t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=symbol,
+                    remeasure_overhead=lambda: call_overhead(fn))
     return {"timing": t.to_dict(), "rel_error": err}
 
 
