@@ -66,6 +66,40 @@ def _have_mpi4py() -> bool:
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
 
+@pytest.fixture(scope="session")
+def quick_measure(tmp_path_factory):
+    """One real `rooflab measure --quick --lang zh --plot roof.svg` for the whole session (the report a
+    Chinese-speaking user sees), read back with `show latest --json`: (document, store, plot, printed report). Tests
+    that need more runs beside it copy the store (``store_with_quick_measure``), so each measures only what it adds."""
+    import contextlib
+    import io
+    import json
+
+    from rooflab.cli import main
+
+    d = tmp_path_factory.mktemp("measure")
+    store, svg = d / "store.sqlite", d / "roof.svg"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["measure", "--quick", "--lang", "zh", "--store", str(store), "--plot", str(svg)])
+    assert code == 0
+    zh = out.getvalue()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["show", "latest", "--json", "--store", str(store)]) == 0
+    return json.loads(out.getvalue())["result"], store, svg, zh
+
+
+def store_with_quick_measure(quick_measure, folder) -> str:
+    """A store of its own holding the session's quick measure run (a copy: what a test adds stays its own)."""
+    import sqlite3
+
+    dst = os.path.join(str(folder), "store.sqlite")
+    with sqlite3.connect(str(quick_measure[1])) as src, sqlite3.connect(dst) as out:
+        src.backup(out)
+    return dst
+
+
 def fake_measure(store_path):
     """A stored roofline of this machine, so that bench does not have to measure one (round numbers)."""
     from rooflab.machine import describe

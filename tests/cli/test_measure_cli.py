@@ -11,24 +11,9 @@ pytestmark = pytest.mark.cc
 
 
 @pytest.fixture(scope="module")
-def quick_run(tmp_path_factory):
-    """One `rooflab measure --quick --lang zh` (the report a Chinese-speaking user sees); the document is read back
-    with `show latest --json`."""
-    d = tmp_path_factory.mktemp("measure")
-    store = d / "store.sqlite"
-    svg = d / "roof.svg"
-    import io
-    import contextlib
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["measure", "--quick", "--lang", "zh", "--store", str(store), "--plot", str(svg)])
-    assert code == 0
-    zh = out.getvalue()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["show", "latest", "--json", "--store", str(store)]) == 0
-    return json.loads(out.getvalue())["result"], store, svg, zh
+def quick_run(quick_measure):
+    """The session's one `rooflab measure --quick --lang zh --plot roof.svg` (conftest.quick_measure)."""
+    return quick_measure
 
 
 def test_measure_quick_lang_zh_prints_chinese_throughout(quick_run):
@@ -205,9 +190,11 @@ def test_html_report_of_stored_runs_and_after_a_lab(quick_run, capsys, tmp_path)
 def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_path):
     import copy
 
+    from conftest import store_with_quick_measure
     from rooflab.results.store import Store
 
-    doc, store, _, _ = quick_run
+    doc, _, _, _ = quick_run
+    store = store_with_quick_measure(quick_run, tmp_path)  # the other run is this test's own
     later = copy.deepcopy(doc)  # the same machine on another date, twice as fast everywhere
     for c in later["ceilings"]["compute"] + later["ceilings"]["bandwidth"]:
         for k in ("flops_per_s", "bytes_per_s"):

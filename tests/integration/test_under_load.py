@@ -18,6 +18,7 @@ from rooflab.results.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "targets"))
 from loadgen import Hog, cpu_hog, memory_hog  # noqa: E402
+from conftest import store_with_quick_measure  # noqa: E402
 
 pytestmark = [pytest.mark.cc, pytest.mark.slow]
 
@@ -33,11 +34,12 @@ def _measure(store_path):
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def runs(tmp_path_factory, quick_measure):
+    """The session's quick measure (made without a load of the suite's own), then one under each hog."""
     if len(CPUS) < 2:
         pytest.skip("needs two CPUs: one for the hog, one at least for rooflab")
-    store = tmp_path_factory.mktemp("load") / "store.sqlite"
-    quiet = _measure(store)
+    store = store_with_quick_measure(quick_measure, tmp_path_factory.mktemp("load"))
+    quiet = quick_measure[0]
     with Hog(CPU_HOG, CPUS[-1]):
         cpu = _measure(store)
     with Hog(MEM_HOG, CPUS[-1]):
