@@ -35,11 +35,13 @@ def counts(tail: str) -> dict:
     return got
 
 
-def run_suite(extra: list[str]) -> tuple[dict, float, str]:
+def run_suite(extra: list[str], log: Path) -> tuple[dict, float, str]:
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT,
                        capture_output=True, text=True)
     wall = time.monotonic() - t0
+    log.parent.mkdir(exist_ok=True)
+    log.write_text(p.stdout + p.stderr)  # the whole output, for the failures' details
     lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
     failed = [ln for ln in lines if ln.startswith(("FAILED", "ERROR"))]
     return counts(lines[-1] if lines else ""), wall, "\n".join(failed)
@@ -59,12 +61,13 @@ def main() -> int:
     print(f"{'condition':<8} {'run':>3} {'passed':>7} {'failed':>7} {'errors':>7} {'skipped':>8} {'seconds':>8}")
     for name in args.only or list(conditions):
         for i in range(args.runs):
+            log = ROOT / ".pytest-artifacts" / f"suite-{name}-{i + 1}.log"
             with conditions[name]():
-                got, wall, failed = run_suite(args.pytest_args)
+                got, wall, failed = run_suite(args.pytest_args, log)
             print(f"{name:<8} {i + 1:>3} {got['passed']:>7} {got['failed']:>7} {got['error']:>7} {got['skipped']:>8} "
                   f"{wall:>8.0f}", flush=True)
             if failed:
-                print("  " + failed.replace("\n", "\n  "), flush=True)
+                print("  " + failed.replace("\n", "\n  ") + f"\n  (details: {log})", flush=True)
             bad += got["failed"] + got["error"] + (got["passed"] == 0)
     print("target: 0 failed and 0 errors in every run; quiet within 300 s")
     return 1 if bad else 0

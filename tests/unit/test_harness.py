@@ -185,3 +185,38 @@ def test_per_call_overhead_raises_reps_and_grows_once_when_samples_are_mostly_ov
     assert res["A"].reps == 1600
     with pytest.raises(OverheadDominates):
         run_interleaved(fns, cfg, call_overheads={"A": 5e-3}, reps={"A": 100})
+
+
+def test_rounds_a_burst_touched_are_left_out_while_enough_remain():
+    from rooflab.timing.harness import Timing
+
+    t = Timing(reps=10, samples=[1.0, 2.0, 1.0, 1.1, 3.0, 1.0], raw=[1.0, 2.0, 1.0, 1.1, 3.0, 1.0],
+               running=[1.0, 0.6, 0.99, 0.97, 0.5, 1.0])
+    kept, touched = t.rounds_kept(0.9)
+    assert touched == [1, 4] and kept.samples == [1.0, 1.0, 1.1, 1.0] and kept.running == [1.0, 0.99, 0.97, 1.0]
+    assert kept.summary.median == 1.0 and t.summary.median > kept.summary.median
+    # too few untouched rounds: all are kept, and their running fraction says the CPUs were not ours
+    few = Timing(reps=1, samples=[1.0, 2.0, 2.0], raw=[1.0, 2.0, 2.0], running=[1.0, 0.5, 0.5])
+    kept, touched = few.rounds_kept(0.9)
+    assert kept is few and touched == [1, 2] and few.running_fraction == 0.5
+    # without running fractions nothing can be told apart
+    bare = Timing(reps=1, samples=[1.0, 2.0, 3.0], raw=[1.0, 2.0, 3.0])
+    assert bare.rounds_kept(0.9) == (bare, [])
+
+
+def test_a_python_timed_call_logs_the_share_of_its_wall_time_it_ran():
+    import time
+
+    from rooflab.timing.harness import python_timed_running
+
+    def spin():
+        end = time.perf_counter() + 0.002
+        while time.perf_counter() < end:
+            pass
+
+    fn = python_timed_running(spin, threads=1)
+    assert fn(3) > 0.005 and fn(0) >= 0 and len(fn.log) == 1  # a call with no repetitions logs nothing
+    assert 0.0 <= fn.log[0] <= 1.0
+    sleepy = python_timed_running(lambda: time.sleep(0.003), threads=1)
+    sleepy(2)
+    assert sleepy.log[0] < 0.5  # asleep, not running: the process's CPU time covers little of the wall time

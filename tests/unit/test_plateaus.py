@@ -159,3 +159,32 @@ def test_close_l2_and_l3_levels_stay_two_plateaus():
         sizes, vals = sweep(levels, seed=seed, ppo=2, noise=0.03)
         found += [p.level for p in name_plateaus(find_plateaus(sizes, vals), CACHES)] == ["L1", "L2", "L3", "DRAM"]
     assert found >= 36  # 24 of 40 when any two levels under 12% apart were merged
+
+
+def test_an_edge_far_from_the_os_size_is_reported_only_when_a_second_sweep_agrees():
+    from rooflab.model.plateaus import Plateau, confirm_edge, edge_suspect, edge_window
+
+    def pair(edge):
+        p = Plateau(0, 2, [8e3, 16e3, 32e3], [2e11] * 3, level="L1", expected_bytes=32768, boundary_bytes=edge)
+        q = Plateau(3, 5, [64e3, 128e3, 256e3], [1e11] * 3, level="L2", expected_bytes=1 << 20)
+        return p, q
+
+    # a burst made the first sweep fall at 77 KiB (2.4x the OS's 32 KiB): suspect, and measured again around it
+    p, q = pair(77 * 1024)
+    assert edge_suspect(p) and edge_window(p) == pytest.approx((32768 / 1.5, 77 * 1024 * 1.5))
+    sizes = [22e3, 28e3, 36e3, 45e3, 56e3, 70e3, 90e3, 115e3]
+    quiet = [2e11, 2e11, 1.9e11, 1.2e11, 1e11, 1e11, 1e11, 1e11]  # the second sweep falls near 40 KiB
+    check = confirm_edge(p, q, sizes, quiet)
+    assert not check["confirmed"] and p.boundary_bytes == 32768 and check["first_bytes"] == 77 * 1024
+    assert 36e3 < check["second_bytes"] < 45e3
+    # the same edge in both sweeps: confirmed, and placed on the second, denser sweep
+    p, q = pair(77 * 1024)
+    again = [2e11, 2e11, 2e11, 2e11, 2e11, 1.5e11, 1e11, 1e11]
+    check = confirm_edge(p, q, sizes, again)
+    assert check["confirmed"] and 56e3 < p.boundary_bytes < 90e3
+    # a second sweep that never crosses between the two levels confirms nothing
+    p, q = pair(77 * 1024)
+    assert not confirm_edge(p, q, sizes, [1e11] * len(sizes))["confirmed"] and p.boundary_bytes == 32768
+    # an edge near its cache is not measured again; nor are unnamed plateaus or DRAM
+    assert not edge_suspect(pair(40 * 1024)[0])
+    assert not edge_suspect(Plateau(0, 0, [1e9], [3e10], level="DRAM", expected_bytes=None, boundary_bytes=None))

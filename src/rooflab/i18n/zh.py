@@ -3,6 +3,10 @@ exactly, and so must any number written in the text (the test suite checks both,
 code is missing here)."""
 
 ZH: dict[str, str] = {
+    "{level} taken at the OS's {rep}: the sweep put its edge at {first}, and a second sweep around it did not confirm that":
+        '{level} 取操作系统报告的 {rep}：扫描把它的边界定在 {first}，但在其附近的第二次扫描没有证实这一点',
+    '{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x; a second sweep confirmed it)':
+        '{level} 直到约 {edge}（操作系统报告 {rep}；{ratio:.2g}x；第二次扫描证实了这一点）',
     'no roofline written to {path}: {why}':
         '未写入屋顶线图 {path}：{why}',
     'The roofline drawn is the one-thread roofline: on {tall} threads no compute or no memory ceiling could be a roof (other processes kept a CPU busy), while the one-thread ceilings were measured on the CPU they left alone.':

@@ -79,7 +79,16 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
                 continue
             rep = caches.get(p["level"])
             edge = p.get("boundary_bytes") or p["end_bytes"]
-            if rep:
+            check = p.get("edge_check")
+            if check and not check["confirmed"]:
+                parts.append(msg("{level} taken at the OS's {rep}: the sweep put its edge at {first}, and a second "
+                                 "sweep around it did not confirm that", level=p["level"],
+                                 rep=binary_bytes(check["os_bytes"]), first=binary_bytes(check["first_bytes"])))
+            elif check and rep:
+                parts.append(msg("{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x; a second sweep "
+                                 "confirmed it)", level=p["level"], edge=binary_bytes(edge), rep=binary_bytes(rep),
+                                 ratio=edge / rep))
+            elif rep:
                 parts.append(msg("{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x)", level=p["level"],
                                  edge=binary_bytes(edge), rep=binary_bytes(rep), ratio=edge / rep))
             else:

@@ -16,7 +16,7 @@ import numpy as np
 
 from rooflab.errors import OverheadDominates, RooflabError, WrongResult
 from rooflab.timing.harness import (HarnessConfig, Timing, calibrate, python_overhead, python_timed,
-                                    run_interleaved, run_samples)
+                                    python_timed_running, run_interleaved, run_samples)
 from rooflab.timing.memory import aligned_array
 from rooflab.timing.stats import order_statistic_median_ci
 
@@ -280,16 +280,25 @@ def checked_blas_gemm(n: int, dtype: str) -> tuple[Callable[[], object], float, 
 def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
     with _limit(threads):
         call, first, err = checked_blas_gemm(n, dtype)
-        t = samples_after_check(call, first, config)
+        t = samples_after_check(call, first, config, threads)
     return {"timing": t.to_dict(), "rel_error": err}
 
 
-def samples_after_check(call, first_s: float, config: HarnessConfig) -> Timing:
-    """Samples of a Python-timed call already made once, for its correctness check (which warmed it up). A call
-    that lasted a whole sample is one repetition per sample, with no calibration and no further warm-up."""
+def samples_after_check(call, first_s: float, config: HarnessConfig, threads: int = 1) -> Timing:
+    """Samples of a Python-timed call already made once, for its correctness check (which warmed it up), with the
+    running fraction of each over ``threads`` threads. A call that lasted a whole sample is one repetition per
+    sample, with no calibration and no further warm-up."""
     long_call = first_s >= config.min_sample_s
-    return run_samples(python_timed(call), dataclasses.replace(config, warmup=0) if long_call else config,
-                       reps=1 if long_call else None, overhead_per_rep=python_overhead())
+    return _running_samples(call, dataclasses.replace(config, warmup=0) if long_call else config, threads,
+                            reps=1 if long_call else None)
+
+
+def _running_samples(call, config: HarnessConfig, threads: int, reps: int | None = None) -> Timing:
+    """Samples of a Python-timed call with each one's running fraction (harness.python_timed_running)."""
+    fn = python_timed_running(call, threads)
+    t = run_samples(fn, config, reps=reps, overhead_per_rep=python_overhead())
+    t.running = sampled_running(fn.log, len(t.samples))
+    return t
 
 
 def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
@@ -302,7 +311,7 @@ def gemv_task(d: int, threads: int, config: HarnessConfig) -> dict:
         err = rel_err(y[:64], W[:64].astype(np.float64) @ x.astype(np.float64))
         if err > 1e-4:
             raise WrongResult("BLAS GEMV", err, 1e-4)
-        t = run_samples(python_timed(lambda: np.matmul(W, x, out=y)), config, overhead_per_rep=python_overhead())
+        t = _running_samples(lambda: np.matmul(W, x, out=y), config, threads)
     return {"timing": t.to_dict(), "rel_error": err}
 
 
@@ -313,7 +322,7 @@ def numpy_copy_task(n: int, config: HarnessConfig) -> dict:
     err = 0.0 if np.array_equal(dst, src) else 1.0
     if err:
         raise WrongResult("numpy copy", err, 0.0)
-    t = run_samples(python_timed(lambda: np.copyto(dst, src)), config, overhead_per_rep=python_overhead())
+    t = _running_samples(lambda: np.copyto(dst, src), config, 1)
     return {"timing": t.to_dict(), "rel_error": err}
 
 
@@ -334,7 +343,7 @@ def batch_sweep_task(d: int, f: int, batches: list[int], threads: int, config: H
             err = float(np.max(np.abs(Y[:, cols] - ref)) / (np.max(np.abs(ref)) or 1.0))
             if err > 1e-3:
                 raise WrongResult(f"batch B={b}", err, 1e-3)
-            t = samples_after_check(lambda X=X, Y=Y: np.matmul(X, W, out=Y), first, config)
+            t = samples_after_check(lambda X=X, Y=Y: np.matmul(X, W, out=Y), first, config, threads)
             out.append({"B": b, "timing": t.to_dict(), "rel_error": err})
     return out
 

@@ -26,6 +26,7 @@ class Plateau:
     level: str = "?"
     expected_bytes: float | None = None  # the capacity it was matched to
     boundary_bytes: float | None = None  # where the curve leaves this plateau (None for the last one)
+    edge_check: dict | None = None  # a second sweep's verdict on an edge far from the OS's size (confirm_edge)
 
     @property
     def median(self) -> float:
@@ -56,9 +57,12 @@ class Plateau:
         return math.sqrt(self.center_bytes * self.sizes[-1])
 
     def to_dict(self) -> dict:
-        return {"level": self.level, "start_bytes": self.start_bytes, "end_bytes": self.end_bytes,
-                "center_bytes": self.center_bytes, "boundary_bytes": self.boundary_bytes, "median": self.median,
-                "points": len(self.values), "expected_bytes": self.expected_bytes}
+        d = {"level": self.level, "start_bytes": self.start_bytes, "end_bytes": self.end_bytes,
+             "center_bytes": self.center_bytes, "boundary_bytes": self.boundary_bytes, "median": self.median,
+             "points": len(self.values), "expected_bytes": self.expected_bytes}
+        if self.edge_check is not None:
+            d["edge_check"] = self.edge_check
+        return d
 
 
 def _segment_cost(prefix: np.ndarray, prefix2: np.ndarray, i: int, j: int) -> float:
@@ -200,11 +204,58 @@ def _crossing(xs: np.ndarray, bw: np.ndarray, p: Plateau, q: Plateau) -> float:
     The crossing is looked for across both plateaus, not only between them: a noisy point can be counted into the
     wrong plateau, and the curve then crosses one step further. Where noise makes it cross more than once, the
     crossing nearest the split between the plateaus is taken."""
-    mid = math.sqrt(p.median * q.median)
-    falling = q.median < p.median
     split = math.log(math.sqrt(p.end_bytes * q.start_bytes))
-    lo = int(np.searchsorted(xs, p.start_bytes, side="left"))
-    hi = int(np.searchsorted(xs, q.end_bytes, side="right")) - 1
+    got = _crossing_near(xs, bw, p.median, q.median, p.start_bytes, q.end_bytes, split)
+    return float(math.exp(split)) if got is None else got
+
+
+# An edge this far (a factor) from the capacity the OS reports is measured again before it is reported: a burst of
+# other work during the sweep can make one; two sweeps agree when their edges are within EDGE_AGREE of each other.
+EDGE_FACTOR = 1.5
+EDGE_AGREE = 1.4
+
+
+def edge_suspect(p: Plateau) -> bool:
+    """Whether a named plateau's edge is too far from its cache's capacity to report on one sweep's word."""
+    if p.level in ("?", "DRAM") or not p.expected_bytes or not p.boundary_bytes:
+        return False
+    return abs(math.log(p.boundary_bytes / p.expected_bytes)) > math.log(EDGE_FACTOR)
+
+
+def edge_window(p: Plateau) -> tuple[float, float]:
+    """The working sets a second sweep covers for a suspect edge: from below the lower of the edge and the capacity
+    to above the higher."""
+    a, b = sorted((p.boundary_bytes, p.expected_bytes))
+    return a / EDGE_FACTOR, b * EDGE_FACTOR
+
+
+def confirm_edge(p: Plateau, q: Plateau, sizes: Sequence[float], bandwidths: Sequence[float]) -> dict:
+    """Judge a suspect edge between ``p`` and the next plateau ``q`` by a second sweep around it (``sizes``,
+    ``bandwidths``): where the second sweep crosses between the two plateaus' levels within EDGE_AGREE of the
+    first edge, the edge is confirmed and placed on the second, denser sweep; otherwise the capacity the OS reports
+    stands in for it, marked unconfirmed. Returns the verdict (also kept in ``p.edge_check``)."""
+    first = p.boundary_bytes
+    order = np.argsort(sizes)
+    xs = np.asarray(sizes, float)[order]
+    bw = _median3(np.asarray(bandwidths, float)[order])
+    second = (_crossing_near(xs, bw, p.median, q.median, float(xs[0]), float(xs[-1]), math.log(first))
+              if len(xs) >= 2 else None)
+    confirmed = second is not None and abs(math.log(second / first)) <= math.log(EDGE_AGREE)
+    p.edge_check = {"first_bytes": first, "second_bytes": second, "os_bytes": p.expected_bytes,
+                    "confirmed": confirmed}
+    p.boundary_bytes = second if confirmed else p.expected_bytes
+    return p.edge_check
+
+
+def _crossing_near(xs: np.ndarray, bw: np.ndarray, high: float, low: float, start: float, end: float,
+                   near: float) -> float | None:
+    """Where the curve passes between two levels (their geometric mean) for working sets from ``start`` to
+    ``end``, the crossing nearest ``near`` (a log size) when there are several; None when it never does."""
+    mid = math.sqrt(high * low)
+    falling = low < high
+    split = near
+    lo = int(np.searchsorted(xs, start, side="left"))
+    hi = int(np.searchsorted(xs, end, side="right")) - 1
     found = []
     for i in range(lo, hi):
         y0, y1 = bw[i], bw[i + 1]
@@ -216,7 +267,7 @@ def _crossing(xs: np.ndarray, bw: np.ndarray, p: Plateau, q: Plateau) -> float:
                 x = math.log(xs[i]) + f * (math.log(xs[i + 1]) - math.log(xs[i]))
             found.append(x)
     if not found:
-        return float(math.exp(split))
+        return None
     return float(math.exp(min(found, key=lambda x: abs(x - split))))
 
 

@@ -88,6 +88,21 @@ class Timing:
         return float(r[n // 2] if n % 2 else 0.5 * (r[n // 2 - 1] + r[n // 2]))
 
 
+    def rounds_kept(self, min_running: float, keep_at_least: int = 3) -> tuple["Timing", list[int]]:
+        """The samples no burst of other work touched, and the indices of those one did (a sample whose running
+        fraction is below ``min_running``: its threads waited for a CPU). The touched samples are dropped when at
+        least ``keep_at_least`` others remain; otherwise all are kept (and the median running fraction says the CPUs
+        were not ours). Without running fractions, every sample is kept."""
+        if not self.running:
+            return self, []
+        touched = [i for i, r in enumerate(self.running) if r < min_running]
+        if not touched or len(self.samples) - len(touched) < keep_at_least:
+            return self, touched
+        keep = [i for i in range(len(self.samples)) if i not in set(touched)]
+        return Timing(reps=self.reps, samples=[self.samples[i] for i in keep], raw=[self.raw[i] for i in keep],
+                      overhead_per_rep=self.overhead_per_rep, running=[self.running[i] for i in keep]), touched
+
+
 def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedFn:
     """Wrap a zero-argument callable as a timed function (for calls that last well above ~1 µs)."""
     clk = clock or MonotonicClock()
@@ -98,6 +113,27 @@ def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedF
             fn()
         return clk.now() - t0
 
+    return run
+
+
+def python_timed_running(fn: Callable[[], object], threads: int = 1) -> TimedFn:
+    """:func:`python_timed` on the monotonic clock that also logs, per call with repetitions, the share of its wall
+    time the process's CPU time covered over ``threads`` threads (``run.log``): well below 1 when another process
+    kept one of the threads from its CPU (a library's own threads, BLAS, are in the process's CPU time)."""
+    import time
+
+    log: list[float] = []
+
+    def run(reps: int) -> float:
+        c0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(reps):
+            fn()
+        wall = time.perf_counter() - t0
+        if reps and wall > 0:
+            log.append(min(1.0, (time.process_time() - c0) / (wall * max(1, threads))))
+        return wall
+
+    run.log = log
     return run
 
 
