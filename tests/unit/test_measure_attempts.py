@@ -249,3 +249,23 @@ def test_an_attempt_that_fails_after_one_that_ran_keeps_the_one_that_ran(machine
     assert ran["retry_error"] == "killed by signal 9" and len(ran["attempts"]) == 1
     failed = next(e for e in out if e["klass"] == "scalar" and e["threads"] == 2)
     assert failed["status"] == "failed" and failed["reason"] == "timed out" and failed["flops_per_s"] is None
+
+
+def test_a_thread_slower_than_its_sibling_for_the_same_work_names_its_cpu():
+    from rooflab.commands.measure.cpu import assess
+    from rooflab.kernels.tasks import thread_balance
+
+    # the host gave CPU 1 half a core: its thread took twice as long for the same share of the work, in every sample
+    slow = thread_balance([[(1.0e-3, 0), (2.0e-3, 1)], [(1.0e-3, 0), (1.9e-3, 1)], [(1.1e-3, 0), (2.1e-3, 1)]])
+    assert slow["ratio"] == pytest.approx(1.9, rel=0.05) and slow["slow_cpu"] == 1 and slow["samples"] == 3
+    assert [t["cpu"] for t in slow["threads"]] == [0, 1]
+    score, reasons = assess(0.01, running=0.99, others=0.0, balance=slow)
+    assert score > 1.0 and any("CPU 1" in r["text"] and "1.91x" in r["text"] for r in reasons)
+    # threads within the noise of each other: nothing to say
+    even = thread_balance([[(1.0e-3, 0), (1.05e-3, 1)]] * 3)
+    score, reasons = assess(0.01, running=0.99, others=0.0, balance=even)
+    assert score <= 1.0 and reasons == []
+    # one thread, or no report: no balance to judge
+    assert thread_balance([[(1e-3, 0)]]) is None and thread_balance([]) is None
+    unknown = thread_balance([[(1.0e-3, -1), (2.0e-3, -1)]])
+    assert any("slowest thread" in r["text"] for r in assess(0.01, balance=unknown)[1])

@@ -20,7 +20,21 @@ typedef void (*rl_thread_fn)(int tid, int nthreads, void *ctx);
 static double rl_thread_cpu_s[RL_MAX_THREADS];   /* CPU seconds of each thread in the last call */
 static double rl_thread_start[RL_MAX_THREADS];   /* when it started (rl_now) */
 static double rl_thread_span[RL_MAX_THREADS];    /* wall seconds from its start to its end */
+static int rl_thread_where[RL_MAX_THREADS];      /* the CPU it ended its work on (-1: unknown) */
+static int rl_last_threads = 0;
 static double rl_last_running = 1.0;
+
+#if defined(__linux__)
+#include <unistd.h>
+#include <sys/syscall.h>
+/* The CPU the calling thread runs on (the getcpu system call: no _GNU_SOURCE needed); -1 when unknown. */
+static inline int rl_cpu_now(void) {
+    unsigned cpu = 0;
+    return syscall(SYS_getcpu, &cpu, (void *)0, (void *)0) == 0 ? (int)cpu : -1;
+}
+#else
+static inline int rl_cpu_now(void) { return -1; }
+#endif
 
 static inline double rl_thread_cpu(void) {
     struct timespec t;
@@ -34,6 +48,7 @@ static inline void rl_run_counted(int tid, int n, rl_thread_fn fn, void *ctx) {
     rl_thread_cpu_s[tid] = rl_thread_cpu() - c0;
     rl_thread_span[tid] = rl_now() - w0;
     rl_thread_start[tid] = w0;
+    rl_thread_where[tid] = rl_cpu_now();
 }
 
 static inline void rl_note_running(int n, double w0, double wall) {
@@ -44,10 +59,24 @@ static inline void rl_note_running(int n, double w0, double wall) {
         if (waited > worst) worst = waited;
     }
     rl_last_running = wall > 0 ? 1.0 - worst / wall : 1.0;
+    rl_last_threads = n;
 }
 
 /* The running fraction of the last rl_parallel call of this library (see above). */
 __attribute__((weak, visibility("default"))) double rl_running_fraction(void) { return rl_last_running; }
+
+/* Each thread of the last rl_parallel call: its span (wall seconds from its start to its end), its CPU seconds and
+ * the CPU it ended on, for up to n threads; returns how many threads the call had. On a kernel that splits its work
+ * evenly, a thread whose span is markedly longer than its sibling's ran on a CPU that was not fully its own. */
+__attribute__((weak, visibility("default"))) int rl_thread_report(double *span, double *cpu_s, int *cpu, int n) {
+    int k = rl_last_threads < n ? rl_last_threads : n;
+    for (int i = 0; i < k; i++) {
+        span[i] = rl_thread_span[i];
+        cpu_s[i] = rl_thread_cpu_s[i];
+        cpu[i] = rl_thread_where[i];
+    }
+    return rl_last_threads;
+}
 
 #if defined(_OPENMP)
 #include <omp.h>

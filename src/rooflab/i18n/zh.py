@@ -3,6 +3,10 @@ exactly, and so must any number written in the text (the test suite checks both,
 code is missing here)."""
 
 ZH: dict[str, str] = {
+    "its thread on CPU {cpu} took {r:.2f}x as long as its sibling's for the same work: that CPU was not all its own":
+        '它在 CPU {cpu} 上的线程完成同样的工作用了兄弟线程 {r:.2f}x 的时间：那个 CPU 并不完全归它使用',
+    'its slowest thread took {r:.2f}x as long as the fastest for the same work: its CPU was not all its own':
+        '它最慢的线程完成同样的工作用了最快线程 {r:.2f}x 的时间：它的 CPU 并不完全归它使用',
     "{level} taken at the OS's {rep}: the sweep put its edge at {first}, and a second sweep around it did not confirm that":
         '{level} 取操作系统报告的 {rep}：扫描把它的边界定在 {first}，但在其附近的第二次扫描没有证实这一点',
     '{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x; a second sweep confirmed it)':

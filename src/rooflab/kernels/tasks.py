@@ -44,19 +44,56 @@ def running_reader(lib: str):
     return f
 
 
-def with_running(fn, lib: str):
-    """``fn`` (a timed function) that also records, per call with repetitions, the library's running fraction."""
+def thread_reader(lib: str, most: int):
+    """A function returning, for the library's last parallel call, each thread's (span in seconds, CPU it ran on)
+    (``rl_thread_report`` in ``rl_parallel.h``); an empty list where the library has no such report."""
+    try:
+        f = ctypes.CDLL(lib).rl_thread_report
+    except AttributeError:
+        return lambda: []
+    f.restype, f.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
+    span, cpu_s, cpu = np.zeros(most), np.zeros(most), np.zeros(most, np.int32)
+
+    def read() -> list[tuple[float, int]]:
+        k = min(most, int(f(span.ctypes.data, cpu_s.ctypes.data, cpu.ctypes.data, most)))
+        return [(float(span[i]), int(cpu[i])) for i in range(k)]
+
+    return read
+
+
+def with_running(fn, lib: str, threads: int = 1):
+    """``fn`` (a timed function) that also records, per call with repetitions, the library's running fraction
+    (``run.log``) and, on several threads, each thread's span and CPU (``run.threads_log``)."""
     read = running_reader(lib)
+    per_thread = thread_reader(lib, threads) if threads > 1 else (lambda: [])
     log: list[float] = []
+    threads_log: list[list[tuple[float, int]]] = []
 
     def run(reps: int) -> float:
         t = fn(reps)
         if reps:
             log.append(float(read()))
+            threads_log.append(per_thread())
         return t
 
-    run.log = log
+    run.log, run.threads_log = log, threads_log
     return run
+
+
+def thread_balance(samples: list[list[tuple[float, int]]]) -> dict | None:
+    """Each thread's own time against its siblings', over the samples of a kernel that gives every thread the same
+    work (``samples``: per sample, each thread's (time, CPU)): the median over samples of the slowest thread's time
+    over the fastest's (``ratio``), the CPU the slowest thread ran on most often (``slow_cpu``, -1 unknown), and
+    each thread's median time with its CPU. None on one thread."""
+    rows = [s for s in samples if len(s) >= 2 and min(t for t, _ in s) > 0]
+    if not rows:
+        return None
+    ratios = [max(t for t, _ in s) / min(t for t, _ in s) for s in rows]
+    slow = [max(s)[1] for s in rows]
+    n = min(len(s) for s in rows)
+    return {"ratio": float(np.median(ratios)), "slow_cpu": max(set(slow), key=slow.count), "samples": len(rows),
+            "threads": [{"time_s": float(np.median([s[k][0] for s in rows])),
+                         "cpu": max(set(c := [s[k][1] for s in rows]), key=c.count)} for k in range(n)]}
 
 
 def sampled_running(log: list[float], n: int) -> list[float]:
@@ -116,14 +153,19 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     def c(reps):
         return clock(reps, threads, hz.ctypes.data)
 
+    where = thread_reader(lib, threads) if threads > 1 else (lambda: [])
     busy: dict[int, float] = {}
     tp_running: dict[int, float] = {}
     running: dict[int, float] = {}
+    per_thread: dict[int, list[tuple[float, int]]] = {}
 
     def after_peak(i: int) -> None:
         busy[i] = min(1.0, max(0.0, float(read_running())))
         # all threads together while they ran: as many repetitions as threads, at the sum of their rates
         tp_running[i] = threads / float(np.sum(1.0 / run[:threads]))
+        # each thread's own time per repetition while it ran (median chunk), with the CPU it ran on: the same
+        # work on every thread, so one markedly slower than its sibling ran on a CPU the host gave it less of
+        per_thread[i] = [(float(run[k]), cpu) for k, (_, cpu) in enumerate(where()[:threads])]
 
     def after_clock(i: int) -> None:
         running[i] = float(np.mean(hz[:threads]))
@@ -139,6 +181,7 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     tpeak.running = [busy[i] for i in range(len(tpeak.samples))]
     return {"peak": tpeak.to_dict(), "clock": t["clock"].to_dict(),
             "peak_running_s": [tp_running[i] for i in range(len(tpeak.samples))],
+            "thread_balance": thread_balance([per_thread.get(i, []) for i in range(len(tpeak.samples))]),
             "clock_hz_running": [running[i] for i in range(len(t["clock"].samples))], "adds_per_rep": adds,
             "rel_error": rel}
 
@@ -221,7 +264,7 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
         raise WrongResult(kind, worst, 1e-12)
     out = []
     for n in sizes:
-        fn = with_running(lambda reps, n=n: call(reps, n), lib)
+        fn = with_running(lambda reps, n=n: call(reps, n), lib, threads)
         try:
             reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
             t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}",
@@ -230,7 +273,8 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
             out.append({"n": n, "timing": None, "error": str(exc), "rel_error": worst})
             continue
         t.running = sampled_running(fn.log, len(t.samples))
-        out.append({"n": n, "timing": t.to_dict(), "rel_error": worst})
+        out.append({"n": n, "timing": t.to_dict(), "rel_error": worst,
+                    "thread_balance": thread_balance(fn.threads_log[-len(t.samples):])})
     return out
 
 

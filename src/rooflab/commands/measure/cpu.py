@@ -148,12 +148,16 @@ CLOCK_DIP_LIMIT = 0.05  # one clock sample this far below the best: measured aga
 LOST_LIMIT = 0.15  # the host kept this share of the time from the threads (median, not one sample): not ours
 SCALING_MIN_EFFICIENCY = 0.75
 RUNNING_MIN = 0.90  # the threads waited for a CPU at most this share of each call (late start + preemption)
+# the slowest thread of an evenly split kernel took at most this many times the fastest one's time (median over the
+# samples); quiet, the stream kernels' threads differ by up to ~1.2x on L1-sized sets and the peak's by under 4%, while
+# a vCPU the host gives another tenant's work runs its thread about half as fast
+IMBALANCE_LIMIT = 1.4
 OTHERS_LIMIT = COMPETING_CORES  # cores used by others, meanwhile, on the CPUs that matter to the ceiling
 
 
 def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, fraction: float | None = None,
            efficiency: float | None = None, running: float | None = None,
-           others: float | None = None) -> tuple[float, list[dict]]:
+           others: float | None = None, balance: dict | None = None) -> tuple[float, list[dict]]:
     """How far an attempt is from a quiet measurement (<= 1 is quiet: the largest of the ratios to each limit), and
     the reasons, as messages, to believe the CPUs were not ours. A high spread or one dipped clock sample is measured
     again but is no such reason: on a shared host they come and go; the time the host took over the whole attempt
@@ -179,6 +183,15 @@ def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, frac
         parts.append(others / OTHERS_LIMIT)
         if others >= OTHERS_LIMIT:
             reasons.append(msg("other processes used {cores:.2f} core(s) meanwhile", cores=others))
+    if balance is not None:
+        ratio = balance["ratio"]
+        parts.append((ratio - 1.0) / (IMBALANCE_LIMIT - 1.0))
+        if ratio > IMBALANCE_LIMIT:
+            reasons.append(msg("its thread on CPU {cpu} took {r:.2f}x as long as its sibling's for the same work: that "
+                               "CPU was not all its own", cpu=balance["slow_cpu"], r=ratio)
+                           if balance.get("slow_cpu", -1) >= 0 else
+                           msg("its slowest thread took {r:.2f}x as long as the fastest for the same work: its CPU was "
+                               "not all its own", r=ratio))
     return float(max(parts)), reasons
 
 
@@ -218,10 +231,11 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
         eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
     worst = max((f for f in (frac, frac_run) if f is not None), default=None)
     score, reasons = assess(tp.summary.cv, clock_dip=dip, lost=max(lost, clock_lost), fraction=worst, efficiency=eff,
-                            running=tp.running_fraction, others=others)
+                            running=tp.running_fraction, others=others, balance=res.get("thread_balance"))
     return {"res": res, "tp": tp, "tc": tc, "frac": frac, "frac_ci": frac_ci, "frac_running": frac_run,
             "flops_per_cycle": flops_per_cycle,
             "clock_dip": dip, "time_lost": lost, "efficiency": eff, "rate": flops / tp.summary.median,
+            "thread_balance": res.get("thread_balance"),
             "running": tp.running_fraction, "others": others, "disturbance": score, "reasons": reasons}
 
 
@@ -229,6 +243,7 @@ def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
     return [{"rate": a["rate"], "cv": a["tp"].summary.cv, "clock_dip": a.get("clock_dip"),
              "of_theoretical": a.get("frac"), "of_theoretical_running": a.get("frac_running"),
              "time_lost": a.get("time_lost"), "efficiency": a.get("efficiency"), "running": a.get("running"),
+             "thread_balance": a.get("thread_balance"),
              "others_cores": a.get("others"), "disturbance": a["disturbance"], "disturbed_by": a.get("reasons", []),
              "kept": a is kept} for a in attempts]
 
@@ -298,7 +313,8 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                              rel_error=res["rel_error"], seconds=tp.samples, clock_seconds=tc.samples,
                              clock_hz_running=res["clock_hz_running"],
                              clock_hz_during=float(np.median(tasks.round_clocks(res["clock_hz_running"]))),
-                             time_lost=kept["time_lost"], status="ok", reason=None,
+                             time_lost=kept["time_lost"], thread_balance=kept["thread_balance"], status="ok",
+                             reason=None,
                              attempts=_attempt_log(attempts, kept))
                 session.warn(check_clock_stability([res["adds_per_rep"] / t for t in tc.samples],
                                                    subject=f"{name} x{threads}"))
@@ -541,9 +557,11 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
                 rate = bpe * r["n"] / t.summary.median
                 eff = rate / expect[r["n"]] if expect.get(r["n"]) else None
                 others = session.others_for(m0, m1, shared=_shared_level(machine, level_of[r["n"]]))
-                score, reasons = assess(t.summary.cv, efficiency=eff, running=t.running_fraction, others=others)
+                score, reasons = assess(t.summary.cv, efficiency=eff, running=t.running_fraction, others=others,
+                                        balance=r.get("thread_balance"))
                 tries[r["n"]].append({"r": r, "tp": t, "all": everything, "touched": touched, "rate": rate,
                                       "efficiency": eff, "running": t.running_fraction,
+                                      "thread_balance": r.get("thread_balance"),
                                       "others": others, "disturbance": score, "reasons": reasons})
             todo = [n for n in todo if not tries[n] or tries[n][-1]["disturbance"] > 1.0]
             worst = max((tries[n][-1] for n in todo if tries[n]), key=lambda a: a["disturbance"], default=None)
@@ -567,7 +585,7 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
         entry = {**base, "bytes_per_s": rate, "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv,
                  "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * n, "traffic_model": TRAFFIC_MODEL[kind],
                  "rel_error": r["rel_error"], "seconds": kept["all"].samples, "disturbed_rounds": kept["touched"],
-                 "running": kept["running"],
+                 "running": kept["running"], "thread_balance": kept["thread_balance"],
                  "others_cores": kept["others"], "status": "ok", "reason": None,
                  "attempts": _attempt_log(tries[n], kept)}
         impossible = check_bandwidth_bound(machine, level, kind, threads, rate, clock_hz)
