@@ -269,3 +269,15 @@ def test_a_thread_slower_than_its_sibling_for_the_same_work_names_its_cpu():
     assert thread_balance([[(1e-3, 0)]]) is None and thread_balance([]) is None
     unknown = thread_balance([[(1.0e-3, -1), (2.0e-3, -1)]])
     assert any("slowest thread" in r["text"] for r in assess(0.01, balance=unknown)[1])
+
+
+def test_the_all_thread_rate_is_judged_against_one_thread_in_the_same_rounds():
+    from rooflab.kernels.tasks import same_moment_efficiency
+
+    # rounds of 2 threads (10 units of work in 1 s) beside 1 thread (5 units in 1 s): full scaling on 2 cores
+    assert same_moment_efficiency([1.0, 1.0, 1.0], [1.0, 1.0, 1.0], 10.0, 5.0, 2) == pytest.approx(1.0)
+    # the host lends the second vCPU away in every round: the pair runs at one thread's rate
+    assert same_moment_efficiency([2.0, 2.0, 2.1], [1.0, 1.0, 1.0], 10.0, 5.0, 2) == pytest.approx(0.5)
+    # a round-by-round ratio: a slow moment that slowed both alike is no scaling problem
+    assert same_moment_efficiency([1.0, 3.0, 1.0], [1.0, 3.0, 1.0], 10.0, 5.0, 2) == pytest.approx(1.0)
+    assert same_moment_efficiency([1.0], None, 10.0, 5.0, 2) is None

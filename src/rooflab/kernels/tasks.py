@@ -170,16 +170,26 @@ def peak_task(lib: str, clock_lib: str, *, dtype: str, chains: int, lanes: int, 
     def after_clock(i: int) -> None:
         running[i] = float(np.mean(hz[:threads]))
 
-    # c0 p0 c1 p1 ... p(n-1) cn: every peak sample has a clock sample on each side. A fixed call cost (waking
+    fns, overheads = {"peak": p, "clock": c}, {"peak": call_overhead(p), "clock": call_overhead(c)}
+    if threads > 1:
+        # one thread in the same rounds: the all-thread rate is judged against one thread at the same moment, not
+        # against a figure taken minutes earlier (a host that lends a vCPU away for a while shows here)
+        out1, run1 = np.zeros(1, dt), np.zeros(1)
+
+        def one(reps):
+            return chunked(reps, 1, out1.ctypes.data, seed.ctypes.data, run1.ctypes.data)
+
+        fns["one"], overheads["one"] = one, call_overhead(one)
+    # c0 p0 [o0] c1 p1 [o1] ... cn: every peak sample has a clock sample on each side. A fixed call cost (waking
     # threads) that is a large part of a sample is dwarfed by more repetitions, never subtracted from a sample it
     # could swallow.
-    t = run_interleaved({"peak": p, "clock": c}, config, rotate=False, bracket="clock", grow_once=True,
-                        min_sample_s={"clock": config.min_sample_s / 2},
-                        call_overheads={"peak": call_overhead(p), "clock": call_overhead(c)},
+    t = run_interleaved(fns, config, rotate=False, bracket="clock", grow_once=True,
+                        min_sample_s={"clock": config.min_sample_s / 2}, call_overheads=overheads,
                         after={"peak": after_peak, "clock": after_clock})
     tpeak = t["peak"]
     tpeak.running = [busy[i] for i in range(len(tpeak.samples))]
     return {"peak": tpeak.to_dict(), "clock": t["clock"].to_dict(),
+            "one_thread_s": t["one"].samples if "one" in t else None,
             "peak_running_s": [tp_running[i] for i in range(len(tpeak.samples))],
             "thread_balance": thread_balance([per_thread.get(i, []) for i in range(len(tpeak.samples))]),
             "clock_hz_running": [running[i] for i in range(len(t["clock"].samples))], "adds_per_rep": adds,
@@ -268,8 +278,13 @@ def stream_task(lib: str, kind: str, sizes: list[int], threads: int, config: Har
     for n in sizes:
         fn = with_running(lambda reps, n=n: call(reps, n), lib, threads)
         try:
-            reps = (fixed_reps or {}).get(n) or calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
-            t = run_samples(fn, config, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}",
+            reps = (fixed_reps or {}).get(n)
+            cfg = config
+            if not reps:
+                reps = calibrate(fn, config.min_sample_s, max_reps=config.max_reps)
+                # the calibration's calls already warmed the caches, the pages and the clock (as run_samples does)
+                cfg = dataclasses.replace(config, warmup=max(0, config.warmup - 1))
+            t = run_samples(fn, cfg, reps=reps, overhead_per_call=call_overhead(fn), name=f"{kind} n={n}",
                             remeasure_overhead=lambda fn=fn: call_overhead(fn))
         except OverheadDominates as exc:  # this size is lost, not the others
             out.append({"n": n, "timing": None, "error": str(exc), "rel_error": worst})
@@ -324,10 +339,36 @@ def checked_blas_gemm(n: int, dtype: str) -> tuple[Callable[[], object], float, 
 
 
 def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> dict:
+    """BLAS GEMM on ``threads`` threads, checked, with each sample's running fraction; on several threads, one-thread
+    samples in the same rounds (``one_thread_s``), to judge the scaling at the same moment."""
     with _limit(threads):
         call, first, err = checked_blas_gemm(n, dtype)
-        t = samples_after_check(call, first, config, threads)
-    return {"timing": t.to_dict(), "rel_error": err}
+        if threads == 1:
+            return {"timing": samples_after_check(call, first, config, 1).to_dict(), "rel_error": err}
+        from threadpoolctl import ThreadpoolController
+
+        blas = ThreadpoolController().select(user_api="blas")
+        many, alone = python_timed_running(call, threads), python_timed_running(call, 1)
+
+        def one(reps: int) -> float:
+            with blas.limit(limits=1):  # switched outside the timed loop
+                return alone(reps)
+
+        t = run_interleaved({"all": many, "one": one}, config, budget=True,
+                            overheads={"all": python_overhead(), "one": python_overhead()})
+    tall = t["all"]
+    tall.running = sampled_running(many.log, len(tall.samples))
+    return {"timing": tall.to_dict(), "one_thread_s": t["one"].samples, "rel_error": err}
+
+
+def same_moment_efficiency(all_s: list[float], one_s: list[float] | None, work_all: float, work_one: float,
+                           cores: int) -> float | None:
+    """The all-thread rate over one thread's rate times the cores, round by round (the two sampled in the same
+    rounds), median over the rounds; None without one-thread samples."""
+    if not one_s or not all_s:
+        return None
+    eff = [(work_all / a) / (cores * work_one / o) for a, o in zip(all_s, one_s) if a > 0 and o > 0]
+    return float(np.median(eff)) if eff else None
 
 
 def samples_after_check(call, first_s: float, config: HarnessConfig, threads: int = 1) -> Timing:

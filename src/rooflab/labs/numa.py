@@ -35,7 +35,8 @@ def run(session: Session, opts: QuickOptions) -> dict:
             raise RooflabError(f"this machine has {len(nodes)} NUMA nodes; measuring them needs numactl "
                                "(apt-get install numactl)")
         llc = max((m.get("caches") or {"L3": 32 << 20}).values())
-        size = int(max(8 * llc, 256 << 20))
+        # far past the last-level cache, so every access goes to the node's memory (quick: 4x, at least 64 MiB)
+        size = int(max(4 * llc, 64 << 20) if quick else max(8 * llc, 256 << 20))
         n = size // 24
         slib = str(build_stream(vector_bytes(m["isa"])).path)
         clib = str(build_kernel("chase").path)

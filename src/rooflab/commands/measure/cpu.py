@@ -227,8 +227,12 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
     clock_lost = (max(0.0, 1.0 - float(np.median(wall_hz)) / float(np.median(res["clock_hz_running"])))
                   if wall_hz else 0.0)
     eff = None
-    if rate_1 and th and threads > 1:
-        eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
+    if th and threads > 1:
+        # one thread in the same rounds where the task has it; else the one-thread ceiling measured before
+        eff = tasks.same_moment_efficiency(tp.samples, res.get("one_thread_s"), flops, flops / threads,
+                                           min(threads, th["cores"]))
+        if eff is None and rate_1:
+            eff = (flops / tp.summary.median) / (rate_1 * min(threads, th["cores"]))
     worst = max((f for f in (frac, frac_run) if f is not None), default=None)
     score, reasons = assess(tp.summary.cv, clock_dip=dip, lost=max(lost, clock_lost), fraction=worst, efficiency=eff,
                             running=tp.running_fraction, others=others, balance=res.get("thread_balance"))
@@ -374,8 +378,11 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 if w:
                     entry.update(status="impossible", reason=w.msg)
                     session.warn(w)
-            _, reasons = assess(0.0, others=others, running=t.running_fraction)
-            entry["others_cores"] = others
+            eff = tasks.same_moment_efficiency(everything.samples, res.get("one_thread_s"), 2.0 * plan.gemm_n ** 3,
+                                               2.0 * plan.gemm_n ** 3, min(threads, machine.get("physical_cores") or
+                                                                            threads))
+            _, reasons = assess(0.0, others=others, running=t.running_fraction, efficiency=eff)
+            entry.update(others_cores=others, efficiency=eff)
             _mark_disturbed(entry, {"reasons": reasons})
             out.append(entry)
             session.record(f"{name} x{threads}", entry)
