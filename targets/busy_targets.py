@@ -75,7 +75,7 @@ def bursts_part(runs: int, seed: int, store: str) -> bool:
                 continue
             ratios = [rate(c) / rate(q[k]) for q in quiet]
             if all(r < 0.85 for r in ratios):
-                low.append((k, ratios))
+                low.append((k, ratios, c, [q[k] for q in quiet]))
         qe = [edges(q1), edges(q2)]
         far = []
         for k, e in edges(b).items():
@@ -86,8 +86,12 @@ def bursts_part(runs: int, seed: int, store: str) -> bool:
         disturbed = len(b["trust"]["disturbed"])
         print(f"bursts run {i + 1}: {len(low)} ok ceiling(s) more than 15% below both quiet runs, {len(far)} edge(s) "
               f"more than 2x from both, {len(impossible)} impossible; {disturbed} marked disturbed", flush=True)
-        for k, ratios in low:
-            print(f"    {k}: {ratios[0]:.2f}x and {ratios[1]:.2f}x the quiet runs, marked ok")
+        for k, ratios, c, qs in low:
+            # what the run itself saw, to tell a burst it missed from a figure that moved for another reason
+            ws = "/".join(f"{(x.get('working_set_bytes') or 0) / 1024:.0f}" for x in (c, *qs))
+            print(f"    {k}: {ratios[0]:.2f}x and {ratios[1]:.2f}x the quiet runs, marked ok; meanwhile others "
+                  f"{c.get('others_cores') or 0:.2f} core(s), running {c.get('running') or 0:.2f}, rounds dropped "
+                  f"{c.get('disturbed_rounds') or []}; working sets (KiB, this run/quiet runs) {ws}")
         for k, e, ref in far:
             print(f"    edge {k}: {e / 1024:.0f} KiB against {', '.join(f'{r / 1024:.0f}' for r in ref)} KiB quiet")
         low_total += len(low)
