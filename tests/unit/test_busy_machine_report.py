@@ -62,3 +62,18 @@ def test_a_finished_run_without_any_roofline_still_writes_what_it_can(tmp_path):
     ok = _busy()
     assert any(s.startswith("roofline written to") for s in files.write(cmd, ok, plot=tmp_path / "one.svg"))
     assert (tmp_path / "one.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_edge_checks_are_told_in_words_and_a_damaged_one_is_passed_over():
+    doc = migrate(json.loads(RUN.read_text(encoding="utf-8")))
+    read1 = next(sw for sw in doc["bandwidth_sweeps"] if sw["kernel"] == "read" and sw["threads"] == 1)
+    l2 = next(p for p in read1["plateaus"] if p["level"] == "L2")
+    l2["edge_check"] = {"first_bytes": 5.8 * 2 ** 20, "second_bytes": 0.7 * 2 ** 20, "os_bytes": 2 ** 20,
+                        "confirmed": False}
+    said = " ".join(o["text"] for o in measure_observations(doc))
+    assert "L2 taken at the OS's 1 MiB: the sweep put its edge at 5.8 MiB" in said
+    l2["edge_check"] = {"first_bytes": 6e5, "confirmed": True}
+    assert "a second sweep confirmed it" in " ".join(o["text"] for o in measure_observations(doc))
+    for damaged in ({}, {"confirmed": False}, "nonsense", None):
+        l2["edge_check"] = damaged
+        assert measure_observations(doc)  # drawn as a plateau without a check, never a traceback

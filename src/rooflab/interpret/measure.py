@@ -79,12 +79,12 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
                 continue
             rep = caches.get(p["level"])
             edge = p.get("boundary_bytes") or p["end_bytes"]
-            check = p.get("edge_check")
-            if check and not check["confirmed"]:
+            check = p.get("edge_check") if isinstance(p.get("edge_check"), dict) else None
+            if check and not check.get("confirmed") and check.get("first_bytes") and rep:
                 parts.append(msg("{level} taken at the OS's {rep}: the sweep put its edge at {first}, and a second "
                                  "sweep around it did not confirm that", level=p["level"],
-                                 rep=binary_bytes(check["os_bytes"]), first=binary_bytes(check["first_bytes"])))
-            elif check and rep:
+                                 rep=binary_bytes(rep), first=binary_bytes(check["first_bytes"])))
+            elif check and check.get("confirmed") and rep:
                 parts.append(msg("{level} until about {edge} (the OS reports {rep}; {ratio:.2g}x; a second sweep "
                                  "confirmed it)", level=p["level"], edge=binary_bytes(edge), rep=binary_bytes(rep),
                                  ratio=edge / rep))
