@@ -220,3 +220,20 @@ def test_a_python_timed_call_logs_the_share_of_its_wall_time_it_ran():
     sleepy = python_timed_running(lambda: time.sleep(0.003), threads=1)
     sleepy(2)
     assert sleepy.log[0] < 0.5  # asleep, not running: the process's CPU time covers little of the wall time
+
+
+def test_the_running_share_of_a_python_call_comes_from_its_two_clocks():
+    from rooflab.timing.clock import FakeClock
+    from rooflab.timing.harness import python_timed_running
+
+    wall, cpu = FakeClock(), FakeClock()
+
+    def call():  # 1 ms of wall time, of which another process held the CPU for 0.4 ms
+        wall.advance(1e-3)
+        cpu.advance(0.6e-3)
+
+    fn = python_timed_running(call, threads=1, clock=wall, cpu_clock=cpu.now)
+    assert fn(5) == pytest.approx(5e-3) and fn.log == [pytest.approx(0.6)]
+    two = python_timed_running(call, threads=2, clock=wall, cpu_clock=cpu.now)
+    two(1)
+    assert two.log == [pytest.approx(0.3)]

@@ -9,6 +9,7 @@ time themselves inside C (a monotonic clock read around the repetition loop); Py
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -87,7 +88,6 @@ class Timing:
         n = len(r)
         return float(r[n // 2] if n % 2 else 0.5 * (r[n // 2 - 1] + r[n // 2]))
 
-
     def rounds_kept(self, min_running: float, keep_at_least: int = 3) -> tuple["Timing", list[int]]:
         """The samples no burst of other work touched, and the indices of those one did (a sample whose running
         fraction is below ``min_running``: its threads waited for a CPU). The touched samples are dropped when at
@@ -98,7 +98,7 @@ class Timing:
         touched = [i for i, r in enumerate(self.running) if r < min_running]
         if not touched or len(self.samples) - len(touched) < keep_at_least:
             return self, touched
-        keep = [i for i in range(len(self.samples)) if i not in set(touched)]
+        keep = [i for i in range(len(self.samples)) if i not in touched]
         return Timing(reps=self.reps, samples=[self.samples[i] for i in keep], raw=[self.raw[i] for i in keep],
                       overhead_per_rep=self.overhead_per_rep, running=[self.running[i] for i in keep]), touched
 
@@ -116,21 +116,21 @@ def python_timed(fn: Callable[[], object], clock: Clock | None = None) -> TimedF
     return run
 
 
-def python_timed_running(fn: Callable[[], object], threads: int = 1) -> TimedFn:
-    """:func:`python_timed` on the monotonic clock that also logs, per call with repetitions, the share of its wall
-    time the process's CPU time covered over ``threads`` threads (``run.log``): well below 1 when another process
-    kept one of the threads from its CPU (a library's own threads, BLAS, are in the process's CPU time)."""
-    import time
-
+def python_timed_running(fn: Callable[[], object], threads: int = 1, clock: Clock | None = None,
+                         cpu_clock: Callable[[], float] = time.process_time) -> TimedFn:
+    """:func:`python_timed` that also logs, per call with repetitions, the share of its wall time the process's CPU
+    time (``cpu_clock``) covered over ``threads`` threads (``run.log``): well below 1 when another process kept one
+    of the threads from its CPU (a library's own threads, BLAS, are in the process's CPU time)."""
+    clk = clock or MonotonicClock()
     log: list[float] = []
 
     def run(reps: int) -> float:
-        c0, t0 = time.process_time(), time.perf_counter()
+        c0, t0 = cpu_clock(), clk.now()
         for _ in range(reps):
             fn()
-        wall = time.perf_counter() - t0
+        wall = clk.now() - t0
         if reps and wall > 0:
-            log.append(min(1.0, (time.process_time() - c0) / (wall * max(1, threads))))
+            log.append(min(1.0, (cpu_clock() - c0) / (wall * max(1, threads))))
         return wall
 
     run.log = log
