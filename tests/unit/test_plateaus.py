@@ -188,3 +188,22 @@ def test_an_edge_far_from_the_os_size_is_reported_only_when_a_second_sweep_agree
     # an edge near its cache is not measured again; nor are unnamed plateaus or DRAM
     assert not edge_suspect(pair(40 * 1024)[0])
     assert not edge_suspect(Plateau(0, 0, [1e9], [3e10], level="DRAM", expected_bytes=None, boundary_bytes=None))
+
+
+def test_a_ceiling_is_measured_at_a_working_set_that_follows_the_edge_not_the_last_sweep_point():
+    from rooflab.model.plateaus import Plateau
+
+    # the same L1 in two runs: one sweep's plateau ended at its 16 KiB point, the other's at 32 KiB; the curve left
+    # the plateau near 40 KiB in both
+    short = Plateau(0, 1, [8192, 16384], [2e11, 2e11], level="L1", boundary_bytes=40e3)
+    long = Plateau(0, 2, [8192, 16384, 32768], [2e11] * 3, level="L1", boundary_bytes=40e3)
+    assert short.inner_bytes == pytest.approx(13777, rel=1e-3) and long.inner_bytes == pytest.approx(23170, rel=1e-3)
+    assert short.ceiling_bytes == pytest.approx(24e3) and long.ceiling_bytes == pytest.approx(24e3)
+    # never past 0.7 of the edge, or of the capacity when that is smaller
+    near = Plateau(0, 2, [8192, 16384, 32768], [2e11] * 3, level="L1", boundary_bytes=30e3)
+    assert near.ceiling_bytes == pytest.approx(21e3)
+    small = Plateau(0, 2, [8192, 16384, 32768], [2e11] * 3, level="L1", boundary_bytes=45e3, expected_bytes=32768)
+    assert small.ceiling_bytes == pytest.approx(0.7 * 32768)
+    # further out a pass lasts microseconds: the plateau's own point three quarters up stands
+    l3 = Plateau(0, 2, [1e6, 2e6, 8e6], [1e11] * 3, level="L3", boundary_bytes=28e6)
+    assert l3.ceiling_bytes == l3.inner_bytes

@@ -56,6 +56,21 @@ class Plateau:
         edge to the next level."""
         return math.sqrt(self.center_bytes * self.sizes[-1])
 
+    @property
+    def ceiling_bytes(self) -> float:
+        """The working set this level's ceiling is measured at: :attr:`inner_bytes`; for L1, kept between 0.6 and 0.7
+        of the edge where the curve leaves the plateau (or of the capacity, when that is smaller). The plateau's own points are a coarse sweep's (an octave
+        apart), so where it ends moves by a whole step from run to run, while the edge is interpolated on the curve.
+        That matters in L1 only, where a pass over the set lasts tens of nanoseconds and its loop start weighs: an L1
+        copy ceiling taken at 13 KiB (a plateau that ended at 16 KiB) ran 0.65x one taken at 22 KiB (one that ended at
+        32 KiB). Further out, a pass lasts microseconds, and sets nearer the edge ran slower (an L3 copy at 12-18 MiB:
+        0.65-0.85x its rate at 5 MiB)."""
+        if self.level != "L1":
+            return self.inner_bytes
+        edge = self.boundary_bytes or self.end_bytes
+        inside = min(edge, self.expected_bytes or edge)  # the edge, or the capacity when that is smaller
+        return min(max(self.inner_bytes, 0.6 * inside), 0.7 * inside)
+
     def to_dict(self) -> dict:
         d = {"level": self.level, "start_bytes": self.start_bytes, "end_bytes": self.end_bytes,
              "center_bytes": self.center_bytes, "boundary_bytes": self.boundary_bytes, "median": self.median,

@@ -464,7 +464,7 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
             for p in plats:
                 if p.level == "?":
                     continue
-                ws = p.end_bytes if p.level == "DRAM" else p.inner_bytes
+                ws = p.end_bytes if p.level == "DRAM" else p.ceiling_bytes
                 targets.append((p.level, elements_for(kind, ws)))
             if not session.agree(bool(targets)):
                 continue
