@@ -171,6 +171,10 @@ def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=
         from rooflab.render.plot import check_plot_path
 
         check_plot_path(plot)
+    if html or csv:
+        from rooflab.render.files import check_destinations
+
+        check_destinations(html=html, csv=csv)
     cmd, opts = resolve(cmd, values, cli=cli)
     progress = progress or (lambda message: None)
     with _Stores(store) as stores:

@@ -19,6 +19,13 @@ void talks(long n, const float *x, float *y) {
     fprintf(stderr, "a warning of the kernel\n");
     for (long k = 0; k < n; k++) y[k] = x[k];
 }
+void add_int(long n, int k, unsigned int u, const float *x, float *y) {
+    for (long i = 0; i < n; i++) y[i] = x[i] + (float)(k % 7) + (float)(u % 5);
+}
+void talks_bytes(long n, const float *x, float *y) {
+    printf("bytes that are not UTF-8: \xff\xfe\xe9\n");
+    for (long k = 0; k < n; k++) y[k] = x[k];
+}
 void past_end(long n, const float *x, float *y) { for (long k = 0; k <= n; k++) y[k] = x[k < n ? k : 0]; }
 void before_start(long n, const float *x, float *y) { for (long k = -1; k < n; k++) y[k] = 1.0f; (void)x; }
 void crashes(long n, const float *x, float *y) { volatile float *p = 0; *p = x[0]; (void)n; (void)y; }

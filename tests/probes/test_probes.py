@@ -218,6 +218,12 @@ def _no_nan_in_json(result, wd):
 
 KERNEL_PROBES = [
     Probe("printf-goes-apart", kernel("talks", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(True, "--json"), 0, r"bench", check=_printed_apart),
+    Probe("int-param-past-its-type", kernel("add_int", f'n = "n"\nk = "2147483648 + 7"\nu = 1\n{ARR}'), bench(), 2, r"args\.k: .* gives 2147483655 .* does not fit the kernel's int parameter \(-2147483648 to 2147483647\)"),
+    Probe("unsigned-param-negative", kernel("add_int", f'n = "n"\nk = 1\nu = "-n"\n{ARR}'), bench(), 2, r"args\.u: .* gives -64 .* does not fit the kernel's unsigned int parameter \(0 to 4294967295\)"),
+    Probe("int-param-not-whole", kernel("add_int", f'n = "n"\nk = "n / 3"\nu = 1\n{ARR}'), bench(), 2, r"args\.k: .* not a whole number for the kernel's int parameter"),
+    Probe("int-param-in-range", kernel("add_int", f'n = "n"\nk = "2147483647"\nu = "4294967295"\n{ARR}', 'y = "x + 1 + 0"\ntolerance = 1e-6'), bench(), 0, r"add_int"),
+    Probe("printf-not-utf8-bench", kernel("talks_bytes", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed on stdout:\s+bytes that are not UTF-8: \ufffd"),
+    Probe("printf-not-utf8-profile", kernel("talks_bytes", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), ["profile", "SPEC"], 0, r"talks_bytes"),
     Probe("printf-shown-in-report", kernel("talks", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed on stdout:\s+hello from the kernel"),
     Probe("write-past-the-end", kernel("past_end", f'n = "n"\n{ARR}', sizes="{n = [64]}"), bench(True, "--json"), 3, r"wrote past the end of `y`", check=_rows_error("out-of-bounds")),
     Probe("write-before-start", kernel("before_start", f'n = "n"\n{ARR}', sizes="{n = [64]}"), bench(), 3, r"wrote before the start of `y`"),
@@ -241,7 +247,22 @@ def _csv_stays_inside(wd: Path):
 
 # ------------------------------------------------------------------------------------------ the command line
 
+def _a_file(wd: Path) -> dict:
+    (wd / "afile").write_text("not a folder")
+    return {}
+
+
+def _latin1_source(wd: Path) -> dict:
+    # a source saved in Latin-1 (a comment with an accented word): the compiler quotes the line back in those bytes
+    (wd / "latin1.c").write_bytes(b"/* a kernel */\nvoid broken(long n, float *y) { y[0] = undeclared_thing; /* r\xe9sum\xe9 */ }\n")
+    return {}
+
+
 CLI_PROBES = [
+    Probe("csv-under-a-file", GOOD, bench(True, "--csv", "afile/tables"), 2, r"--csv afile/tables: .*is a file, not a folder", setup=_a_file),
+    Probe("html-under-a-file", GOOD, bench(True, "--html", "afile/r.html"), 2, r"--html afile/r\.html: the folder afile does not exist \(it is a file\)", setup=_a_file),
+    Probe("html-is-a-folder", GOOD, bench(True, "--html", "."), 2, r"--html.*is a directory", setup=_a_file),
+    Probe("compile-error-latin1-source", kernel("broken", 'n = "n"\ny = {shape = ["n"], dtype = "float32"}').replace("kernels.c", "latin1.c"), bench(), 3, r"latin1\.c:2:\d+: error: .*undeclared_thing", setup=_latin1_source),
     Probe("columns-not-a-number", None, ["history"], 0, r"Runs in", env={"COLUMNS": "abc"}),
     Probe("columns-negative", None, ["history"], 0, r"Runs in", env={"COLUMNS": "-5"}),
     Probe("threshold-nan", None, ["compare", "a.toml", "b.toml", "--threshold", "nan"], 2, r"'nan' is not a finite number"),

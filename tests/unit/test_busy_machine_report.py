@@ -77,3 +77,19 @@ def test_edge_checks_are_told_in_words_and_a_damaged_one_is_passed_over():
     for damaged in ({}, {"confirmed": False}, "nonsense", None):
         l2["edge_check"] = damaged
         assert measure_observations(doc)  # drawn as a plateau without a check, never a traceback
+
+
+def test_files_that_could_not_be_written_are_refused_before_the_run(tmp_path):
+    import pytest
+
+    from rooflab.errors import RooflabError
+    from rooflab.render.files import check_destinations
+
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(RooflabError, match="is a file, not a folder"):
+        check_destinations(csv=tmp_path / "afile" / "deeper" / "tables")
+    with pytest.raises(RooflabError, match=r"does not exist \(it is a file\)"):
+        check_destinations(html=tmp_path / "afile" / "r.html")
+    with pytest.raises(RooflabError, match="that is a folder"):
+        check_destinations(html=tmp_path)
+    check_destinations(html=tmp_path / "r.html", csv=tmp_path / "new" / "tables")  # folders made as needed

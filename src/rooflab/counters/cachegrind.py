@@ -59,7 +59,7 @@ def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: 
         why = next((ln for ln in lines if "Unrecognised instruction" in ln or "Process terminating" in ln),
                    lines[-1] if lines else f"exit status {r.returncode}")
         raise RooflabError(f"cachegrind could not run the driver: {why}")
-    text = out.read_text()
+    text = out.read_text(errors="replace")
     events, per_fn = parse_out_file(text)
     desc = [ln[5:].strip() for ln in text.splitlines() if ln.startswith("desc:")]
     return {"geometry": geo, "simulated": desc, "events": events, "functions": per_fn, "command": cmd + [str(exe)]}

@@ -387,9 +387,11 @@ def gpu_state(index: int) -> dict:
         return {}
     try:
         r = subprocess.run([smi, f"--id={index}", "--query-gpu=" + ",".join(SMI_FIELDS),
-                            "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+                            "--format=csv,noheader,nounits"], capture_output=True, text=True, errors="replace",
+                            timeout=20)
         p = subprocess.run([smi, f"--id={index}", "--query-compute-apps=pid,used_memory",
-                            "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+                            "--format=csv,noheader,nounits"], capture_output=True, text=True, errors="replace",
+                            timeout=20)
     except (OSError, subprocess.TimeoutExpired):
         return {}
     return parse_smi(r.stdout, p.stdout)

@@ -321,7 +321,7 @@ def _run(cmd: list[str]) -> str:
     if not shutil.which(cmd[0]):
         return ""
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=20,
+        return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=20,
                               env={**os.environ, "LC_ALL": "C"}).stdout
     except (OSError, subprocess.TimeoutExpired):
         return ""

@@ -111,7 +111,7 @@ def _git(args: list[str], cwd, overrides: tuple[str, ...] = ()) -> subprocess.Co
     lock taken on the index."""
     cmd = ["git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", *overrides, *args]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=10, env=env,
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=10, env=env,
                           stdin=subprocess.DEVNULL)
 
 
@@ -173,7 +173,7 @@ def perf_probe() -> dict:
         return {"available": False, "hardware": False, "software": False, "reason": msg("perf is not installed")}
     try:
         r = subprocess.run([perf, "stat", "-x,", "-e", "instructions,cycles,task-clock", "true"],
-                           capture_output=True, text=True, timeout=30)
+                           capture_output=True, text=True, errors="replace", timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return {"available": False, "hardware": False, "software": False, "reason": str(exc)}
     return parse_perf_probe(r.returncode, r.stderr)

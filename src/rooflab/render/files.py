@@ -19,8 +19,38 @@ def _runs(doc: dict) -> list[dict] | None:
     return None
 
 
+def check_destinations(*, html=None, csv=None) -> None:
+    """Refuse, before anything is measured, an HTML file or a CSV folder that could not be written: the folder of
+    the file, or the nearest existing folder above the CSV folder, must be a folder (a path through a regular file
+    is refused with the reason, not met as an error after the run)."""
+    from pathlib import Path
+
+    if html:
+        parent = Path(html).parent.resolve()
+        if not parent.is_dir():
+            raise RooflabError(f"--html {html}: the folder {Path(html).parent} does not exist"
+                               + (" (it is a file)" if parent.exists() else ""))
+        if Path(html).is_dir():
+            raise RooflabError(f"--html {html}: that is a folder; name a file")
+    if csv:
+        p = Path(csv).resolve()
+        while not p.exists() and p != p.parent:
+            p = p.parent
+        if not p.is_dir():
+            raise RooflabError(f"--csv {csv}: {p} is a file, not a folder")
+
+
 def write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[str]:
-    """Write the files asked for; returns one line per file saying where it went."""
+    """Write the files asked for; returns one line per file saying where it went. A file that cannot be written
+    (the disk filled, a folder made read-only meanwhile) is said in its line; the run is stored and shown."""
+    try:
+        return _write(cmd, doc, html=html, csv=csv, plot=plot)
+    except OSError as exc:
+        raise RooflabError(f"the run is finished and stored, but a file asked for could not be written: "
+                           f"{exc.strerror or exc}: {exc.filename or ''}") from None
+
+
+def _write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[str]:
     runs = _runs(doc)
     said = []
     if plot:

@@ -283,11 +283,12 @@ def disassemble(library: str | Path, symbol: str, objdump: str | None = None) ->
     """Instructions of one function of a shared library (``objdump``: a cross objdump for another ISA)."""
     od = objdump or objdump_path()
     r = subprocess.run([od, "-d", "--no-show-raw-insn", f"--disassemble={symbol}", str(library)],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, errors="replace", timeout=120)
     text = r.stdout
     if r.returncode != 0 or f"<{symbol}>:" not in text:
         # older objdump: disassemble everything and cut out the function
-        r = subprocess.run([od, "-d", "--no-show-raw-insn", str(library)], capture_output=True, text=True, timeout=120)
+        r = subprocess.run([od, "-d", "--no-show-raw-insn", str(library)], capture_output=True, text=True,
+                           errors="replace", timeout=120)
         text = r.stdout
     insns = []
     inside = False
@@ -514,7 +515,7 @@ def outlined_from(library: str | Path, symbol: str, objdump: str | None = None) 
     """The functions a compiler outlined from ``symbol`` (OpenMP regions, split cold parts excluded)."""
     od = objdump or objdump_path()
     try:
-        r = subprocess.run([od, "-t", str(library)], capture_output=True, text=True, timeout=60)
+        r = subprocess.run([od, "-t", str(library)], capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return []
     pat = re.compile(rf"\s({re.escape(symbol)}\._omp_fn\.\d+)$")

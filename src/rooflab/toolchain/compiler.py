@@ -80,8 +80,9 @@ def _normalize_arch(target: str) -> str:
 def probe_compiler(path: str, extra: tuple[str, ...] = ()) -> Compiler:
     """Ask a compiler who it is (``--version``, ``-dumpmachine``, with the arguments it comes with)."""
     try:
-        ver = subprocess.run([path, *extra, "--version"], capture_output=True, text=True, timeout=30)
-        tgt = subprocess.run([path, *extra, "-dumpmachine"], capture_output=True, text=True, timeout=30)
+        ver = subprocess.run([path, *extra, "--version"], capture_output=True, text=True, errors="replace", timeout=30)
+        tgt = subprocess.run([path, *extra, "-dumpmachine"], capture_output=True, text=True, errors="replace",
+                             timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise CompilerNotFound(f"the C compiler {path!r} could not be run: {exc}") from exc
     if ver.returncode != 0:
@@ -167,7 +168,7 @@ def openmp_flags(compiler: Compiler) -> tuple[str, ...] | None:
             out = Path(d) / f"omp{SHLIB_SUFFIX}"
             cmd = [*compiler.argv, "-shared", "-fPIC", *cand, str(src), "-o", str(out)]
             try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+                r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
             except (OSError, subprocess.TimeoutExpired):
                 continue
             if r.returncode == 0 and out.exists():
@@ -375,7 +376,7 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
 
 def _run_compiler(cmd: list[str], src: Path) -> subprocess.CompletedProcess:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
     except subprocess.TimeoutExpired:
         raise CompileError(str(src), cmd, "the compiler did not finish within 300 s") from None
     except OSError as exc:

@@ -53,9 +53,10 @@ def llvm_mca() -> str | None:
 
 @functools.lru_cache(maxsize=4)
 def _known(tool: str, triple: str) -> tuple[str, frozenset]:
-    version = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=30).stdout
+    version = subprocess.run([tool, "--version"], capture_output=True, text=True, errors="replace", timeout=30).stdout
     ver = re.search(r"LLVM version (\S+)", version)
-    r = subprocess.run([tool, f"-mtriple={triple}", "-mcpu=help"], capture_output=True, text=True, timeout=30)
+    r = subprocess.run([tool, f"-mtriple={triple}", "-mcpu=help"], capture_output=True, text=True, errors="replace",
+                       timeout=30)
     cpus = frozenset(re.findall(r"^\s+([\w.-]+)\s+- Select the", r.stdout + r.stderr, re.M))
     return (ver.group(1) if ver else "?"), cpus
 
@@ -119,7 +120,7 @@ def predict(assembly: str, uarch: str, arch: str, tool: str | None = None) -> di
         try:
             r = subprocess.run([tool, f"-mtriple={_triple(arch)}", f"-mcpu={cpu}", "-iterations=200",
                                 "-bottleneck-analysis", "-instruction-info=false", "-resource-pressure=false",
-                                str(src)], capture_output=True, text=True, timeout=60)
+                                str(src)], capture_output=True, text=True, errors="replace", timeout=60)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise NoPrediction(f"llvm-mca did not run: {exc}") from None
     if r.returncode != 0:

@@ -100,7 +100,7 @@ def compiler_remarks(cc: Compiler, source: Path, flags: Sequence[str], function:
     cmd = [*cc.argv, "-c", "-o", "/dev/null", *[f"-I{d}" for d in include_dirs], *flags, *report_flags(cc), *details,
            str(path)]
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
     except (OSError, subprocess.TimeoutExpired):
         return []
     if details:  # the report on stderr, the vectorizer's dump on stdout

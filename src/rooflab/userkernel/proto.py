@@ -6,6 +6,8 @@ entry's definition up to its body is cut out and parsed alone, with the common f
 
 from __future__ import annotations
 
+import ctypes
+
 import re
 from dataclasses import dataclass
 
@@ -23,6 +25,24 @@ SCALARS = {
     "char": "int8", "unsigned char": "uint8", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16",
     "uint16_t": "uint16",
 }
+# the range of each integer type of SCALARS (its ctypes name), to refuse a value the kernel would get truncated
+_INT_CTYPES = {"int": ctypes.c_int, "uint": ctypes.c_uint, "long": ctypes.c_long, "ulong": ctypes.c_ulong,
+               "size_t": ctypes.c_size_t, "int64": ctypes.c_int64, "int32": ctypes.c_int32, "uint64": ctypes.c_uint64,
+               "uint32": ctypes.c_uint32, "int16": ctypes.c_int16, "uint16": ctypes.c_uint16, "int8": ctypes.c_int8,
+               "uint8": ctypes.c_uint8}
+
+
+def int_range(base: str) -> tuple[int, int] | None:
+    """(lowest, highest) value of the C integer type ``base`` (as written, e.g. "unsigned int"); None for a type
+    that is not an integer."""
+    ct = _INT_CTYPES.get(SCALARS.get(base, ""))
+    if ct is None:
+        return None
+    bits = 8 * ctypes.sizeof(ct)
+    signed = ct(-1).value < 0
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+
 POINTEE_DTYPE = {"double": "float64", "float": "float32", "int": "int32", "long": "int64", "int64_t": "int64",
                  "int32_t": "int32", "uint8_t": "uint8", "char": "int8", "unsigned char": "uint8", "short": "int16",
                  "int16_t": "int16", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",

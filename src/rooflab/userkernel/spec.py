@@ -39,7 +39,7 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, StrictBool, 
 from rooflab.errors import RooflabError
 from rooflab.paths import MAX_THREADS
 from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
-from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, parse_prototype, prototype_from_source
+from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
 
 try:  # Python >= 3.11
     import tomllib
@@ -390,12 +390,25 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
         if flops < 0 or nbytes < 0:
             raise SpecError(f"{where}: {'flops' if flops < 0 else 'bytes'}: {flops if flops < 0 else nbytes:g} "
                             f"at {size}: work cannot be negative")
+        params = {p.name: p for p in spec.prototype.params}
         for k, v in spec.args.items():
             if isinstance(v, ArrayArg):
                 for d in v.shape:
                     n = arith(d, size, f"{where}: args.{k}.shape")
                     if n < 0 or int(n) != n:
                         raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
+                continue
+            p = params.get(k)
+            rng = int_range(p.base) if p is not None and not p.pointer else None
+            val = env.get(k)
+            if rng is not None and isinstance(val, (int, float)):
+                if not math.isfinite(val) or int(val) != val:
+                    raise SpecError(f"{where}: args.{k}: {v!r} gives {val} at {size}, not a whole number for the "
+                                    f"kernel's {p.base} parameter")
+                if not rng[0] <= int(val) <= rng[1]:
+                    raise SpecError(f"{where}: args.{k}: {v!r} gives {int(val)} at {size}, which does not fit the "
+                                    f"kernel's {p.base} parameter ({rng[0]} to {rng[1]}): it would be passed "
+                                    "truncated")
         for out, text in spec.check.items():
             known = set(env) | set(spec.args)
             unknown = names_in(text, f"{where}: check.{out}", known) - known - {"np"}
