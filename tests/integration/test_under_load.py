@@ -103,7 +103,11 @@ def test_every_figure_under_load_is_close_to_quiet_or_marked(runs):
             # the host's DRAM swings by a third within seconds even when quiet: a wider band there
             lo, hi = (0.67, 1.5) if c.get("level") == "DRAM" else (0.75, 1.33)
             r = _rate(c) / _rate(q)
-            assert lo <= r <= hi, f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok"
+            assert lo <= r <= hi, (f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok; "
+                                   + "; ".join(f"{what}: working set {x.get('working_set_bytes')}, running "
+                                               f"{x.get('running')}, others {x.get('others_cores')}, dropped rounds "
+                                               f"{x.get('disturbed_rounds')}, cv {x.get('cv')}"
+                                               for what, x in (("loaded", c), ("quiet", q))))
         # the other work was seen, and said
         assert any(w["code"] == "competing-load" for w in doc["warnings"]), label
         assert doc["trust"]["disturbed"], label

@@ -45,6 +45,7 @@ class FakeSession:
         self.others_disturbed = others_disturbed  # as if another rank of an MPI job were never quiet
         self.wait_quiet_left = wait_quiet_s
         self.waits = 0
+        self.last_cpus = None  # the CPUs the last call was confined to (Session.last_cpus)
 
     def mark(self):
         return None
@@ -281,3 +282,22 @@ def test_the_all_thread_rate_is_judged_against_one_thread_in_the_same_rounds():
     # a round-by-round ratio: a slow moment that slowed both alike is no scaling problem
     assert same_moment_efficiency([1.0, 3.0, 1.0], [1.0, 3.0, 1.0], 10.0, 5.0, 2) == pytest.approx(1.0)
     assert same_moment_efficiency([1.0], None, 10.0, 5.0, 2) is None
+
+
+def test_on_a_vm_a_one_thread_peak_far_below_theoretical_beside_a_busy_vcpu_is_not_a_ceiling():
+    from rooflab.commands.measure.cpu import _peak_attempt
+
+    def res(chunk_s):  # per repetition 1 FLOP at a 1 Hz clock with 1 FLOP/cycle: the fraction is 1 / chunk_s
+        timing = {"reps": 1, "samples": [chunk_s] * 5, "raw": [chunk_s] * 5, "running": [1.0] * 5}
+        clock = {"reps": 1, "samples": [1.0] * 6, "raw": [1.0] * 6}
+        return {"peak": timing, "clock": clock, "peak_running_s": [chunk_s] * 5, "clock_hz_running": [1.0] * 6,
+                "adds_per_rep": 1.0, "rel_error": 0.0}
+
+    th = {"per_core": {"fp32": {"simd_fma": 1.0}}, "clock_hz": 1.0, "cores": 2}
+    half = _peak_attempt(res(2.0), 1.0, th, "fp32", "simd_fma", 1, None, others=0.0, beside=0.95)
+    assert half["frac"] == pytest.approx(0.5) and half["disturbance"] > 1.0
+    assert any("two vCPUs on one physical core" in r["text"] for r in half["reasons"])
+    # the same fraction with nothing beside it, or a full fraction beside a busy vCPU: no such reason
+    alone = _peak_attempt(res(2.0), 1.0, th, "fp32", "simd_fma", 1, None, others=0.0, beside=0.0)
+    full = _peak_attempt(res(1.02), 1.0, th, "fp32", "simd_fma", 1, None, others=0.0, beside=0.95)
+    assert not any("physical core" in r["text"] for a in (alone, full) for r in a["reasons"])

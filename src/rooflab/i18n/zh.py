@@ -3,6 +3,8 @@ exactly, and so must any number written in the text (the test suite checks both,
 code is missing here)."""
 
 ZH: dict[str, str] = {
+    '{frac:.0%} of the theoretical peak while other processes used {cores:.2f} core(s) on the other vCPUs: the host may run two vCPUs on one physical core':
+        '在其他进程占用其余 vCPU {cores:.2f} 个核心的同时只达到理论峰值的 {frac:.0%}：宿主机可能把两个 vCPU 放在同一个物理核心上运行',
     "its thread on CPU {cpu} took {r:.2f}x as long as its sibling's for the same work: that CPU was not all its own":
         '它在 CPU {cpu} 上的线程完成同样的工作用了兄弟线程 {r:.2f}x 的时间：那个 CPU 并不完全归它使用',
     'its slowest thread took {r:.2f}x as long as the fastest for the same work: its CPU was not all its own':
