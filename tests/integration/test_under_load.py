@@ -100,8 +100,10 @@ def test_every_figure_under_load_is_close_to_quiet_or_marked(runs):
             q = base.get(_key(c))
             if c["status"] != "ok" or q is None:
                 continue
-            # the host's DRAM swings by a third within seconds even when quiet: a wider band there
-            lo, hi = (0.67, 1.5) if c.get("level") == "DRAM" else (0.75, 1.33)
+            # the host's DRAM swings by a third within seconds even when quiet, and on this kind of VM a one-thread
+            # L1 copy ceiling ran 166-231 GB/s in quiet runs whose own signals were clean (1.39x): a wider band for
+            # bandwidth, which still catches a figure halved by load (an L2 copy at 2.1x was seen)
+            lo, hi = (0.67, 1.5) if "level" in c else (0.75, 1.33)
             r = _rate(c) / _rate(q)
             assert lo <= r <= hi, (f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok; "
                                    + "; ".join(f"{what}: working set {x.get('working_set_bytes')}, running "
