@@ -1,6 +1,8 @@
 /* Just enough of CUDA for g++ -fsyntax-only to read rooflab's kernels (the syntax check of csrc/gpu.cu). */
 #include <math.h>
 #define __global__
+#define __device__
+#define __forceinline__ inline
 #define __restrict__
 struct rl_dim3 { unsigned x, y, z; };
 extern rl_dim3 threadIdx, blockIdx, blockDim, gridDim;

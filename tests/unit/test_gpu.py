@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from rooflab.gpu import specs
-from rooflab.gpu.backend import (GpuUnavailable, SimulatedBackend, decode_reasons, kernel_source, parse_smi,
+from rooflab.gpu.backend import (GpuUnavailable, SimulatedBackend, block_clock_hz, decode_reasons, kernel_source, parse_smi,
                                  passes, select_backend)
 from rooflab.commands.measure.gpu import GpuOptions, make_plan
 from rooflab.i18n import using
@@ -145,8 +145,9 @@ def test_simulated_run_has_every_ceiling_checked_against_theory(simulated):
     assert doc["schema"] == "rooflab.measure.gpu/2" and doc["gpu"]["compute_capability"] == "9.0"
     cc = {c["precision"]: c for c in doc["ceilings"]["compute"]}
     assert set(cc) == {"fp64", "fp32", "fp64_tensor", "tf32", "fp16", "bf16", "fp8"}
-    # the kernel measured its own clock (cycles / event time), and the fraction is against that clock
+    # the kernel measured its own clock (each block's cycles over its nanoseconds), and the fraction is against it
     assert cc["fp32"]["clock_hz_during"] == pytest.approx(CLK, rel=0.03)
+    assert cc["fp32"]["clock_source"] == "clock64/globaltimer" and cc["fp32"]["clock_hz_nvml"] == CLK
     assert cc["fp32"]["of_theoretical"] == pytest.approx(0.98, abs=0.02)
     assert cc["bf16"]["status"] == "ok" and 0.8 < cc["bf16"]["of_theoretical"] < 1.0
     assert cc["fp8"]["status"] == "unsupported" and "fp8" in cc["fp8"]["reason"]["text"]
@@ -254,3 +255,47 @@ def test_warm_up_runs_until_the_clock_settles():
     doc = measure(sim(noise=0.002))
     w = doc["warmup"]
     assert w["settled"] and w["launches"] >= 5 and w["iters"] >= 1 << 12
+
+
+def test_block_clock_is_the_median_of_each_blocks_cycles_over_its_own_nanoseconds():
+    # blocks that started late or ended early still give the clock: each is judged over its own span
+    per_block = [1_980_000, 1_000_000, 990_000, 500_000, 5_000_000, 1_000_000]  # one block's timer misread
+    assert block_clock_hz(per_block) == pytest.approx(1.98e9)
+    assert block_clock_hz([1000, 0, 0, 5]) is None  # a global timer that did not advance: no clock, not infinity
+    assert block_clock_hz([]) is None
+
+
+def test_without_an_in_kernel_clock_the_fma_ceilings_use_the_clock_the_driver_reported():
+    doc = measure(sim(kernel_clock=False))
+    fp32 = next(c for c in doc["ceilings"]["compute"] if c["precision"] == "fp32")
+    assert fp32["clock_source"] == "nvml" and fp32["clock_hz_during"] == CLK
+    assert fp32["of_theoretical"] == pytest.approx(0.98, abs=0.02) and fp32["status"] == "ok"
+
+
+def test_tensor_ceilings_are_the_rate_the_gpu_sustains_not_its_first_burst():
+    # a GPU at its power cap: each GEMM runs 20% faster for its first 50 ms; the quick plan's samples (5 x 5 ms)
+    # would all fall inside that burst if they were taken first
+    doc = measure(sim(burst=0.2))
+    bf16 = next(c for c in doc["ceilings"]["compute"] if c["precision"] == "bf16")
+    sustained = 0.92 * 4096 * H200.sms * CLK
+    assert bf16["status"] == "ok" and bf16["flops_per_s"] == pytest.approx(sustained, rel=0.04)
+    assert bf16["burst_flops_per_s"] > 1.1 * bf16["flops_per_s"]
+    assert bf16["sustained"]["seconds"] > 0 and bf16["sustained"]["chunks"] >= 3
+    texts = [o["text"] for o in doc["observations"]]
+    assert any(t.startswith("Bursts:") and "bf16" in t for t in texts)
+    # without a burst there is nothing to say
+    plain = measure(sim())
+    assert not any(o["text"].startswith("Bursts:") for o in plain["observations"])
+
+
+def test_a_tensor_ceiling_is_impossible_only_above_the_peak_at_the_highest_clock():
+    # NVML read a clock lower than the one the GEMM ran at: above the peak at that reading, below the peak at the
+    # device's highest clock -> the figure stands, its fraction says what the reading implies
+    low = {"source": "nvml", "sm_clock_hz": 0.8 * CLK, "event_reasons": [], "processes": [], "utilization": 0.0}
+    bf16 = next(c for c in measure(sim(state=low))["ceilings"]["compute"] if c["precision"] == "bf16")
+    assert bf16["status"] == "ok" and bf16["of_theoretical"] > 1.02
+    # a GEMM faster than the tensor cores could run even at the highest clock is impossible
+    be = sim()
+    be.flops["bf16"] = 4096 * H200.sms * 2.4e9  # x 0.92 in the simulated GEMM: 2.2 GHz worth, above 1.98 GHz
+    bf16 = next(c for c in measure(be)["ceilings"]["compute"] if c["precision"] == "bf16")
+    assert bf16["status"] == "impossible" and "1.98 GHz" in bf16["reason"]["text"]

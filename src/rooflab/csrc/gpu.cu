@@ -1,13 +1,21 @@
 /* rooflab's GPU kernels, compiled at run time by NVRTC (through CuPy) and timed with CUDA events.
  *
  * fma_f32 / fma_f64: every thread keeps RL_CHAINS independent accumulators and issues one FMA per chain per
- *   iteration: 2 * RL_CHAINS * iters FLOP per thread. Thread 0 of each block writes the cycles its block ran
- *   (clock64), so the SM clock during the kernel is measured by the kernel itself.
+ *   iteration: 2 * RL_CHAINS * iters FLOP per thread. Thread 0 of each block writes the SM cycles (clock64) and the
+ *   nanoseconds (%globaltimer) its block ran, so the SM clock during the kernel is measured by the kernel itself,
+ *   block by block: cycles over nanoseconds of the same block. (Cycles over the launch's event time is not a
+ *   clock: blocks do not all start when the launch does, nor run until it ends.)
  * bw_read / bw_copy / bw_triad: grid-stride loops over float4, STREAM's traffic model (4, 8 and 12 bytes per
  *   float; a GPU write does not read the line first), repeated `passes` times inside one launch so that a working
  *   set that fits the L2 moves far more bytes than a launch costs. bw_read keeps four loads in flight per thread
  *   and weights each pass differently, so no pass can be merged into another.
  */
+__device__ __forceinline__ unsigned long long rl_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 #ifndef RL_CHAINS
 #define RL_CHAINS 8
 #endif
@@ -16,6 +24,7 @@ extern "C" {
 
 __global__ void fma_f32(float *out, long long *cycles, int iters, float a, float b) {
     float acc[RL_CHAINS];
+    unsigned long long g0 = rl_ns();
     long long t0 = clock64();
 #pragma unroll
     for (int c = 0; c < RL_CHAINS; c++) acc[c] = (float)(threadIdx.x + c) * 1e-3f;
@@ -27,11 +36,16 @@ __global__ void fma_f32(float *out, long long *cycles, int iters, float a, float
 #pragma unroll
     for (int c = 0; c < RL_CHAINS; c++) s += acc[c];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-    if (threadIdx.x == 0) cycles[blockIdx.x] = clock64() - t0;
+    if (threadIdx.x == 0) {
+        long long t1 = clock64();
+        cycles[2 * blockIdx.x] = t1 - t0;
+        cycles[2 * blockIdx.x + 1] = (long long)(rl_ns() - g0);
+    }
 }
 
 __global__ void fma_f64(double *out, long long *cycles, int iters, double a, double b) {
     double acc[RL_CHAINS];
+    unsigned long long g0 = rl_ns();
     long long t0 = clock64();
 #pragma unroll
     for (int c = 0; c < RL_CHAINS; c++) acc[c] = (double)(threadIdx.x + c) * 1e-3;
@@ -43,7 +57,11 @@ __global__ void fma_f64(double *out, long long *cycles, int iters, double a, dou
 #pragma unroll
     for (int c = 0; c < RL_CHAINS; c++) s += acc[c];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-    if (threadIdx.x == 0) cycles[blockIdx.x] = clock64() - t0;
+    if (threadIdx.x == 0) {
+        long long t1 = clock64();
+        cycles[2 * blockIdx.x] = t1 - t0;
+        cycles[2 * blockIdx.x + 1] = (long long)(rl_ns() - g0);
+    }
 }
 
 __global__ void bw_read(const float4 *__restrict__ a, long long n4, int passes, float *out) {

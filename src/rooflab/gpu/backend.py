@@ -2,9 +2,10 @@
 every time taken with CUDA events around a batch of launches, after synchronisation; never host submission time.
 
 A backend hands out ``Timed`` objects: ``run(reps)`` launches ``reps`` times between two events and returns the
-seconds the device took; ``check()`` verifies the result (relative error); ``cycles()`` (FMA kernels) gives the SM
-cycles the blocks of the last launch ran, from ``clock64``. :mod:`rooflab.commands.measure.gpu` only sees this interface,
-so it runs the same against :class:`SimulatedBackend` in the tests.
+seconds the device took; ``check()`` verifies the result (relative error); ``clock_hz()`` (FMA kernels) gives the
+SM clock of the last launch, each block's ``clock64`` cycles over its ``%globaltimer`` nanoseconds.
+:mod:`rooflab.commands.measure.gpu` only sees this interface, so it runs the same against :class:`SimulatedBackend`
+in the tests.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Timed:
     run: Callable[[int], float]
     work: float  # FLOP or bytes per launch
     check: Callable[[], float] = lambda: 0.0
-    cycles: Callable[[], float] | None = None
+    clock_hz: Callable[[], float | None] | None = None  # the SM clock during the last launch, measured in-kernel
     note: str = ""
 
 
@@ -81,8 +82,8 @@ def select_backend(device: str = "cuda", index: int = 0):
         import cupy  # noqa: F401
     except ImportError as exc:
         raise GpuUnavailable(
-            "--device cuda needs CuPy, which is not installed: pip install 'rooflab[gpu]' (CuPy for CUDA 12; for "
-            f"another CUDA see the CuPy installation guide) ({exc})") from None
+            "--device cuda needs CuPy, which is not installed: pip install 'rooflab[gpu]' (CuPy for CUDA 12), or "
+            f"'rooflab[gpu-cuda13]' for a CUDA 13 driver ({exc})") from None
     except Exception as exc:  # a CuPy that cannot load its CUDA libraries
         raise GpuUnavailable(f"CuPy is installed but could not load CUDA: {exc}") from None
     return CupyBackend(index)
@@ -155,7 +156,7 @@ class CupyBackend:
 
     def _module(self):
         if self._mod is None:
-            self._mod = self.cp.RawModule(code=kernel_source(), options=("-DRL_CHAINS=8", "--std=c++14"))
+            self._mod = self.cp.RawModule(code=kernel_source(), options=("-DRL_CHAINS=8", "--std=c++17"))
         return self._mod
 
     def _events(self, launch: Callable[[], None]) -> Callable[[int], float]:
@@ -180,7 +181,7 @@ class CupyBackend:
         k = self._module().get_function({"fp32": "fma_f32", "fp64": "fma_f64"}[precision])
         grid = self.device().sms * blocks_per_sm
         out = cp.empty(grid * threads, dtype=dtype)
-        cyc = cp.zeros(grid, dtype=cp.int64)
+        cyc = cp.zeros(2 * grid, dtype=cp.int64)  # per block: SM cycles, nanoseconds
         a, b = dtype(0.999), dtype(0.001)
 
         def launch():
@@ -195,7 +196,7 @@ class CupyBackend:
             return abs(got - ref) / abs(ref)
 
         return Timed(self._events(launch), work=2.0 * 8 * iters * grid * threads, check=check,
-                     cycles=lambda: float(cp.median(cyc.astype(cp.float64)).get()))
+                     clock_hz=lambda: block_clock_hz(cyc.get()))
 
     def stream(self, kind: str, nbytes: int, blocks_per_sm: int = 8, threads: int = 256) -> Timed:
         """``nbytes``: the working set (all arrays together); one launch makes ``passes(nbytes)`` passes over it."""
@@ -257,8 +258,7 @@ class CupyBackend:
         import numpy as np
 
         cp = self.cp
-        from cupy.cuda import cublas
-
+        cublas, handle = cublas_of(cp)
         abt, ct, comp, esize = GEMM_TYPES[precision]
         rng = cp.random.default_rng(7)
         a32 = rng.standard_normal((m, k), dtype=cp.float32)
@@ -274,7 +274,6 @@ class CupyBackend:
         c = cp.empty((m, n), dtype=cp.float64 if ct == CUDA_R_64F else cp.float32)
         one = np.array(1.0, dtype=np.float64 if comp == COMPUTE_64F else np.float32)
         zero = np.zeros((), dtype=one.dtype)
-        handle = cp.cuda.device.get_cublas_handle()
 
         def launch():
             # row-major C = A B is column-major C^T = B^T A^T: swap the operands, no transposes
@@ -321,6 +320,29 @@ class CupyBackend:
 
     def release(self) -> None:
         self.cp.get_default_memory_pool().free_all_blocks()
+
+
+def block_clock_hz(per_block) -> float | None:
+    """The SM clock from each block's (cycles, nanoseconds) pairs: the median over blocks of cycles per second; None
+    where the global timer did not advance (a device or driver that does not expose it)."""
+    rates = sorted(float(c) / float(ns) * 1e9 for c, ns in zip(per_block[0::2], per_block[1::2]) if ns > 0 and c > 0)
+    if not rates:
+        return None
+    mid = len(rates) // 2
+    return rates[mid] if len(rates) % 2 else (rates[mid - 1] + rates[mid]) / 2
+
+
+def cublas_of(cp):
+    """CuPy's cuBLAS bindings and the current device's handle (their home moved between CuPy versions)."""
+    try:
+        from cupy.cuda import cublas
+    except ImportError:
+        from cupy_backends.cuda.libs import cublas
+    try:
+        handle = cp.cuda.device.get_cublas_handle()
+    except AttributeError:
+        handle = cp.cuda.Device().cublas_handle
+    return cublas, handle
 
 
 def _to_bf16(cp, x32):
@@ -457,13 +479,16 @@ class SimulatedBackend:
 
     def __init__(self, info: DeviceInfo, *, sm_clock_hz: float, l2_bytes_per_s: float, hbm_bytes_per_s: float,
                  flops: dict[str, float], d2d_bytes_per_s: float | None = None, noise: float = 0.01, seed: int = 1,
-                 state: dict | None = None, launch_s: float = 4e-6, wrong: tuple[str, ...] = ()):
+                 state: dict | None = None, launch_s: float = 4e-6, wrong: tuple[str, ...] = (),
+                 kernel_clock: bool = True, burst: float = 0.0, burst_s: float = 0.05):
         import random
 
         self.info, self.clock, self.l2, self.hbm = info, sm_clock_hz, l2_bytes_per_s, hbm_bytes_per_s
         self.flops, self.d2d = flops, d2d_bytes_per_s or hbm_bytes_per_s
         self.noise, self.rng, self._state, self.launch_s = noise, random.Random(seed), state or {}, launch_s
-        self.wrong = wrong
+        self.wrong, self.kernel_clock = wrong, kernel_clock
+        # a power cap: each GEMM's first burst_s of device time runs (1 + burst) times faster than it can sustain
+        self.burst, self.burst_s = burst, burst_s
         self.launches: list[tuple[str, int]] = []
 
     def device(self) -> DeviceInfo:
@@ -483,7 +508,7 @@ class SimulatedBackend:
     def fma(self, precision: str, iters: int, blocks_per_sm: int = 4, threads: int = 256) -> Timed:
         work = 2.0 * 8 * iters * self.info.sms * blocks_per_sm * threads
         t = self._timed(f"fma {precision}", work, self.flops[precision])
-        return Timed(t.run, t.work, t.check, cycles=lambda: (work / self.flops[precision]) * self.clock)
+        return Timed(t.run, t.work, t.check, clock_hz=lambda: self.clock if self.kernel_clock else None)
 
     def stream(self, kind: str, nbytes: int, blocks_per_sm: int = 8, threads: int = 256) -> Timed:
         narrays = {"read": 1, "copy": 2, "triad": 3}[kind]
@@ -504,7 +529,19 @@ class SimulatedBackend:
         esize = {"fp8": 1, "fp16": 2, "bf16": 2, "tf32": 4, "fp64_tensor": 8}.get(precision, 2)
         nbytes = esize * (m * k + k * n) + 4 * m * n
         rate = min(self.flops[precision] * 0.92, work / nbytes * self.hbm * 0.9)  # a GEMM reaches ~92% of peak
-        return self._timed(f"gemm {precision}", work, rate)
+        t = self._timed(f"gemm {precision}", work, rate)
+        if not self.burst:
+            return t
+        ran = [0.0]
+
+        def run(reps: int) -> float:
+            s = t.run(reps)
+            fast = min(s, max(0.0, self.burst_s - ran[0]) * (1 + self.burst))  # device time spent bursting
+            s = s - fast + fast / (1 + self.burst)
+            ran[0] += s
+            return s
+
+        return Timed(run, t.work, t.check)
 
     def release(self) -> None:
         pass

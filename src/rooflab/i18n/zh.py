@@ -949,6 +949,11 @@ ZH: dict[str, str] = {
         '未用作屋顶：{name} —— {reason}。',
     ', {frac} of its theoretical peak at {ghz:.2f} GHz':
         '，为 {ghz:.2f} GHz 时理论峰值的 {frac}',
+    'Bursts: the first tens of milliseconds of a GEMM ran faster than the GPU then sustained ({items}). The ceilings '
+    'are the sustained rates; a short kernel after an idle spell may see up to {r:.2f}x.':
+        '突发：GEMM 最初几十毫秒的速度高于 GPU 随后能维持的速度（{items}）。上限取持续速度；空闲一段时间后的短内核最多'
+        '可能看到 {r:.2f} 倍。',
+    '{prec} peak at the highest SM clock ({ghz:.2f} GHz)': '最高 SM 时钟（{ghz:.2f} GHz）下的 {prec} 峰值',
     '{prec} tensor-core GEMM: {rate}, {r:.1f}x the fp32 CUDA-core ceiling{frac}.':
         '{prec} 张量核心 GEMM：{rate}，是 fp32 CUDA 核心上限的 {r:.1f} 倍{frac}。',
     'No separate L2 plateau in the read sweep: here the L2 is not measurably faster than HBM for a streaming read.':

@@ -35,6 +35,16 @@ def gpu_observations(doc: dict) -> list[dict]:
             out.append(msg("{prec} tensor-core GEMM: {rate}, {r:.1f}x the fp32 CUDA-core ceiling{frac}.",
                            prec=c["precision"], rate=si(c["flops_per_s"], "FLOP/s"),
                            r=c["flops_per_s"] / f32["flops_per_s"], frac=frac))
+    bursts = [c for c in cc if c.get("status") == "ok" and c.get("burst_flops_per_s")
+              and c["burst_flops_per_s"] > 1.05 * c["flops_per_s"]]
+    if bursts:
+        top = max(bursts, key=lambda c: c["burst_flops_per_s"] / c["flops_per_s"])
+        out.append(msg("Bursts: the first tens of milliseconds of a GEMM ran faster than the GPU then sustained "
+                       "({items}). The ceilings are the sustained rates; a short kernel after an idle spell may see "
+                       "up to {r:.2f}x.",
+                       items="; ".join(f"{c['precision']} {si(c['burst_flops_per_s'], 'FLOP/s')} → "
+                                       f"{si(c['flops_per_s'], 'FLOP/s')}" for c in bursts),
+                       r=top["burst_flops_per_s"] / top["flops_per_s"]))
     bw = doc["ceilings"]["bandwidth"]
     copy = next((b for b in bw if b["level"] == "HBM" and b["kernel"] == "copy" and b.get("status") == "ok"), None)
     ref = doc.get("reference") or {}
