@@ -30,3 +30,11 @@ double hang(long reps) {
     for (;;) __asm__ volatile("");
     return 0.0;
 }
+
+/* writes 1.0 to out[0] when the CPU flushes subnormal results to zero in this call (the FP environment it ran
+ * under), else 0.0 */
+double ftz_seen(long reps, double *out) {
+    volatile double tiny = 1e-300;
+    for (long r = 0; r < reps; r++) out[0] = (tiny * 1e-10 == 0.0) ? 1.0 : 0.0;
+    return 1e-6;
+}

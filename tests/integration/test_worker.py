@@ -193,3 +193,36 @@ def test_a_call_confined_to_one_cpu_gives_every_thread_its_cpus_back():
         mine, child = w.call("pinned", on_cpus, [every[-1]], _affinity_with_a_new_thread)
         assert mine == child == [every[-1]]
         assert all(cpus == every for cpus in w.call("after", _affinity_of_every_thread))
+
+
+def _ftz_seen_by(a: CKernel, b: CKernel) -> tuple[float, float, float]:
+    """In the worker: bind A, then B (loading B may set flush-to-zero), then run A, B, A."""
+    from rooflab.kernels.runner import _bind
+
+    ta, arrays_a = _bind(a)
+    tb, arrays_b = _bind(b)
+    ta(1)
+    first_a = float(arrays_a[0][0])
+    tb(1)
+    b_seen = float(arrays_b[0][0])
+    ta(1)
+    return first_a, b_seen, float(arrays_a[0][0])
+
+
+def test_a_fast_math_library_keeps_its_flush_to_zero_to_itself(tmp_path):
+    """gcc links crtfastmath.o into a -ffast-math library, which sets flush-to-zero for the whole process when it is
+    loaded; in one task (explain's experiment times both builds together) the original must not run with it, the
+    variant runs as it would alone, and the next task starts clean."""
+    plain = str(build([DATA / "kernels.c"], name="ftzplain").path)
+    fast = str(build([DATA / "kernels.c"], name="ftzfast", flags=["-ffast-math"]).path)
+    mk = lambda lib: CKernel(name="ftz", library=lib, symbol="ftz_seen", argtypes=("double*",),  # noqa: E731
+                             args=(ArraySpec((1,), "float64", "zeros"),))
+    with Worker() as w:
+        a_before, b_seen, a_after = w.call("ftz", _ftz_seen_by, mk(plain), mk(fast))
+        again, _, _ = w.call("ftz", _ftz_seen_by, mk(plain), mk(plain))
+    assert (a_before, a_after) == (0.0, 0.0)
+    assert again == 0.0
+    import platform
+
+    if platform.machine() in ("x86_64", "AMD64"):  # crtfastmath's FTZ is an x86 (and some Arm) link-time effect
+        assert b_seen == 1.0

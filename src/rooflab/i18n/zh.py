@@ -1028,6 +1028,10 @@ ZH: dict[str, str] = {
         '各屋顶取自持有它的最新 measure 运行：{runs}',
     'reason':
         '原因',
+    '{label} printed {size} on {stream}; the last lines:':
+        '{label} 在 {stream} 上输出了 {size}；最后几行：',
+    '{label} changed the worker process:':
+        '{label} 改变了工作进程：',
     '{label} printed on {stream}:':
         '{label} 在 {stream} 上的输出：',
     'out of bounds':

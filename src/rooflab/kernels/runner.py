@@ -17,6 +17,7 @@ import numpy as np
 from rooflab.errors import OutOfBounds, RooflabError, WrongResult
 from rooflab.timing.harness import (HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved,
                                     run_samples)
+from rooflab.timing.isolation import fp_control, report_fp_at_load, report_fp_change
 from rooflab.timing.memory import aligned_array
 
 
@@ -128,10 +129,51 @@ def _ctypes_args(argtypes: Sequence[str], args: Sequence,
     return ct, vals, arrays
 
 
+class _FpEnv:
+    """The C floating-point environment (rounding, flush-to-zero, traps) as an opaque ``fenv_t``, through libm."""
+
+    _libm = None
+
+    @classmethod
+    def libm(cls):
+        if cls._libm is None:
+            import ctypes.util
+
+            try:
+                cls._libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            except OSError:
+                cls._libm = False
+        return cls._libm
+
+    @classmethod
+    def get(cls):
+        m = cls.libm()
+        if not m:
+            return None
+        buf = ctypes.create_string_buffer(128)  # larger than any libc's fenv_t
+        return buf if m.fegetenv(buf) == 0 else None
+
+    @classmethod
+    def set(cls, env) -> None:
+        if env is not None:
+            cls.libm().fesetenv(env)
+
+
 def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | None = None):
     """The timed function of a kernel over fresh arrays (guarded, when ``guards`` is a list to fill), or over
-    ``arrays`` (same order and kinds) when given."""
+    ``arrays`` (same order and kinds) when given.
+
+    Loading a library can change the FP environment of the whole process: gcc links ``crtfastmath.o`` into a
+    ``-ffast-math`` library, whose constructor sets flush-to-zero. The environment a library left is kept as that
+    kernel's own, the process's is put back at once, and each call runs under its kernel's own environment: when an
+    experiment times a ``-ffast-math`` build against the original in one process, the original does not run with
+    flush-to-zero, and the variant runs as it would in a program of its own."""
+    clean, clean_ctl = _FpEnv.get(), fp_control()
     lib = ctypes.CDLL(k.library)
+    own, own_ctl = _FpEnv.get(), fp_control()
+    _FpEnv.set(clean)
+    if own_ctl != clean_ctl:
+        report_fp_at_load(clean_ctl, own_ctl)
     try:
         fn = getattr(lib, k.symbol)
     except AttributeError:
@@ -147,7 +189,15 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
     fn.argtypes = [ctypes.c_long, *ct]
 
     def timed(r: int) -> float:
-        t = fn(r, *vals)
+        _FpEnv.set(own)
+        before = fp_control()
+        try:
+            t = fn(r, *vals)
+        finally:
+            after = fp_control()
+            _FpEnv.set(clean)
+            if after != before:  # what the call changed is put back before anything else runs; and said
+                report_fp_change(before, after)
         if t < 0:
             raise RooflabError(f"kernel {k.name!r} reported an error code ({t:g})")
         return t

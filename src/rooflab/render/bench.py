@@ -8,7 +8,7 @@ from rich.console import Console
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
 from rooflab.render.text import esc, heading, render_mpi, render_observations, render_warnings, styled, table
-from rooflab.units import drawable, pct, seconds, si
+from rooflab.units import binary_bytes, drawable, pct, seconds, si
 
 
 def render_bench(doc: dict, console: Console) -> None:
@@ -50,13 +50,23 @@ def render_bench(doc: dict, console: Console) -> None:
                             [tr("size"), tr("time"), "FLOP/s", tr("bytes/s"), "FLOP/B", tr("bound"), tr("of roof"),
                              tr("correct")], rows))
         for r in k["sizes"]:
+            output = r.get("output") or {}
             for stream in ("stdout", "stderr"):
-                said = (r.get("output") or {}).get(stream)
+                said = output.get(stream)
                 if said:
-                    console.print(tr("{label} printed on {stream}:", label=r["label"], stream=stream), markup=False,
-                                  highlight=False)
+                    size = output.get(f"{stream}_bytes")
+                    head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
+                               size=binary_bytes(size)) if isinstance(size, (int, float)) else
+                            tr("{label} printed on {stream}:", label=r["label"], stream=stream))
+                    console.print(head, markup=False, highlight=False)
                     for line in printed_lines(said):
                         console.print("  " + line, markup=False, highlight=False)
+            put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
+            if put_back:
+                console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
+                              highlight=False)
+                for line in put_back:
+                    console.print("  " + line, markup=False, highlight=False)
     r = doc.get("roofs") or {}
     if pts and r.get("compute") and r.get("memory"):
         for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],

@@ -25,6 +25,22 @@ from rooflab.errors import KernelFailed, RooflabError
 
 _POLL_S = 0.05
 OUTPUT_LIMIT = 8000  # characters of a kernel's printed output kept per call
+OUTPUT_FILE_LIMIT = 1 << 20  # bytes of output after which the capture file is emptied once read (a kernel that
+# prints gigabytes costs disk only for one call)
+_GUARD: list = []  # the guard library's path, built once per process (None where it cannot be built)
+
+
+def guard_library() -> str | None:
+    """``csrc/guard.c`` built (and cached) for the worker; None without a working C compiler (then the worker
+    restores what Python can reach, and a forked copy of it still never replies)."""
+    if not _GUARD:
+        try:
+            from rooflab.toolchain.compiler import build_kernel
+
+            _GUARD.append(str(build_kernel("guard").path))
+        except Exception:  # noqa: BLE001 - no compiler, or one that cannot build it: the guard runs without it
+            _GUARD.append(None)
+    return _GUARD[0]
 
 
 def _die_with_parent(parent: int) -> None:
@@ -60,12 +76,20 @@ def _line_buffered_stdio():
         return lambda: None
 
 
-def _child_main(conn, parent: int | None = None) -> None:
+def _child_main(conn, parent: int | None = None, guard_lib: str | None = None) -> None:
     # A kernel may be interrupted from the terminal: the parent handles Ctrl-C, the child ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _die_with_parent(parent)
     flush = _line_buffered_stdio()
+    from rooflab.timing.isolation import Guard
+
+    try:  # what every task imports, imported first: their import-time changes (threadpoolctl sets an environment
+        import numpy  # noqa: F401 - variable) belong to the clean state, not to the first task that imports them
+        import threadpoolctl  # noqa: F401
+    except ImportError:  # pragma: no cover - both are dependencies
+        pass
+    guard = Guard(guard_lib)  # the state every task starts from (see rooflab.timing.isolation)
     while True:
         try:
             raw = conn.recv_bytes()
@@ -80,19 +104,22 @@ def _child_main(conn, parent: int | None = None) -> None:
         if msg is None:
             return
         fn, args, kwargs = msg
+        guard.before()
         try:
             result = fn(*args, **kwargs)
+            notes = guard.after()
             flush()
             sys.stdout.flush()
-            conn.send(("ok", result))
+            conn.send(("ok", result, notes))
         except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
+            notes = guard.after()
             flush()
             tb = traceback.format_exc()
             try:
                 payload = pickle.dumps(exc)
-                conn.send(("err", payload, tb))
+                conn.send(("err", payload, tb, notes))
             except Exception:  # an exception that does not pickle is sent as text
-                conn.send(("err-text", f"{type(exc).__name__}: {exc}", tb))
+                conn.send(("err-text", f"{type(exc).__name__}: {exc}", tb, notes))
 
 
 def on_cpus(cpus: list[int], fn: Callable[..., Any], *args, **kwargs) -> Any:
@@ -141,6 +168,8 @@ class Worker:
         self._conn: Connection | None = None
         self._out = self._err = None
         self._pending: dict = {}
+        self._notes: list[dict] = []
+        self._restart = False
         self.last_output: dict = {}
 
     def _alive(self) -> bool:
@@ -160,13 +189,15 @@ class Worker:
         cwd = os.getcwd()
         path = [p for p in sys.path if p not in ("", ".", cwd)] + [cwd]
         boot = ("import sys; sys.path[:] = " + repr(path) + "; from rooflab.timing.worker import _boot; _boot()")
+        guard = guard_library() or ""
         # what a kernel prints goes to files of the worker's own, read after each call: never to rooflab's stdout
         # (that would corrupt --json), and never lost with a crash
         self._out = tempfile.TemporaryFile()
         self._err = tempfile.TemporaryFile()
         self._out_pos = self._err_pos = 0
         self._proc = subprocess.Popen(
-            [*self.prefix, sys.executable, "-I", "-c", boot, str(to_child_r), str(from_child_w), str(os.getpid())],
+            [*self.prefix, sys.executable, "-I", "-c", boot, str(to_child_r), str(from_child_w), str(os.getpid()),
+             guard],
             pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL, stdout=self._out,
             stderr=self._err, close_fds=True)
         os.close(to_child_r)
@@ -183,14 +214,25 @@ class Worker:
             if f is None:
                 continue
             try:
-                f.seek(getattr(self, pos_attr))
+                start = getattr(self, pos_attr)
+                end = f.seek(0, os.SEEK_END)
+                if end < start:  # emptied meanwhile
+                    start = 0
+                size = end - start
+                f.seek(max(start, end - 4 * OUTPUT_LIMIT))  # the tail only: never a gigabyte in memory
                 data = f.read()
-                setattr(self, pos_attr, getattr(self, pos_attr) + len(data))
+                if end > OUTPUT_FILE_LIMIT:  # the child writes at this same offset: it goes on from the start
+                    f.truncate(0)
+                    f.seek(0)
+                    end = 0
+                setattr(self, pos_attr, end)
             except (OSError, ValueError):
                 continue
             if data:
                 text = data.decode("utf-8", errors="replace")
-                if len(text) > OUTPUT_LIMIT:
+                if size > len(data):
+                    out[f"{key}_bytes"] = size
+                if len(text) > OUTPUT_LIMIT or size > len(data):
                     out["truncated"] = True
                     text = text[-OUTPUT_LIMIT:]
                     text = text[text.find("\n") + 1:] if "\n" in text[:-1] else text  # whole lines only
@@ -219,15 +261,35 @@ class Worker:
         ``last_output`` afterwards (and on a :class:`KernelFailed`, in its ``output``)."""
         self.last_output = {}
         self._pending = {}
+        self._notes = []
         try:
             return self._call(kernel, fn, *args, timeout_s=timeout_s, **kwargs)
         except RooflabError as exc:
-            self.last_output = self._pending or self._take_output()
+            self.last_output = self._with_notes(self._pending or self._take_output())
             exc.output = self.last_output
             raise
         finally:
             if not self.last_output:
-                self.last_output = self._pending or self._take_output()
+                self.last_output = self._with_notes(self._pending or self._take_output())
+            if self._restart:  # what the task left behind cannot be undone in this process
+                self._restart = False
+                self._discard(kill=True)
+                self._pending = {}
+
+    def _with_notes(self, output: dict) -> dict:
+        """The call's output, with what the worker had to put back after it (``isolation``: one line each)."""
+        kept = [n["text"] for n in self._notes if n.get("kind") != "taint"]
+        return {**output, "isolation": kept} if kept else output
+
+    def _take_notes(self, kernel: str, notes) -> None:
+        """Keep what the guard reported; a taint fails the call, and a taint or a restart replaces the worker."""
+        self._notes = [n for n in (notes or []) if isinstance(n, dict) and n.get("text")]
+        kinds = {n.get("kind") for n in self._notes}
+        if kinds & {"taint", "restart"}:
+            self._restart = True
+        taint = [n["text"] for n in self._notes if n.get("kind") == "taint"]
+        if taint:
+            raise KernelFailed(kernel, "; ".join(taint))
 
     def _call(self, kernel: str, fn: Callable[..., Any], *args, timeout_s: float | None = None, **kwargs) -> Any:
         timeout_s = self.default_timeout_s if timeout_s is None else timeout_s
@@ -264,6 +326,8 @@ class Worker:
                 raise KernelFailed(kernel, f"did not finish within {timeout_s:g} s and was stopped "
                                            "(a hang, or a size too large for the timeout)", timeout_s=timeout_s)
         status = reply[0]
+        self._take_notes(kernel, reply[2] if status == "ok" and len(reply) > 2 else
+                         reply[3] if status != "ok" and len(reply) > 3 else None)
         if status == "ok":
             return reply[1]
         if status == "err":
@@ -327,8 +391,9 @@ def pid_cpu_seconds(pid: int) -> float:
 
 def _boot() -> None:
     parent = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    guard = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
     _child_main(_DuplexConnection(Connection(int(sys.argv[1]), writable=False),
-                                  Connection(int(sys.argv[2]), readable=False)), parent)
+                                  Connection(int(sys.argv[2]), readable=False)), parent, guard)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,110 @@
+/* Kernels that leave the process they run in changed, and one correct kernel whose result depends on that state:
+ * the isolation probes run each hostile kernel, then the correct one, in one worker. */
+#define _GNU_SOURCE
+#include <fenv.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+/* correct: the products are subnormal, so flush-to-zero or another rounding mode changes them */
+void sensitive(long n, const double *x, double *y) {
+    for (long i = 0; i < n; i++) y[i] = x[i] * 1e-300 * 1e-10;
+}
+
+void round_up(long n, double *y) {
+    fesetround(FE_UPWARD);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void flush_to_zero(long n, double *y) {
+#if defined(__x86_64__)
+    _mm_setcsr(_mm_getcsr() | 0x8040);
+#elif defined(__aarch64__)
+    unsigned long long r;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(r));
+    r |= 1ull << 24;
+    __asm__ volatile("msr fpcr, %0" : : "r"(r));
+#endif
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void leaves_alarm(long n, double *y) {
+    alarm(1);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+static void on_usr1(int sig) { (void)sig; _exit(3); }
+
+void takes_sigusr1(long n, double *y) {
+    signal(SIGUSR1, on_usr1);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void few_files(long n, double *y) {
+    struct rlimit r;
+    getrlimit(RLIMIT_NOFILE, &r);
+    r.rlim_cur = 4;
+    setrlimit(RLIMIT_NOFILE, &r);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+static void *spin(void *arg) {
+    volatile unsigned long *k = arg;
+    for (;;) (*k)++;
+    return 0;
+}
+
+void stray_thread(long n, double *y) {
+    static int started;
+    static unsigned long count;
+    if (!started) {
+        pthread_t t;
+        started = 1;
+        pthread_create(&t, 0, spin, &count);
+        pthread_detach(t);
+    }
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void forks(long n, double *y) {
+    static int done;
+    if (!done) {
+        done = 1;
+        fork();
+    }
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void moves(long n, double *y) {
+    if (chdir("/") != 0) return;
+    umask(0777);
+    setenv("ROOFLAB_PROBE_LEFT", "1", 1);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void closes_stdout(long n, double *y) {
+    close(1);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+#include <stdio.h>
+#include <string.h>
+
+/* prints 8 MiB on its first call */
+void chatty(long n, double *y) {
+    static int done;
+    if (!done) {
+        static char line[1024];
+        done = 1;
+        memset(line, 'z', sizeof line - 2);
+        line[sizeof line - 2] = '\n';
+        for (int i = 0; i < 8192; i++) fputs(line, stdout);
+    }
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
