@@ -15,17 +15,18 @@ import click
 from rooflab import __version__
 from rooflab.errors import RooflabError
 from rooflab.i18n import LANGS, set_lang, text, using
+from rooflab.render.text import no_surrogates, visible
 
 
 def _console(stderr: bool = False):
     import os
 
-    from rich.console import Console
+    from rooflab.render.text import safe_console
 
     stream = sys.stderr if stderr else sys.stdout
     # a pipe or file gets wide lines (tables and the ASCII roofline stay unbroken); a terminal its own width
     width = None if stream.isatty() else columns(os.environ.get("COLUMNS"))
-    return Console(stderr=stderr, highlight=False, width=width, emoji=False)
+    return safe_console(stderr=stderr, highlight=False, width=width, emoji=False)
 
 
 def columns(value: str | None, default: int = 140) -> int:
@@ -60,9 +61,11 @@ def _finite_json(doc):
             where.append({"path": path or "/", "value": "nan" if x != x else ("inf" if x > 0 else "-inf")})
             return None
         if isinstance(x, dict):
-            return {k: walk(v, f"{path}/{k}") for k, v in x.items()}
+            return {no_surrogates(str(k)): walk(v, f"{path}/{k}") for k, v in x.items()}
         if isinstance(x, (list, tuple)):
             return [walk(v, f"{path}/{i}") for i, v in enumerate(x)]
+        if isinstance(x, str):  # a file name that is not UTF-8: its bytes as \xNN, so that the JSON can be written
+            return no_surrogates(x)
         return x
 
     out = walk(doc, "")
@@ -181,11 +184,11 @@ def command_of(cmd) -> click.Command:
 
             render(doc, _console())
         for line in getattr(doc, "written", []):
-            click.echo(line, err=as_json or not cmd.shows)
+            click.echo(visible(str(line)), err=as_json or not cmd.shows)
         status = cmd.exit_status(doc, doc.options) if cmd.exit_status is not None else None
         if status:
             code, message = status
-            click.echo(f"rooflab: {message}", err=True)
+            click.echo(visible(f"rooflab: {message}"), err=True)
             raise click.exceptions.Exit(code)
         return None
 
@@ -293,10 +296,10 @@ def main(argv=None) -> int:
         return 143
     except RooflabError as exc:
         if str(exc):  # an empty message: another MPI rank already said it
-            click.echo(f"rooflab: error: {exc}", err=True)
+            click.echo(visible(f"rooflab: error: {exc}"), err=True)
         return 2
     except click.exceptions.UsageError as exc:
-        click.echo(f"rooflab: error: {exc.format_message()}", err=True)
+        click.echo(visible(f"rooflab: error: {exc.format_message()}"), err=True)
         if exc.ctx is not None:
             click.echo(f"  see `{exc.ctx.command_path} --help`", err=True)
         return 2
@@ -322,7 +325,34 @@ def main(argv=None) -> int:
         except (OSError, ValueError):
             pass
         return 141
+    except Exception as exc:  # noqa: BLE001 - a bug of rooflab's own: one line here, the traceback in a file
+        if os.environ.get("ROOFLAB_DEBUG"):
+            raise
+        where = _crash_report(exc)
+        click.echo(visible(f"rooflab: internal error ({type(exc).__name__}: {exc}). This is a fault in rooflab, not "
+                           "in what you gave it; what was measured is stored" +
+                           (f"; the details are in {where}" if where else "")), err=True)
+        return 70
     return 0
+
+
+def _crash_report(exc: BaseException) -> str | None:
+    """The traceback of an internal error, written to a file in rooflab's home (None when it cannot be)."""
+    import time
+    import traceback
+
+    try:
+        from rooflab.paths import default_store_path
+
+        d = default_store_path().parent / "crashes"
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+        path.write_text(visible("rooflab " + __version__ + " " + " ".join(sys.argv) + "\n" +
+                                "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))),
+                        encoding="utf-8")
+        return str(path)
+    except Exception:  # noqa: BLE001 - nowhere to write it: the one line says what happened
+        return None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -222,9 +222,9 @@ KERNEL_PROBES = [
     Probe("unsigned-param-negative", kernel("add_int", f'n = "n"\nk = 1\nu = "-n"\n{ARR}'), bench(), 2, r"args\.u: .* gives -64 .* does not fit the kernel's unsigned int parameter \(0 to 4294967295\)"),
     Probe("int-param-not-whole", kernel("add_int", f'n = "n"\nk = "n / 3"\nu = 1\n{ARR}'), bench(), 2, r"args\.k: .* not a whole number for the kernel's int parameter"),
     Probe("int-param-in-range", kernel("add_int", f'n = "n"\nk = "2147483647"\nu = "4294967295"\n{ARR}', 'y = "x + 1 + 0"\ntolerance = 1e-6'), bench(), 0, r"add_int"),
-    Probe("printf-not-utf8-bench", kernel("talks_bytes", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed on stdout:\s+bytes that are not UTF-8: \ufffd"),
+    Probe("printf-not-utf8-bench", kernel("talks_bytes", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed (on stdout:|[\d.]+ \w+ on stdout; the last lines:)\s+bytes that are not UTF-8: \ufffd"),
     Probe("printf-not-utf8-profile", kernel("talks_bytes", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), ["profile", "SPEC"], 0, r"talks_bytes"),
-    Probe("printf-shown-in-report", kernel("talks", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed on stdout:\s+hello from the kernel"),
+    Probe("printf-shown-in-report", kernel("talks", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 0', sizes="{n = [64]}"), bench(), 0, r"printed (on stdout:|[\d.]+ \w+ on stdout; the last lines:)\s+hello from the kernel"),
     Probe("write-past-the-end", kernel("past_end", f'n = "n"\n{ARR}', sizes="{n = [64]}"), bench(True, "--json"), 3, r"wrote past the end of `y`", check=_rows_error("out-of-bounds")),
     Probe("write-before-start", kernel("before_start", f'n = "n"\n{ARR}', sizes="{n = [64]}"), bench(), 3, r"wrote before the start of `y`"),
     Probe("crash-and-go-on", GOOD.replace('function = "scale"\n', "") + '[[kernel]]\nfunction = "scale"\n[[kernel]]\nfunction = "crashes"\nsizes = {n = [64]}\nargs = {n = "n", x = {shape = ["n"], dtype = "float32"}, y = {shape = ["n"], dtype = "float32"}}\ncheck = {}\n', bench(True, "--json"), 0, r"SIGSEGV", check=_one_crashed_one_measured),
@@ -378,7 +378,85 @@ STORE_PROBES = [
     Probe("show-json-nonfinite", None, ["show", "RUN", "--json", "--store", "s.sqlite"], 0, r'"nonfinite"', setup=_stored_doc("bench", _bench_doc("k", intensity=float("inf")))),
 ]
 
-ALL = SPEC_PROBES + NAME_PROBES + KERNEL_PROBES + CLI_PROBES + STORE_PROBES
+# ------------------------------------------------------------------ damaged, hand-edited and hostile documents
+
+
+def _without(key: str) -> dict:
+    return {k: v for k, v in _bench_doc("k").items() if k != key}
+
+
+def _saved_file(result: dict, header: dict | None = None) -> Callable:
+    """A run saved beside an unwritable store (rooflab-unsaved-*.json), as a user could edit it; RUN is its path."""
+    def setup(wd: Path) -> dict:
+        doc = {"schema": "rooflab.run/1", "kind": "bench", "status": "complete",
+               "header": header if header is not None else {"machine": {"key": "probe"}}, "records": [],
+               "result": result}
+        (wd / "saved.json").write_text(json.dumps(doc))
+        return {"RUN": "saved.json"}
+    return setup
+
+
+def _deep_saved(wd: Path) -> dict:
+    text = '{"schema": "rooflab.run/1", "kind": "bench", "header": {}, "result": ' + "[" * 100000 + "]" * 100000 + "}"
+    (wd / "saved.json").write_text(text)
+    return {"RUN": "saved.json"}
+
+
+def _nested_doc(depth: int) -> dict:
+    d = _bench_doc("k")
+    x: list = []
+    cur = x
+    for _ in range(depth):
+        cur.append([])
+        cur = cur[0]
+    d["kernels"][0]["spec"]["deep"] = x
+    return d
+
+
+def _many_rows(n: int) -> dict:
+    d = _bench_doc("k")
+    row = d["kernels"][0]["sizes"][0]
+    d["kernels"][0]["sizes"] = [dict(row, size={"n": i}, label=f"k n={i}") for i in range(1, n + 1)]
+    d["points"] = [dict(d["points"][0], label=f"k n={i}") for i in range(1, n + 1)]
+    return d
+
+
+def _short_report(result, _):
+    lines = result.stdout.splitlines()
+    assert len(lines) < 300, len(lines)
+
+
+def _two_runs_zero_samples(wd: Path) -> dict:
+    a = _stored_doc("bench", _bench_doc("k", seconds=[1e-6, 1.1e-6, 0.9e-6]))(wd)["RUN"]
+    b = _stored_doc("bench", _bench_doc("k", seconds=[0.0, 0.0, 0.0]))(wd)["RUN"]
+    return {"RUN": f"{a}", "RUNB": b}
+
+
+def _no_raw_control(result, wd: Path):
+    assert "\x1b" not in result.stdout + result.stderr and "\x07" not in result.stdout  # never raw to the terminal
+    for f in [*wd.glob("*.html"), *wd.glob("t/*.csv")]:
+        body = f.read_text()
+        assert "\x1b" not in body and "\x07" not in body, f
+
+
+CTRL = _stored_doc("bench", _bench_doc("evil\x1b[31mred\x07"))
+
+
+DOC_PROBES = [
+    Probe("show-missing-kernels", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"damaged or was edited by hand: result\.kernels: Field required", setup=_stored_doc("bench", _without("kernels"))),
+    Probe("show-missing-machine", None, ["show", "RUN"], 0, r"kept", setup=_saved_file(_bench_doc("kept"), header={"environment": {}})),
+    Probe("show-huge-number", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"intensity: 1e\+308 is not a figure rooflab could have measured", setup=_stored_doc("bench", _bench_doc("k", intensity=1e308))),
+    Probe("show-wrong-type", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"sizes\[0\]\.time_s: Input should be a valid number", setup=_stored_doc("bench", _bench_doc("k", time_s="fast"))),
+    Probe("show-nested-deep-store", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"nested more than 64 levels deep", setup=_stored_doc("bench", _nested_doc(200))),
+    Probe("show-nested-100000-saved", None, ["show", "RUN"], 2, r"cannot read a saved run", setup=_deep_saved),
+    Probe("show-million-rows-summarized", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"\d+ more sizes \(all in --json and --csv\)", setup=_stored_doc("bench", _many_rows(20000)), check=_short_report),
+    Probe("compare-zero-samples", None, ["compare", "RUN", "RUNB", "--store", "s.sqlite"], 2, r"seconds: samples must be positive, finite seconds", setup=_two_runs_zero_samples),
+    Probe("name-control-characters-text", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"evil\\x1b\[31mred", setup=CTRL, check=_no_raw_control),
+    Probe("name-control-characters-html", None, ["report", "RUN", "--html", "r.html", "--store", "s.sqlite"], 0, r"report written", setup=CTRL, check=_no_raw_control),
+    Probe("name-control-characters-csv", None, ["show", "RUN", "--csv", "t", "--store", "s.sqlite"], 0, r"table\(s\) written", setup=CTRL, check=_no_raw_control),
+]
+
+ALL = SPEC_PROBES + NAME_PROBES + KERNEL_PROBES + CLI_PROBES + STORE_PROBES + DOC_PROBES
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -407,8 +485,9 @@ def run_probe(p: Probe, wd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, **p.env}
     extra = p.setup(wd) if p.setup else {}
     run_id = (extra or {}).pop("RUN", None)
+    run_b = (extra or {}).pop("RUNB", None)
     env.update(extra or {})
-    argv = [run_id if a == "RUN" else a.replace("SPEC", "spec.toml") for a in p.argv]
+    argv = [run_id if a == "RUN" else run_b if a == "RUNB" else a.replace("SPEC", "spec.toml") for a in p.argv]
     try:
         return subprocess.run([ROOFLAB, *argv], cwd=wd, env=env, capture_output=True, text=True, timeout=240)
     finally:

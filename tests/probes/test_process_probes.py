@@ -180,3 +180,26 @@ def test_limits_of_a_cgroup_are_read(tmp_path):
 def test_a_closed_standard_output_is_refused_before_anything_runs(tmp_path):
     r = subprocess.run(f"{ROOFLAB} info >&-", shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "standard output is closed" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_spec_in_a_folder_whose_name_is_not_utf8_gives_valid_json(tmp_path):
+    """File names are bytes: one that is not UTF-8 is written as \\xNN in the JSON and the report, and the JSON is
+    still JSON (before: UnicodeEncodeError, and a traceback on stdout)."""
+    import json
+
+    d = os.fsencode(tmp_path) + b"/caf\xe9"
+    os.mkdir(d)
+    with open(d + b"/kernels.c", "w") as f:
+        f.write((HERE / "kernels.c").read_text())
+    with open(d + b"/spec.toml", "w") as f:
+        f.write(GOOD)
+    r = subprocess.run([ROOFLAB, "bench", "spec.toml", "--quick", "--json", "--no-store"], cwd=d, capture_output=True,
+                       timeout=300)
+    assert b"Traceback" not in r.stdout + r.stderr, r.stderr[-2000:]
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = json.loads(r.stdout)
+    (k,) = doc["kernels"]
+    assert any("caf\\xe9" in s for s in k["library"]["sources"]), k["library"]["sources"]
+    shown = subprocess.run([ROOFLAB, "bench", "spec.toml", "--quick", "--no-store"], cwd=d, capture_output=True,
+                           timeout=300)
+    assert shown.returncode == 0 and b"Traceback" not in shown.stdout + shown.stderr

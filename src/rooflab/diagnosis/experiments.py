@@ -56,7 +56,7 @@ def _restrict_copy(spec: KernelSpec) -> KernelSpec | None:
     if changed is None or changed == text:
         return None
     d = private_dir(cache_dir() / "variants")
-    path = d / f"{spec.source.stem}-restrict-{hashlib.sha256(changed.encode()).hexdigest()[:12]}{spec.source.suffix}"
+    path = d / f"{spec.source.stem}-restrict-{hashlib.sha256(changed.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}{spec.source.suffix}"
     if not path.exists():
         path.write_text(changed, encoding="utf-8")
     # the copy lives elsewhere: the original's folder stays on the include path for its headers

@@ -1032,6 +1032,7 @@ ZH: dict[str, str] = {
         '{label} 在 {stream} 上输出了 {size}；最后几行：',
     '{label} changed the worker process:':
         '{label} 改变了工作进程：',
+    '{n} more sizes (all in --json and --csv)': '另有 {n} 个规模（全部见 --json 和 --csv）',
     '{label} printed on {stream}:':
         '{label} 在 {stream} 上的输出：',
     'out of bounds':

@@ -66,7 +66,7 @@ def wrapper_source(proto: Prototype) -> str:
 def _generated(kind: str, stem: str, text: str):
     """Write generated C into the cache under a name from its content (atomically); return its path."""
     d = private_dir(cache_dir() / kind)
-    path = d / f"{stem}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.c"
+    path = d / f"{stem}-{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.c"
     if not path.exists():
         fd, tmp = tempfile.mkstemp(dir=d, suffix=".c.tmp")
         with os.fdopen(fd, "w") as f:

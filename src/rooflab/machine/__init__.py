@@ -13,7 +13,7 @@ from rooflab.machine.limits import ClockMeasurement, Theoretical, measure_clock,
 def machine_key(cpu: CPU, hostname: str) -> str:
     """A short stable name for 'this machine': host, CPU model, core count."""
     raw = f"{hostname}|{cpu.model_name}|{cpu.physical_cores}|{cpu.logical_cpus}|{cpu.arch}"
-    return f"{hostname}-{hashlib.sha1(raw.encode()).hexdigest()[:8]}"
+    return f"{hostname}-{hashlib.sha1(raw.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
 
 
 _CLOCK: dict[str, ClockMeasurement | None] = {}  # the clock measured once per process

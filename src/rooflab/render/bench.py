@@ -24,7 +24,11 @@ def render_bench(doc: dict, console: Console) -> None:
         lib = k.get("library") or {}
         console.print(f"{esc(k['name'])}: {esc(k['spec']['prototype'])}  [dim]{esc(' '.join(lib.get('flags', [])))}[/]")
         rows = []
-        for r in k["sizes"]:
+        sizes, left_out = shown_rows(k["sizes"])
+        for r in sizes:
+            if r is None:  # the middle of a long table
+                rows.append(["…", tr("{n} more sizes (all in --json and --csv)", n=left_out), "", "", "", "", "", ""])
+                continue
             size = " ".join(f"{a}={b}" for a, b in r["size"].items())
             if r.get("error"):
                 rows.append([size, "—", "—", "—", "—", "—", "—", styled(f"[red]{esc(status_word(r['error_kind']))}[/]: "
@@ -49,7 +53,9 @@ def render_bench(doc: dict, console: Console) -> None:
         console.print(table(tr("{name} (median time and 95% CI per call)", name=k["name"]),
                             [tr("size"), tr("time"), "FLOP/s", tr("bytes/s"), "FLOP/B", tr("bound"), tr("of roof"),
                              tr("correct")], rows))
-        for r in k["sizes"]:
+        for r in sizes:
+            if r is None:
+                continue
             output = r.get("output") or {}
             for stream in ("stdout", "stderr"):
                 said = output.get(stream)
@@ -81,6 +87,18 @@ def render_bench(doc: dict, console: Console) -> None:
         render_kernels(doc["explain"], console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+SHOWN_AT_EACH_END = 50  # rows of a long bench table shown at its start and at its end
+
+
+def shown_rows(sizes: list[dict]) -> tuple[list, int]:
+    """The rows a report draws of one kernel's sizes: all of them, or the first and last SHOWN_AT_EACH_END with None
+    between (a saved run of a million sizes is drawn in seconds), and how many were left out."""
+    n = SHOWN_AT_EACH_END
+    if len(sizes) <= 2 * n + 1:
+        return list(sizes), 0
+    return [*sizes[:n], None, *sizes[-n:]], len(sizes) - 2 * n
 
 
 def printed_lines(text: str, limit: int = 8) -> list[str]:

@@ -9,13 +9,14 @@ import json
 import math
 
 from rooflab.i18n import get_lang, text, tr
+from rooflab.render.text import visible
 from rooflab.units import drawable, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
 
 
 def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+    return html.escape(visible(str(x)), quote=True)
 
 
 def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
@@ -181,8 +182,8 @@ def write_csv(doc: dict, directory, prefix: str = "") -> list:
         path = d / f"{stem}.csv"
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
-            w.writerow(cols)
-            w.writerows(rows)
+            w.writerow([visible(str(c)) for c in cols])
+            w.writerows([visible(c) if isinstance(c, str) else c for c in row] for row in rows)
         paths.append(path)
     return paths
 

@@ -10,6 +10,7 @@ from rich.markup import escape as esc
 from rooflab import registry
 from rooflab.i18n import tr
 from rooflab.results.schema import parse_schema
+from rooflab.results.validate import DocumentError
 
 
 def kind_of(doc: dict) -> str:
@@ -55,16 +56,23 @@ def render_run(doc: dict, console: Console) -> None:
     result = doc.get("result")
     console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
                   + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
-    if result is not None and result.get("schema"):
-        render(result, console)
-        return
-    if doc["status"] != "complete":
-        console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) it "
-                                          "finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
-    render_machine(doc["header"]["machine"], console)
-    render_records(doc["records"], console)
-    if result:
-        render_warnings(result.get("warnings", []), console)
+    try:
+        if result is not None and result.get("schema"):
+            render(result, console)
+            return
+        if doc["status"] != "complete":
+            console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) "
+                                              "it finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
+        render_machine(doc["header"].get("machine") or {}, console)
+        render_records(doc["records"], console)
+        if result:
+            render_warnings(result.get("warnings", []), console)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, ZeroDivisionError,
+            RecursionError) as exc:  # a document the checks let through that a report still cannot read
+        what = f"the field {exc.args[0]!r} is missing" if isinstance(exc, KeyError) and exc.args else \
+            f"{type(exc).__name__}: {exc}"
+        raise DocumentError(f"run {doc['run_id']} ({doc['kind']}) cannot be drawn: its document is damaged or was "
+                            f"edited by hand ({what})") from None
 
 
 def render_runs(doc: dict, console: Console) -> None:

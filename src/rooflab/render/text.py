@@ -225,3 +225,40 @@ def render_mpi(doc: dict, console: Console) -> None:
                             [tr("kernel and size"), "FLOP/B", tr("job"), tr("job roof"), tr("of roof")], rows))
     elif jr:
         console.print(f"[dim]{esc(text(jr['note']))}[/]")
+
+
+# control characters (C0 but tab and newline, DEL, C1) shown as escapes: a kernel name or a kernel's output holding
+# ESC [ ... must not drive the user's terminal, nor sit raw in a CSV or HTML file
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0D, 0x20), 0x7F, *range(0x80, 0xA0))}
+
+
+def no_surrogates(s: str) -> str:
+    """``s`` encodable as UTF-8: a byte that was not UTF-8 in a file name (Python holds it as a lone surrogate)
+    written as ``\\xNN``."""
+    if s.isascii():
+        return s
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else
+                       ("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c) for c in s)
+
+
+def visible(s: str) -> str:
+    """``s`` with its control characters (but tab and newline) and undecodable bytes written as ``\\xNN``."""
+    return no_surrogates(s).translate(_CONTROL)
+
+
+def safe_console(**kw):
+    """A rich Console that writes every piece of text it was given with its control characters escaped; the
+    escape sequences of its own styles are added after, so colour still works."""
+    from rich.console import Console
+    from rich.segment import Segment
+
+    class SafeConsole(Console):
+        def _render_buffer(self, buffer):
+            return super()._render_buffer(s if s.control else Segment(visible(s.text), s.style, s.control)
+                                          for s in buffer)
+
+    return SafeConsole(**kw)

@@ -22,7 +22,8 @@ from typing import Iterator
 
 from rooflab.errors import RooflabError, RunNotFound, StoreError
 from rooflab.paths import default_store_path
-from rooflab.results.schema import migrate, schema_id
+from rooflab.results.schema import migrate, parse_schema, schema_id
+from rooflab.results.validate import check_document
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -272,13 +273,12 @@ class Store:
         if res is not None:
             if not isinstance(res, dict):
                 raise StoreError(f"run {rid} in {self.path} is damaged: its result is not a document")
-            try:
-                res = migrate(res)
-            except RooflabError as exc:
-                raise StoreError(f"run {rid} in {self.path}: {exc}") from None
+            res = self._checked(res, rid)
+        head = self._json(header, rid, "header")
+        if not isinstance(head, dict):
+            raise StoreError(f"run {rid} in {self.path} is damaged: its header is not a document")
         doc = {"schema": schema_id("run"), "run_id": rid, "created": created, "finished": finished, "kind": kind,
-               "status": status, "label": label, "header": self._json(header, rid, "header"), "records": records,
-               "result": res}
+               "status": status, "label": label, "header": head, "records": records, "result": res}
         return doc
 
     def result(self, run_id: int) -> dict | None:
@@ -292,10 +292,15 @@ class Store:
         res = self._json(row[0], run_id, "result")
         if not isinstance(res, dict):
             raise StoreError(f"run {run_id} in {self.path} is damaged: its result is not a document")
+        return self._checked(res, run_id)
+
+    def _checked(self, res: dict, run_id: int) -> dict:
+        """A result brought to the current schema and checked (rooflab.results.validate)."""
         try:
-            return migrate(res)
+            res = migrate(res)
+            return check_document(parse_schema(res["schema"])[0], res)
         except RooflabError as exc:
-            raise StoreError(f"run {run_id} in {self.path}: {exc}") from None
+            raise StoreError(f"run {run_id} in {self.path} is damaged or was edited by hand: {exc}") from None
 
     def runs(self, *, kind: str | None = None, machine: str | None = None, since: str | None = None,
              until: str | None = None, limit: int = 50) -> list[dict]:
@@ -331,7 +336,7 @@ def read_run_file(path: str | Path) -> dict:
     p = Path(path)
     try:
         raw = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise StoreError(f"{p}: cannot read a saved run ({exc})") from None
     if not isinstance(raw, dict) or raw.get("schema") != "rooflab.run/1" or not isinstance(raw.get("header"), dict):
         raise StoreError(f"{p}: not a run saved by rooflab")
@@ -339,6 +344,7 @@ def read_run_file(path: str | Path) -> dict:
     if result is not None and "schema" in result:
         try:
             result = migrate(result)
+            result = check_document(parse_schema(result["schema"])[0], result)
         except RooflabError as exc:
             raise StoreError(f"{p}: {exc}") from None
     created = _dt.datetime.fromtimestamp(p.stat().st_mtime, _dt.timezone.utc).isoformat(timespec="seconds")

@@ -202,15 +202,15 @@ def cache_key(sources: Iterable[Path], headers: Iterable[Path], flags: Sequence[
     the sources (``headers``: further files known in advance)."""
     h = hashlib.sha256()
     h.update(b"rooflab-build-2\0")
-    h.update(compiler.identity.encode() + b"\0")
-    h.update(platform.machine().encode() + b"\0")
-    h.update("\0".join(flags).encode() + b"\0")
+    h.update(compiler.identity.encode("utf-8", "surrogateescape") + b"\0")
+    h.update(platform.machine().encode("utf-8", "surrogateescape") + b"\0")
+    h.update("\0".join(flags).encode("utf-8", "surrogateescape") + b"\0")
     if any(f in ("-march=native", "-mcpu=native", "-mtune=native") for f in flags):
-        h.update(_cpu_identity().encode() + b"\0")
+        h.update(_cpu_identity().encode("utf-8", "surrogateescape") + b"\0")
     for p in sorted(set(Path(s) for s in sources), key=str):
-        h.update(b"src:" + str(p).encode() + b"\0" + p.read_bytes() + b"\0")
+        h.update(b"src:" + os.fsencode(p) + b"\0" + p.read_bytes() + b"\0")
     for p in sorted(set(Path(s) for s in headers), key=str):
-        h.update(b"hdr:" + p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        h.update(b"hdr:" + os.fsencode(p.name) + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -242,9 +242,9 @@ def parse_depfile(text: str) -> list[str]:
 
 def deps_key(base: str, deps: dict[str, str]) -> str:
     """The final key of a build: its base key and the contents of every file it read."""
-    h = hashlib.sha256(base.encode())
+    h = hashlib.sha256(base.encode("utf-8", "surrogateescape"))
     for path, digest in sorted(deps.items()):
-        h.update(f"\0{path}\0{digest}".encode())
+        h.update(f"\0{path}\0{digest}".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
