@@ -203,3 +203,23 @@ def test_a_spec_in_a_folder_whose_name_is_not_utf8_gives_valid_json(tmp_path):
     shown = subprocess.run([ROOFLAB, "bench", "spec.toml", "--quick", "--no-store"], cwd=d, capture_output=True,
                            timeout=300)
     assert shown.returncode == 0 and b"Traceback" not in shown.stdout + shown.stderr
+
+
+@pytest.mark.parametrize("n, code, says", [
+    (1_000_000_000, 2, r"GiB of arrays, more than the [\d.]+ GiB of address space .*RLIMIT_AS"),  # refused at once
+    (100_000_000, 3, r"ran out of memory|this process may still map"),  # fits the estimate, not the process
+])
+def test_sizes_beyond_an_address_space_limit_are_refused_or_reported(tmp_path, n, code, says):
+    import re
+
+    (tmp_path / "kernels.c").write_text((HERE / "kernels.c").read_text())
+    (tmp_path / "spec.toml").write_text(GOOD.replace("sizes = {n = [64, 1000]}", f"sizes = {{n = [{n}]}}"))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    r = subprocess.run([ROOFLAB, "bench", "spec.toml", "--quick", "--no-store"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, preexec_fn=limit)
+    out = r.stdout + r.stderr
+    assert "Traceback" not in out and r.returncode == code, (r.returncode, out[-2000:])
+    assert re.search(says, out, re.S), out[-2000:]

@@ -159,6 +159,26 @@ class _FpEnv:
             cls.libm().fesetenv(env)
 
 
+def _check_mappable(k: CKernel) -> None:
+    """Refuse, before allocating anything, arrays this process cannot map under its RLIMIT_AS (``ulimit -v``): the
+    bytes needed (each array is made once and copied into its guarded buffer) against the bytes left."""
+    from rooflab.userkernel.spec import _address_space_left
+
+    left = _address_space_left()
+    if left is None:
+        return
+    need = _array_bytes(k)
+    if need > left:
+        raise RooflabError(f"kernel {k.name!r}: its arrays need {need / 2**30:.2f} GiB, more than the "
+                           f"{left / 2**30:.2f} GiB this process may still map under its limit (RLIMIT_AS, "
+                           "`ulimit -v`): give smaller sizes or raise the limit")
+
+
+def _array_bytes(k: CKernel) -> int:
+    arrays = [a for a in k.args if isinstance(a, ArraySpec)]
+    return sum(a.nbytes + 2 * GUARD for a in arrays) + max((a.nbytes for a in arrays), default=0)
+
+
 def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | None = None):
     """The timed function of a kernel over fresh arrays (guarded, when ``guards`` is a list to fill), or over
     ``arrays`` (same order and kinds) when given.
@@ -179,7 +199,17 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
     except AttributeError:
         raise RooflabError(f"symbol {k.symbol!r} not found in {k.library}") from None
     if arrays is None:
-        ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
+        _check_mappable(k)
+        try:
+            ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
+        except MemoryError:
+            from rooflab.userkernel.spec import _address_space_left
+
+            left = _address_space_left()
+            raise RooflabError(f"kernel {k.name!r}: its arrays ({_array_bytes(k) / 2**30:.2f} GiB) could not be "
+                               "allocated: the process ran out of memory" +
+                               (f" under its address-space limit ({left / 2**30:.2f} GiB left; RLIMIT_AS, "
+                                "`ulimit -v`)" if left is not None else "") + "; give smaller sizes") from None
     else:
         ct, vals, _ = _ctypes_args(k.argtypes, tuple(a if not isinstance(a, ArraySpec) else np.empty(0)
                                                      for a in k.args))

@@ -334,6 +334,10 @@ class Worker:
             exc = pickle.loads(reply[1])
             if isinstance(exc, RooflabError):
                 raise exc
+            if isinstance(exc, MemoryError):
+                raise KernelFailed(kernel, f"ran out of memory ({exc}): the worker process could not allocate what "
+                                           "this size needs (free memory, a cgroup limit or `ulimit -v`); give "
+                                           "smaller sizes") from exc
             raise KernelFailed(kernel, f"raised {type(exc).__name__}: {exc}") from exc
         raise KernelFailed(kernel, f"raised {reply[1]}")
 
