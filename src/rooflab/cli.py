@@ -230,7 +230,34 @@ def _register() -> None:
         lab.add_command(command_of(c))
 
 
+_STREAMS = {"chinese": True}  # whether standard output can show Chinese (see _safe_streams)
+
+
+def _safe_streams() -> None:
+    """Standard output and error that never fail on a character: a stream whose encoding cannot write what rooflab
+    prints (`PYTHONIOENCODING=ascii`, a Latin-1 terminal) writes such characters as escapes, and Chinese is asked for
+    only where it can be shown."""
+    for stream in (sys.stdout, sys.stderr):
+        enc = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "µ–·".encode(enc)
+        except (UnicodeEncodeError, LookupError):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (AttributeError, ValueError, OSError):
+                pass
+    try:
+        "中文".encode(getattr(sys.stdout, "encoding", None) or "ascii")
+        _STREAMS["chinese"] = True
+    except (UnicodeEncodeError, LookupError):
+        _STREAMS["chinese"] = False
+
+
 def _set_lang(ctx, param, value):
+    if value == "zh" and not _STREAMS["chinese"]:
+        click.echo(f"rooflab: standard output ({getattr(sys.stdout, 'encoding', '?')}) cannot show Chinese; writing "
+                   "in English (use a UTF-8 locale or PYTHONIOENCODING=utf-8 for --lang zh)", err=True)
+        value = "en"
     if value:
         set_lang(value)
     return value
@@ -285,8 +312,9 @@ def main(argv=None) -> int:
         except (OSError, ValueError, AttributeError):
             pass
         return 2
+    _safe_streams()
     try:
-        with using(None):  # --lang sets the language for this command only
+        with using(None if _STREAMS["chinese"] else "en"):  # --lang sets the language for this command only
             rc = cli.main(args=argv, prog_name="rooflab", standalone_mode=False)
         sys.stdout.flush()  # here, where a reader that went away is caught, not at exit
         if isinstance(rc, int) and rc:  # a command's own exit status (click returns it without standalone mode)

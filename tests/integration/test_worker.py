@@ -48,7 +48,7 @@ def test_session_reports_crash_hang_and_wrong_and_keeps_the_rest(lib, tmp_path):
             hang = s.run(CKernel(name="hang", library=lib, symbol="hang"), FAST, timeout_s=2.0)
             wrong = s.run(_kernel(lib, "wrong_scale"), FAST)
             after = s.run(_kernel(lib, "good_scale"), FAST)
-            doc = s.finish({"schema": "rooflab.bench/1"})
+            doc = s.finish({"schema": "rooflab.bench/1", "kernels": []})
         assert good.ok and after.ok
         assert good.rel_error == 0.0
         assert good.timing.summary.n >= 3 and all(t > 0 for t in good.timing.samples)
@@ -116,7 +116,7 @@ def test_competing_load_is_detected_and_named():
                                    "while time.time() < end: pass"])
         try:
             time.sleep(2.0)
-            doc = s.finish({"schema": "rooflab.bench/1"})
+            doc = s.finish({"schema": "rooflab.bench/1", "kernels": []})
         finally:
             burner.kill()
             burner.wait()

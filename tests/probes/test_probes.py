@@ -272,6 +272,8 @@ CLI_PROBES = [
     Probe("size-garbage", GOOD, ["profile", "SPEC", "--size", "n"], 2, r"--size 'n': write NAME=NUMBER"),
     Probe("lab-unknown", None, ["lab", "nosuch"], 2, r"nosuch"),
     Probe("lang-unknown", None, ["--lang", "xx", "history"], 2, r"xx"),
+    Probe("lang-zh-on-ascii-stdout", None, ["--lang", "zh", "info"], 0, r"Machine.*cannot show Chinese; writing in English", env={"PYTHONIOENCODING": "ascii"}),
+    Probe("latin1-stdout", None, ["info"], 0, r"Machine", env={"PYTHONIOENCODING": "latin-1"}),
     Probe("show-nothing", None, ["show"], 2, r"Missing argument"),
     Probe("unknown-command", None, ["frobnicate"], 2, r"No such command"),
     Probe("bench-all-wrong-exit-3", kernel("wrong", f'n = "n"\n{ARR}', 'y = "x"\ntolerance = 1e-6'), bench(), 3, r"no kernel of the spec could be measured"),
