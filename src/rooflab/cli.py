@@ -238,16 +238,16 @@ def _safe_streams() -> None:
     prints (`PYTHONIOENCODING=ascii`, a Latin-1 terminal) writes such characters as escapes, and Chinese is asked for
     only where it can be shown."""
     for stream in (sys.stdout, sys.stderr):
-        enc = getattr(stream, "encoding", None) or "ascii"
+        enc = getattr(stream, "encoding", None)  # None: a text buffer (StringIO) that takes any character
         try:
-            "µ–·".encode(enc)
+            "µ–·".encode(enc or "utf-8")
         except (UnicodeEncodeError, LookupError):
             try:
                 stream.reconfigure(errors="backslashreplace")
             except (AttributeError, ValueError, OSError):
                 pass
     try:
-        "中文".encode(getattr(sys.stdout, "encoding", None) or "ascii")
+        "中文".encode(getattr(sys.stdout, "encoding", None) or "utf-8")
         _STREAMS["chinese"] = True
     except (UnicodeEncodeError, LookupError):
         _STREAMS["chinese"] = False

@@ -188,3 +188,27 @@ def test_under_mpi_every_rank_starts_each_kernel_clean(tmp_path):
             assert not (row.get("output") or {}).get("isolation"), (rank["rank"], h, row["output"])
             (hrow,) = kernels[h]["sizes"]
             assert re.search(HOSTILE[h], " ".join((hrow.get("output") or {}).get("isolation", []))), (h, hrow)
+
+
+def test_explain_measures_a_correct_kernel_correctly_after_hostile_ones(tmp_path):
+    """explain runs each kernel, then its experiments (rebuilds such as -ffast-math, timed against the original in
+    the same worker): after kernels that set flush-to-zero or the rounding mode, the correct kernel's own measurement
+    is still correct and carries nothing of theirs."""
+    from conftest import fake_measure
+
+    (tmp_path / "hostile.c").write_text((HERE / "hostile.c").read_text())
+    head = 'source = "hostile.c"\nsizes = {n = [4096]}\nmin_sample = 0.001\nsamples = 3\ntimeout = 60\n'
+    pairs = ["flush_to_zero", "round_up"]
+    (tmp_path / "spec.toml").write_text(head + "".join(HOSTILE_SPEC.format(h=h, f=h, flags="") + SENSITIVE.format(h=h)
+                                                       for h in pairs))
+    fake_measure(tmp_path / "s.sqlite")
+    r = subprocess.run([ROOFLAB, "explain", "spec.toml", "--quick", "--json", "--store", "s.sqlite"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=900)
+    assert "Traceback" not in r.stdout + r.stderr and r.returncode == 0, r.stderr[-3000:]
+    kernels = {k["name"]: k for k in json.loads(r.stdout)["kernels"]}
+    for h in pairs:
+        (row,) = kernels[f"after {h}"]["sizes"]
+        assert not row.get("error") and row["rel_error"] <= 1e-15, (h, row)
+        assert not (row.get("output") or {}).get("isolation"), (h, row["output"])
+        (hrow,) = kernels[h]["sizes"]
+        assert re.search(HOSTILE[h], " ".join((hrow.get("output") or {}).get("isolation", []))), (h, hrow)

@@ -148,6 +148,8 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
            "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error, "checked": bool(spec.check),
            "caches": caps}
+    if out.output:  # what the kernel printed, and what the worker put back after it
+        row["output"] = out.output
     if not out.ok:
         row.update(error=out.error, error_kind=out.error_kind)
         return row

@@ -54,25 +54,8 @@ def render_bench(doc: dict, console: Console) -> None:
                             [tr("size"), tr("time"), "FLOP/s", tr("bytes/s"), "FLOP/B", tr("bound"), tr("of roof"),
                              tr("correct")], rows))
         for r in sizes:
-            if r is None:
-                continue
-            output = r.get("output") or {}
-            for stream in ("stdout", "stderr"):
-                said = output.get(stream)
-                if said:
-                    size = output.get(f"{stream}_bytes")
-                    head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
-                               size=binary_bytes(size)) if isinstance(size, (int, float)) else
-                            tr("{label} printed on {stream}:", label=r["label"], stream=stream))
-                    console.print(head, markup=False, highlight=False)
-                    for line in printed_lines(said):
-                        console.print("  " + line, markup=False, highlight=False)
-            put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
-            if put_back:
-                console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
-                              highlight=False)
-                for line in put_back:
-                    console.print("  " + line, markup=False, highlight=False)
+            if r is not None:
+                render_row_output(r, console)
     r = doc.get("roofs") or {}
     if pts and r.get("compute") and r.get("memory"):
         for line in ascii_roofline([(c["name"], c["value"]) for c in r["compute"]],
@@ -87,6 +70,27 @@ def render_bench(doc: dict, console: Console) -> None:
         render_kernels(doc["explain"], console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+def render_row_output(r: dict, console: Console) -> None:
+    """What a kernel printed at one size, and what the worker had to put back after it."""
+    output = r.get("output") or {}
+    for stream in ("stdout", "stderr"):
+        said = output.get(stream)
+        if said:
+            size = output.get(f"{stream}_bytes")
+            head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
+                       size=binary_bytes(size)) if isinstance(size, (int, float)) else
+                    tr("{label} printed on {stream}:", label=r["label"], stream=stream))
+            console.print(head, markup=False, highlight=False)
+            for line in printed_lines(said):
+                console.print("  " + line, markup=False, highlight=False)
+    put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
+    if put_back:
+        console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
+                      highlight=False)
+        for line in put_back:
+            console.print("  " + line, markup=False, highlight=False)
 
 
 SHOWN_AT_EACH_END = 50  # rows of a long bench table shown at its start and at its end

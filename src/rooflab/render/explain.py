@@ -33,6 +33,8 @@ def _code_line(code: dict) -> str:
 
 
 def render_kernels(kernels: list[dict], console: Console) -> None:
+    from rooflab.render.bench import render_row_output
+
     for k in kernels:
         if k.get("error"):
             _p(console, f"{k['name']}: {text(k['error'])}")
@@ -52,6 +54,7 @@ def render_kernels(kernels: list[dict], console: Console) -> None:
             _p(console, tr("no in-core prediction: {why}", why=pred["error"]), 2)
         for r in k["sizes"]:
             _render_size(r, console)
+            render_row_output(r, console)
 
 
 def _render_size(r: dict, console: Console) -> None:
