@@ -30,7 +30,13 @@ HOSTILE = {  # function -> what its note (or error) must say
     "forks": r"called fork\(\) 1 time",
     "moves": r"working directory.*|umask|environment",
     "closes_stdout": r"file descriptor 1",
+    "lowers_priority": r"scheduling priority to nice",
+    "keeps_memory": r"kept \d+ MiB of memory in use",
 }
+if len(os.sched_getaffinity(0)) > 1:  # on one CPU, pinning to CPU 0 changes nothing
+    HOSTILE["pins_itself"] = r"pinned the worker to CPUs \[0\]"
+if __import__("locale").setlocale(__import__("locale").LC_ALL) != "C":  # the worker starts in this same locale
+    HOSTILE["switches_locale"] = r"changed the C locale to C"
 OTHERS = ["chatty"]  # no state to put back: checked on their own below
 
 SENSITIVE = """

@@ -78,6 +78,7 @@ def fp_words(before: int, now: int) -> str:
 _RLIMITS = {name: getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")}
 _TIMERS = {"ITIMER_REAL (alarm)": signal.ITIMER_REAL, "ITIMER_VIRTUAL": signal.ITIMER_VIRTUAL,
            "ITIMER_PROF": signal.ITIMER_PROF}
+RSS_GROWTH_LIMIT = 512 << 20  # memory a task may leave in use before the worker is replaced
 _SPIN_CHECK_S = 0.04  # how long a thread the call left behind is watched for running on
 
 
@@ -168,9 +169,37 @@ class Guard:
                 os.set_inheritable(copy, False)
                 self.fds[fd] = (copy, ident)
         self.environ = self._environ()
+        self.affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        self.nice = self._nice()
+        self.locale = self._locale()
         self._before_tids: set[int] = set()
+        self._before_rss = 0
 
     # ------------------------------------------------------------------------------------------ reading
+    @staticmethod
+    def _nice() -> int | None:
+        try:
+            return os.getpriority(os.PRIO_PROCESS, 0)
+        except (OSError, AttributeError):
+            return None
+
+    @staticmethod
+    def _locale() -> str | None:
+        import locale
+
+        try:
+            return locale.setlocale(locale.LC_ALL)
+        except (locale.Error, ValueError):
+            return None
+
+    @staticmethod
+    def _rss() -> int:
+        try:
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            return 0
+
     def _round(self) -> int | None:
         if self.libm is None:
             return None
@@ -194,6 +223,7 @@ class Guard:
     def before(self) -> None:
         _REPORTED.clear()
         self._before_tids = _tids()
+        self._before_rss = self._rss()
         if self.lib:
             self.lib.rl_guard_forks()  # forks made between tasks (rooflab's own) are not the task's
             self.lib.rl_guard_arm(1)
@@ -213,8 +243,53 @@ class Guard:
         self._limits(out)
         self._files(out)
         self._env(out)
+        self._placement(out)
         self._threads(out)
+        self._memory(out)
         return out
+
+    def _placement(self, out: list[dict]) -> None:
+        """CPU affinity, priority and C locale: a kernel pinning itself, lowering its priority or switching locale
+        would change every later measurement (or a later kernel's printed numbers)."""
+        if self.affinity is not None:
+            now = os.sched_getaffinity(0)
+            if now != self.affinity:
+                for tid in _tids():
+                    try:
+                        os.sched_setaffinity(tid, self.affinity)
+                    except OSError:
+                        pass
+                out.append({"kind": NOTE, "text": f"pinned the worker to CPUs {sorted(now)}; rooflab gave it back "
+                                                  f"CPUs {sorted(self.affinity)}"})
+        if self.nice is not None:
+            now = self._nice()
+            if now is not None and now != self.nice:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, 0, self.nice)
+                    out.append({"kind": NOTE, "text": f"changed its scheduling priority to nice {now}; rooflab put "
+                                                      f"back {self.nice}"})
+                except OSError:
+                    out.append({"kind": RESTART, "text": f"lowered its scheduling priority to nice {now}, which this "
+                                                         "process cannot raise again; the next task gets a new "
+                                                         "worker process"})
+        if self.locale is not None:
+            import locale
+
+            now = self._locale()
+            if now != self.locale:
+                try:
+                    locale.setlocale(locale.LC_ALL, self.locale)
+                    out.append({"kind": NOTE, "text": f"changed the C locale to {now}; rooflab put it back"})
+                except (locale.Error, ValueError):
+                    out.append({"kind": RESTART, "text": "changed the C locale; the next task gets a new worker "
+                                                         "process"})
+
+    def _memory(self, out: list[dict]) -> None:
+        grew = self._rss() - self._before_rss
+        if grew > RSS_GROWTH_LIMIT:
+            out.append({"kind": RESTART, "text": f"kept {grew / 2**20:.0f} MiB of memory in use after it returned "
+                                                 "(leaked or held); the next task gets a new worker process, so that "
+                                                 "it does not measure under that pressure"})
 
     def _children(self, out: list[dict]) -> None:
         forks = self.lib.rl_guard_forks() if self.lib else 0

@@ -108,3 +108,37 @@ void chatty(long n, double *y) {
     }
     for (long i = 0; i < n; i++) y[i] = 0.0;
 }
+
+#include <locale.h>
+#include <sched.h>
+#include <sys/resource.h>
+
+void pins_itself(long n, double *y) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void lowers_priority(long n, double *y) {
+    setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + 1 > 19 ? 19 : getpriority(PRIO_PROCESS, 0) + 1);
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+void switches_locale(long n, double *y) {
+    setlocale(LC_ALL, "C");
+    setlocale(LC_NUMERIC, "POSIX");
+    setlocale(LC_CTYPE, "C");
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
+
+/* keeps 600 MiB, touched, on its first call */
+void keeps_memory(long n, double *y) {
+    static char *kept;
+    if (!kept) {
+        kept = malloc(600ul << 20);
+        if (kept) memset(kept, 1, 600ul << 20);
+    }
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
