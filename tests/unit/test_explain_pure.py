@@ -430,6 +430,26 @@ def test_an_experiment_confirms_or_refutes_its_finding():
     assert "meanwhile" not in text(experiment_sentence({**busy, "disturbed_cores": None, "what": "w"}))
 
 
+def test_a_rebuild_that_left_the_hot_loop_as_it_was_refutes_nothing():
+    """atax's dependency-bound row loop: -ffast-math could not vectorize it either, measured 1.00x, and the
+    reduction chain was marked refuted. A build whose hot loop is the original's tests nothing."""
+    tight = {**experiment("fast_math", "no difference", 1.0), "speedup_ci95": [0.99, 1.01], "a_time_s": 4.0,
+             "loop_unchanged": True}
+    out = weigh([{"id": "reduction_chain", "saving_s": 2.5}, {"id": "single_thread", "saving_s": 1.0}], [tight])
+    assert ids(out) == ["reduction_chain", "single_thread"]
+    f = out[0]
+    assert "refuted" not in f and f["inconclusive"]["loop_unchanged"] and f["saving_s"] == 2.5  # its evidence stands
+    said = text(experiment_sentence({**tight, "what": "a build with -ffast-math"}))
+    assert "left the hot loop as it was" in said and "tests nothing" in said
+    # the same interval from a build that did change the loop refutes the finding
+    (g,) = weigh([{"id": "reduction_chain", "saving_s": 2.5}], [{**tight, "loop_unchanged": False}])
+    assert g["refuted"] and g["saving_s"] == 0
+    # and a build that made it faster confirms it, changed loop or not
+    (h,) = weigh([{"id": "reduction_chain", "saving_s": 2.5}],
+                 [{**experiment("fast_math", "faster", 2.0), "loop_unchanged": True}])
+    assert h["confirmed"]["speedup"] == 2.0
+
+
 def test_experiment_sentences_give_the_interval_or_the_reason():
     said = text(experiment_sentence(experiment("fast_math", "faster", 3.1)))
     assert "3.10x faster" in said and "95% CI 3.01–3.19x" in said and "20 paired rounds" in said

@@ -123,6 +123,30 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     return None
 
 
+# what a hot loop does per iteration, as far as a rebuild can change it
+LOOP_SIGNATURE = ("instructions", "fma", "fp_add", "fp_mul", "vector_bits", "fma_bits", "loads", "stores", "spills",
+                  "nt_stores")
+
+
+def loop_signature(audit: dict | None) -> tuple | None:
+    return tuple(audit.get(k) for k in LOOP_SIGNATURE) if audit else None
+
+
+def same_hot_loop(spec: KernelSpec, lib, vlib) -> bool | None:
+    """Whether the variant's hottest loop is, instruction class by instruction class, the original's (same vector
+    width, same FMAs, adds, loads, stores, calls counted as instructions): None when either cannot be read."""
+    from rooflab.toolchain.asm import hot_loop_of
+
+    where = spec.audit_function or spec.function
+    try:
+        a, b = hot_loop_of(lib.path, where), hot_loop_of(vlib.path, where)
+    except RooflabError:
+        return None
+    if a is None or b is None:
+        return None
+    return loop_signature(a[1].to_dict()) == loop_signature(b[1].to_dict())
+
+
 def _rounds_config(spec: KernelSpec, rounds: int) -> HarnessConfig:
     return HarnessConfig(min_sample_s=max(0.005, min(spec.min_sample, 0.02)), samples=rounds, warmup=1)
 
@@ -142,6 +166,11 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
         out.update(error=str(exc), error_kind="build")
         return out
     out["flags"] = list(vlib.flags)
+    if vlib is not lib and vsize == size and exp != "openmp":
+        # a rebuild tests a finding only when it changed the loop the finding is about
+        same = same_hot_loop(spec, lib, vlib)
+        if same is not None:
+            out["loop_unchanged"] = same
     cfg = _rounds_config(spec, rounds)
     a = task(spec, lib, size, f"A {spec.name} {label}")
     b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))

@@ -1331,6 +1331,10 @@ ZH: dict[str, str] = {
         '本机 BLAS GEMM 在相同线程数下达到 {blas}',
     "the bandwidth of rooflab's {kind} kernel measured alongside it":
         '与之同时测得的 rooflab {kind} 内核带宽',
+    '; the build left the hot loop as it was (the same vector width, FMAs, adds, loads and stores), so it tests nothing':
+        '；该构建没有改变热点循环（向量宽度、FMA、加法、加载和存储都相同），因此它什么也没有检验',
+    'its experiment was inconclusive: the build left the hot loop as it was':
+        '其实验没有结论：该构建没有改变热点循环',
     'its experiment was inconclusive':
         '其实验没有定论',
     "the rate of this machine's BLAS GEMM measured alongside it":

@@ -304,7 +304,9 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     ``refuted``: it can save nothing and goes last. A test whose interval still allows a gain refutes nothing (a
     noisy moment, another tenant on the CPUs), nor does one during which others kept CPUs busy (other processes, the
     host's steal): the finding is marked ``inconclusive``, and can save no more than the fast end of its test's
-    interval allows (a disturbed test bounds nothing)."""
+    interval allows (a disturbed test bounds nothing). Nor does a rebuild that left the hot loop as it was (the
+    same vector width, FMAs, adds, loads and stores: -ffast-math on a loop the compiler still cannot vectorize): it
+    is inconclusive, and the finding keeps the saving its evidence gave it."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
         e = by_id.get(TESTS.get(f["id"], ""))
@@ -312,6 +314,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             continue
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
+        elif e.get("loop_unchanged"):  # the build left the hot loop as it was: it tested nothing
+            f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "loop_unchanged": True}
         elif e["speedup_ci95"][1] > 1 + e["threshold"] or e.get("disturbed_cores"):
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"]}
             if not e.get("disturbed_cores") and e.get("a_time_s"):  # the most its test allows: the interval's end
@@ -416,6 +420,9 @@ def experiment_sentence(e: dict) -> dict:
     if e.get("disturbed_cores"):
         err = join([err, msg("; others (processes, the host's steal) used {cores:.2f} core(s) meanwhile, so it "
                              "refutes nothing", cores=e["disturbed_cores"])], "")
+    if e.get("loop_unchanged") and e["verdict"] != "faster":
+        err = join([err, msg("; the build left the hot loop as it was (the same vector width, FMAs, adds, loads and "
+                             "stores), so it tests nothing")], "")
     return msg("{what}: {head} (95% CI {lo:.2f}–{hi:.2f}x over {n} paired rounds; differences under {th:.0%} are not "
                "called){err}", what=e["what"], head=head, lo=e["speedup_ci95"][0], hi=e["speedup_ci95"][1],
                n=e["rounds"], th=e["threshold"], err=err)

@@ -86,7 +86,8 @@ def _render_size(r: dict, console: Console) -> None:
         if f.get("refuted"):
             save = " — " + tr("refuted: its experiment made no difference")
         elif f.get("inconclusive"):
-            save += " — " + tr("its experiment was inconclusive")
+            save += " — " + (tr("its experiment was inconclusive: the build left the hot loop as it was")
+                             if f["inconclusive"].get("loop_unchanged") else tr("its experiment was inconclusive"))
         console.print(f"    [bold]{i}. {esc(text(finding_word(f['id'])))}[/]{esc(save)}", highlight=False)
         _p(console, tr("why: {text}", text=text(f["hypothesis"])), 7)
         for ev in f.get("evidence") or []:
