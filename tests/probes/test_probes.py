@@ -428,6 +428,11 @@ def _short_report(result, _):
     assert len(lines) < 300, len(lines)
 
 
+def _small_file(path: Path) -> None:
+    html = path.read_text()
+    assert len(html) < 2_000_000 and "more rows (all in --csv and --json)" in html, len(html)
+
+
 def _two_runs_zero_samples(wd: Path) -> dict:
     a = _stored_doc("bench", _bench_doc("k", seconds=[1e-6, 1.1e-6, 0.9e-6]))(wd)["RUN"]
     b = _stored_doc("bench", _bench_doc("k", seconds=[0.0, 0.0, 0.0]))(wd)["RUN"]
@@ -452,6 +457,8 @@ DOC_PROBES = [
     Probe("show-nested-deep-store", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"nested more than 64 levels deep", setup=_stored_doc("bench", _nested_doc(200))),
     Probe("show-nested-100000-saved", None, ["show", "RUN"], 2, r"cannot read a saved run", setup=_deep_saved),
     Probe("show-million-rows-summarized", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"\d+ more sizes \(all in --json and --csv\)", setup=_stored_doc("bench", _many_rows(20000)), check=_short_report),
+    Probe("many-rows-plot-thinned", None, ["show", "RUN", "--plot", "p.png", "--store", "s.sqlite"], 0, r"roofline written", setup=_stored_doc("bench", _many_rows(20000)), check=lambda r, wd: _short_report(r, wd)),
+    Probe("many-rows-html-summarized", None, ["report", "RUN", "--html", "r.html", "--store", "s.sqlite"], 0, r"report written", setup=_stored_doc("bench", _many_rows(20000)), check=lambda r, wd: _small_file(wd / "r.html")),
     Probe("compare-zero-samples", None, ["compare", "RUN", "RUNB", "--store", "s.sqlite"], 2, r"seconds: samples must be positive, finite seconds", setup=_two_runs_zero_samples),
     Probe("name-control-characters-text", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"evil\\x1b\[31mred", setup=CTRL, check=_no_raw_control),
     Probe("name-control-characters-html", None, ["report", "RUN", "--html", "r.html", "--store", "s.sqlite"], 0, r"report written", setup=CTRL, check=_no_raw_control),

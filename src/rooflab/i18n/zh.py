@@ -1032,6 +1032,8 @@ ZH: dict[str, str] = {
         '{label} 在 {stream} 上输出了 {size}；最后几行：',
     '{label} changed the worker process:':
         '{label} 改变了工作进程：',
+    '{n} of {total} points drawn, evenly spread': '画出了 {total} 个点中均匀分布的 {n} 个',
+    '{n} more rows (all in --csv and --json)': '另有 {n} 行（全部见 --csv 和 --json）',
     '{n} more sizes (all in --json and --csv)': '另有 {n} 个规模（全部见 --json 和 --csv）',
     '{label} printed on {stream}:':
         '{label} 在 {stream} 上的输出：',

@@ -9,7 +9,7 @@ import json
 import math
 
 from rooflab.i18n import get_lang, text, tr
-from rooflab.render.text import visible
+from rooflab.render.text import thinned, visible
 from rooflab.units import drawable, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
@@ -38,7 +38,7 @@ def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
                 pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
                             "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
                             "flagged": r.get("above_roof", False)})
-    return comp, mem, pts
+    return comp, mem, thinned(pts)
 
 
 def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
@@ -110,7 +110,12 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
+    from rooflab.render.bench import SHOWN_AT_EACH_END as n
+
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
+    if len(rows) > 2 * n + 1:  # a long table: its ends, and the count between (every row is in --csv and --json)
+        gap = [[tr("{n} more rows (all in --csv and --json)", n=len(rows) - 2 * n)] + [""] * (len(columns) - 1)]
+        rows = [*rows[:n], *gap, *rows[-n:]]
     body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 

@@ -94,12 +94,20 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
         ax.axhline(c["value"], color="0.3", ls=["-", "--", ":", "-."][j % 4], lw=1.2,
                    label=_plain(f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s"))
-    for p in pts:
+    from rooflab.render.text import MAX_POINTS, thinned
+
+    drawn = thinned(pts)
+    for p in drawn:
         flagged = p.get("above_roof")
         ax.plot(p["intensity"], p["flops_per_s"], "x" if flagged else "o", color="crimson", ms=6)
+        if len(drawn) > 40:  # labels only where they can be read
+            continue
         lab = f"B={p['B']}" if "B" in p else p.get("label", "")
         ax.annotate(_plain(lab + (tr(" (above roof)") if flagged else "")), (p["intensity"], p["flops_per_s"]),
                     textcoords="offset points", xytext=(4, -10), fontsize=7)
+    if len(pts) > MAX_POINTS:
+        ax.text(0.01, 0.01, _plain(tr("{n} of {total} points drawn, evenly spread", n=len(drawn), total=len(pts))),
+                transform=ax.transAxes, fontsize=7, color="0.4")
     ax.set_xlabel(tr("arithmetic intensity (FLOP/byte)"))
     ax.set_ylabel("FLOP/s")
     m = doc.get("machine", {})

@@ -262,3 +262,16 @@ def safe_console(**kw):
                                           for s in buffer)
 
     return SafeConsole(**kw)
+
+
+MAX_POINTS = 300  # points a drawn roofline holds: more are thinned evenly (the first and last always kept)
+
+
+def thinned(points: list, limit: int = MAX_POINTS) -> list:
+    """At most ``limit`` of ``points``, evenly spread over the list (a run of a million sizes is drawn in seconds;
+    its every row stays in --json and --csv)."""
+    n = len(points)
+    if n <= limit:
+        return list(points)
+    step = (n - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
