@@ -33,6 +33,8 @@ HOSTILE = {  # function -> what its note (or error) must say
     "lowers_priority": r"scheduling priority to nice",
     "keeps_memory": r"kept \d+ MiB of memory in use",
 }
+if os.path.exists(f"/proc/{os.getpid()}/wchan"):  # where the OS says what a sleeping thread waits on
+    HOSTILE["sleeper_thread"] = r"left 1 thread\(s\) asleep on a timer"
 if len(os.sched_getaffinity(0)) > 1:  # on one CPU, pinning to CPU 0 changes nothing
     HOSTILE["pins_itself"] = r"pinned the worker to CPUs \[0\]"
 if __import__("locale").setlocale(__import__("locale").LC_ALL) != "C":  # the worker starts in this same locale

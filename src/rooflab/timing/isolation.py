@@ -115,6 +115,15 @@ def _thread_state(tid: int) -> str:
         return "?"
 
 
+def _wchan(tid: int) -> str:
+    """Where in the kernel a sleeping thread waits ('' where the OS does not say)."""
+    try:
+        with open(f"/proc/self/task/{tid}/wchan") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def _fd_identity(fd: int):
     try:
         st = os.fstat(fd)
@@ -440,6 +449,13 @@ class Guard:
     def _threads(self, out: list[dict]) -> None:
         new = _tids() - self._before_tids
         busy = [t for t in new if _thread_state(t) == "R"]
+        # a thread asleep on a timer (sleep, nanosleep) wakes up during some later measurement; a pool thread
+        # waiting for work (a futex: OpenMP, BLAS) does not
+        timers = [t for t in new if t not in busy and "nanosleep" in _wchan(t)]
+        if timers:
+            out.append({"kind": RESTART, "text": f"left {len(timers)} thread(s) asleep on a timer after it returned; "
+                                                 "they would wake during a later measurement, so the next task gets "
+                                                 "a new worker process"})
         if not busy:
             return
         start = {t: _thread_cpu_s(t) for t in busy}

@@ -142,3 +142,23 @@ void keeps_memory(long n, double *y) {
     }
     for (long i = 0; i < n; i++) y[i] = 0.0;
 }
+
+/* a thread that sleeps past the call, then would spin for a second during whatever runs next */
+static void *sleep_then_spin(void *arg) {
+    (void)arg;
+    sleep(2);
+    volatile unsigned long k = 0;
+    for (unsigned long i = 0; i < 2000000000ul; i++) k++;
+    return 0;
+}
+
+void sleeper_thread(long n, double *y) {
+    static int started;
+    if (!started) {
+        pthread_t t;
+        started = 1;
+        pthread_create(&t, 0, sleep_then_spin, 0);
+        pthread_detach(t);
+    }
+    for (long i = 0; i < n; i++) y[i] = 0.0;
+}
