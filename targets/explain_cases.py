@@ -1,7 +1,7 @@
 """rooflab explain on kernels whose problem is known, and two with none.
 
 Each kernel of targets/explain/cases.toml carries one known problem (aliasing, an in-order reduction, column access,
-a working set past a cache level, a serial recurrence, one thread on several CPUs, a build that does not vectorize);
+a working set past a cache level, a serial recurrence, one thread on several CPUs, a build that does not vectorize, sqrt kept scalar by errno);
 a streaming triad on every CPU at a DRAM-sized working set and the ladder's packed GEMM (lab:gemm_packed) have
 none. For each, the script runs `rooflab explain` with its experiments and prints:
 
@@ -40,6 +40,7 @@ CASES = {
     "dependency": (SPEC, "dependency", "dependency_chain", "unroll"),
     "single_thread": (SPEC, "single_thread", "single_thread", "openmp"),
     "scalar_build": (SPEC, "scalar_build", "scalar_build", "vectorize"),
+    "errno": (SPEC, "errno", "calls", "no_math_errno"),
     "streaming": (SPEC, "streaming", "at_roof", None),
     "gemm_packed": ("lab:gemm_packed", None, "at_roof", None),
 }

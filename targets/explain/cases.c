@@ -79,3 +79,12 @@ void triad_omp(double *a, const double *b, const double *c, long n)
     for (long i = 0; i < n; i++)
         a[i] = b[i] + 3.0 * c[i];
 }
+
+/* libm with errno: sqrt of every element. For a negative input sqrt must set errno, so gcc keeps a branch to the
+   library call in the loop (a cold path), and a call that may write memory keeps the loop scalar. */
+#include <math.h>
+void roots(double *y, const double *x, long n)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = sqrt(x[i]);
+}

@@ -199,6 +199,16 @@ def test_parse_remarks_keeps_the_functions_lines_vectorized_first_without_repeat
     assert [r.line for r in rs] == [5, 5, 6] and all(r.line <= 8 for r in rs)
 
 
+def test_a_libm_call_kept_for_errno_is_a_remark_other_memory_clobbers_are_noise():
+    out = ("k.c:3:24: missed: couldn't vectorize loop\n"
+           "k.c:3:41: missed: statement clobbers memory: _18 = sqrt (_4);\n"
+           "k.c:4:9: missed: statement clobbers memory: mine (_4);\n"
+           "k.c:5:9: missed: statement clobbers memory: _7 = __builtin_expf (_6);\n")
+    kept = [r.text for r in parse_remarks(out, "k.c", None)]
+    assert kept == ["couldn't vectorize loop", "statement clobbers memory: _18 = sqrt (_4);",
+                    "statement clobbers memory: _7 = __builtin_expf (_6);"]
+
+
 def test_alias_details_come_from_the_vectorizers_dump():
     dump = ("k.c:3:106: missed:   versioning for alias required: can't determine dependence between *_3 and *_15\n"
             "k.c:3:116: missed:   versioning for alias required: can't determine dependence between *_9 and *_3\n"
@@ -395,6 +405,25 @@ def test_calls_to_libm_suggest_no_math_errno():
             "calls": ["sqrt"]}
     fs = diagnose(code(loop), row(), CTX)
     assert fs[0]["id"] == "calls" and fs[0]["experiments"] == ["no_math_errno"]
+
+
+def test_sqrt_kept_scalar_by_errno_is_named_and_tested_with_no_math_errno():
+    """gcc puts sqrt's library call on a cold path (for negative inputs, to set errno): the hot loop holds vsqrtsd
+    and no call, and the only trace is the remark. It was "narrow vectors" with no cause."""
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "flops": 1, "calls": [],
+            "vector_bits": 0, "element_bits": 64}
+    remarks = [{"kind": "missed", "line": 3, "text": "couldn't vectorize loop"},
+               {"kind": "missed", "line": 3, "text": "not vectorized: control flow in loop."},
+               {"kind": "missed", "line": 3, "text": "statement clobbers memory: _18 = sqrt (_4);"}]
+    fs = diagnose(code(loop, remarks=remarks, causes=["control_flow"]), row(), CTX)
+    assert "narrow_vectors" not in ids(fs)
+    f = next(f for f in fs if f["id"] == "calls")
+    assert f["experiments"] == ["no_math_errno"] and f["factor"] == 8.0  # 512-bit lanes of doubles
+    said = " ".join(text(e) for e in f["evidence"]) + text(f["hypothesis"]) + text(f["advice"])
+    assert "sqrt" in said and "errno" in said and "-fno-math-errno" in said and "clobbers memory" in said
+    # a call that may write memory but is not libm's says nothing about errno
+    other = [{"kind": "missed", "line": 3, "text": "statement clobbers memory: mine (_4);"}]
+    assert "calls" not in ids(diagnose(code(loop, remarks=other, causes=[]), row(), CTX))
 
 
 def experiment(eid: str, verdict: str, s: float) -> dict:

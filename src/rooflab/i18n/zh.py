@@ -1335,6 +1335,12 @@ ZH: dict[str, str] = {
         '与之同时测得的 rooflab {kind} 内核带宽',
     '; the build left the hot loop as it was (the same vector width, FMAs, adds, loads and stores), so it tests nothing':
         '；该构建没有改变热点循环（向量宽度、FMA、加法、加载和存储都相同），因此它什么也没有检验',
+    'the compiler keeps a call to {names} in the loop, for the inputs where it must set errno':
+        '编译器在循环中保留了对 {names} 的调用，用于必须设置 errno 的输入',
+    '{names} may set errno: the compiler keeps a branch to the library call in the loop, and a call that may write memory keeps the loop from vectorizing':
+        '{names} 可能设置 errno：编译器在循环中保留了一个通往库调用的分支，而可能写内存的调用使循环无法向量化',
+    'build with -fno-math-errno (the C library\'s errno is not read after the loop), or test the input before the loop':
+        '用 -fno-math-errno 构建（循环之后不读取 C 库的 errno），或在循环之前检查输入',
     'its experiment was inconclusive: the build left the hot loop as it was':
         '其实验没有结论：该构建没有改变热点循环',
     'its experiment was inconclusive':

@@ -9,6 +9,8 @@ alone; a kernel below its roof for which no rule found evidence is told so, with
 
 from __future__ import annotations
 
+import re
+
 from typing import Callable
 
 from rooflab.contract import Column, Table
@@ -223,7 +225,7 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
                                     "scalar (or checks at run time)"),
                                 msg("declare the pointer parameters restrict (double *restrict y) when the arrays "
                                     "never overlap"), ("restrict",)))
-        elif "call" in causes or loop.get("calls"):
+        elif "call" in causes or loop.get("calls") or errno_calls(code):
             pass  # the call finding below says why
         else:
             flags = code.get("build", {}).get("flags") or []
@@ -257,6 +259,19 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
     ws = _working_set(row, ctx)
     if ws is not None and ratio < 2:
         out.append(ws)
+    errno = errno_calls(code)
+    if errno and not loop.get("calls"):
+        # gcc keeps the library call on a cold path (for a negative input, to set errno): the hot loop shows the
+        # instruction, but the call's possible side effect still keeps the loop scalar
+        names = ", ".join(errno)
+        lanes = isa_vb / max(vb, loop.get("element_bits") or 64) if isa_vb and vb < isa_vb else 2.0
+        out.append(_finding(
+            "calls", lanes, [msg("the compiler keeps a call to {names} in the loop, for the inputs where it must set "
+                                 "errno", names=names)] + _errno_remarks(code),
+            msg("{names} may set errno: the compiler keeps a branch to the library call in the loop, and a call "
+                "that may write memory keeps the loop from vectorizing", names=names),
+            msg("build with -fno-math-errno (the C library's errno is not read after the loop), or test the input "
+                "before the loop"), ("no_math_errno",)))
     if loop.get("calls"):
         names = ", ".join(dict.fromkeys(loop["calls"]))
         libm = any(c.rstrip("f").lower() in LIBM for c in loop["calls"])
@@ -360,6 +375,25 @@ def _working_set(row: dict, ctx: dict) -> dict | None:
         msg("the data does not fit {faster}: every pass streams it from {level}", faster=faster, level=level),
         msg("block the computation so that each block's data (under {cap}) is reused while it is in {faster}",
             cap=binary_bytes(cap), faster=faster), ("smaller",))
+
+
+_CLOBBER = re.compile(r"clobbers memory:.*?=\s*(?:__builtin_)?(\w+)\s*\(")
+
+
+def errno_calls(code: dict) -> list[str]:
+    """The libm functions the compiler's remarks name as calls that may write memory in this loop (gcc: "statement
+    clobbers memory: _18 = sqrt (_4);"): errno kept them."""
+    out = []
+    for r in code.get("remarks") or []:
+        m = _CLOBBER.search(r.get("text", ""))
+        if m and m.group(1).rstrip("f").lower() in LIBM and m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
+def _errno_remarks(code: dict) -> list:
+    return [msg("the compiler says (line {line}): {said}", line=r["line"], said=r["text"])
+            for r in (code.get("remarks") or []) if _CLOBBER.search(r.get("text", ""))][:2]
 
 
 def _cause_remarks(code: dict, cause: str) -> list:

@@ -59,6 +59,10 @@ _REMARK = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?P<kind>optimized|
                      r"(?P<text>.*)$")
 
 
+_LIBM_CLOBBER = re.compile(r"clobbers memory:.*?=\s*(?:__builtin_)?(?:sqrt|exp|log|sin|cos|tan|pow|atan|erf|cbrt|"
+                           r"hypot|fmod)f?\s*\(")
+
+
 def parse_remarks(output: str, source_name: str, lines: tuple[int, int] | None) -> list[Remark]:
     """The remarks of ``source_name`` within ``lines``, vectorized ones first, without repeats or noise."""
     done, missed, notes = [], [], []
@@ -71,8 +75,9 @@ def parse_remarks(output: str, source_name: str, lines: tuple[int, int] | None) 
         if lines and not (lines[0] <= ln <= lines[1]):
             continue
         text = re.sub(r"\s*\[-R\S+\]$", "", text)
-        if (ln, text) in seen or "clobbers memory" in text or text.startswith("*****"):
-            continue
+        if (ln, text) in seen or text.startswith("*****") or ("clobbers memory" in text and
+                                                               not _LIBM_CLOBBER.search(text)):
+            continue  # a call that may write memory is noise, except a libm call kept for errno: that is the cause
         seen.add((ln, text))
         low = text.lower()
         if m.group("kind") == "optimized" or low.startswith(("vectorized loop", "loop vectorized")):
