@@ -1341,6 +1341,12 @@ ZH: dict[str, str] = {
         '{names} 可能设置 errno：编译器在循环中保留了一个通往库调用的分支，而可能写内存的调用使循环无法向量化',
     'build with -fno-math-errno (the C library\'s errno is not read after the loop), or test the input before the loop':
         '用 -fno-math-errno 构建（循环之后不读取 C 库的 errno），或在循环之前检查输入',
+    'the running value is stored at every element: a scan (prefix sum)':
+        '运行中的值在每个元素处都被存储：这是一个扫描（前缀和）',
+    "each element's value is the previous one's plus this one: the loop runs at the latency of that chain, and a scan cannot be split into partial sums as a reduction can":
+        '每个元素的值是前一个的值加上本元素：循环以这条链的延迟运行，而扫描不能像归约那样拆成部分和',
+    "scan in blocks: the prefix of each block on its own (independent chains: in SIMD lanes or on threads), then a second pass adds each block's offset; unrolling alone does not shorten the chain":
+        '分块扫描：每块各自求前缀（相互独立的链：在 SIMD 通道或线程上），再用第二遍加上每块的偏移；仅靠展开不会缩短这条链',
     'its experiment was inconclusive: the build left the hot loop as it was':
         '其实验没有结论：该构建没有改变热点循环',
     'its experiment was inconclusive':

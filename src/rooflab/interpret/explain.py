@@ -193,6 +193,9 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
     # a sum carried from one iteration to the next in scalar adds: in source order, each add waits for the last
     reduction = chain >= 1 and "add" in (loop.get("chain_op") or "") and (loop.get("scalar_fp") or 0) >= chain
     reduction = reduction or (vb == 0 and loop.get("accumulators") and "reduction" in causes)
+    # a running sum stored at every element is a scan (a prefix sum), not a reduction: partial sums do not split it
+    scan = chain >= 1 and bool(loop.get("stored_chain")) and (loop.get("chain_op") or "") == "add"
+    reduction = reduction and not scan
     if reduction:
         out.append(_finding(
             "reduction_chain", _chain_factor(code, loop), _chain_evidence(code, row),
@@ -204,7 +207,16 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
     pred = code.get("prediction") or code.get("sibling") or {}
     dep_bound = (pred.get("bound") == "dependencies" and (pred.get("dependency_share") or 0) >= 0.5 and
                  pred.get("block_rthroughput") and pred["cycles_per_iteration"] >= 1.5 * pred["block_rthroughput"])
-    if not reduction and (dep_bound or (chain >= 1 and "fma" in (loop.get("chain_op") or "") and vb == 0)):
+    if scan:
+        out.append(_finding(
+            "dependency_chain", _chain_factor(code, loop),
+            _chain_evidence(code, row) + [msg("the running value is stored at every element: a scan (prefix sum)")],
+            msg("each element's value is the previous one's plus this one: the loop runs at the latency of that "
+                "chain, and a scan cannot be split into partial sums as a reduction can"),
+            msg("scan in blocks: the prefix of each block on its own (independent chains: in SIMD lanes or on "
+                "threads), then a second pass adds each block's offset; unrolling alone does not shorten the chain"),
+            ("unroll",)))
+    elif not reduction and (dep_bound or (chain >= 1 and "fma" in (loop.get("chain_op") or "") and vb == 0)):
         out.append(_finding(
             "dependency_chain", _chain_factor(code, loop), _chain_evidence(code, row),
             msg("each iteration waits for the result of the previous one: the loop runs at the latency of its "
@@ -212,7 +224,7 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
             msg("work on several independent chains at once (interleave independent problems, or restructure the "
                 "recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain"), ("unroll",)))
     # vectorization
-    if loop.get("flops") and isa_vb and vb < isa_vb and not reduction:
+    if loop.get("flops") and isa_vb and vb < isa_vb and not reduction and not scan:
         lanes = isa_vb / max(vb, loop.get("element_bits") or 64)
         remark = next((r["text"] for r in code.get("remarks") or [] if r["kind"] == "missed"), None)
         ev = [msg("the hot loop uses {width}; this ISA has {isa}-bit vectors",
@@ -321,7 +333,7 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     host's steal): the finding is marked ``inconclusive``, and can save no more than the fast end of its test's
     interval allows (a disturbed test bounds nothing). Nor does a rebuild that left the hot loop as it was (the
     same vector width, FMAs, adds, loads and stores: -ffast-math on a loop the compiler still cannot vectorize): it
-    is inconclusive, and the finding keeps the saving its evidence gave it."""
+    is inconclusive, never a refutation, and like any test that saw no gain it bounds what the finding can claim."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
         e = by_id.get(TESTS.get(f["id"], ""))
@@ -329,8 +341,10 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             continue
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
-        elif e.get("loop_unchanged"):  # the build left the hot loop as it was: it tested nothing
+        elif e.get("loop_unchanged"):  # the build left the hot loop as it was: it tested nothing, refutes nothing
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "loop_unchanged": True}
+            if not e.get("disturbed_cores") and e.get("a_time_s"):  # but no gain was seen: it claims no more
+                f["saving_s"] = min(f["saving_s"], e["a_time_s"] * max(0.0, 1 - 1 / e["speedup_ci95"][1]))
         elif e["speedup_ci95"][1] > 1 + e["threshold"] or e.get("disturbed_cores"):
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"]}
             if not e.get("disturbed_cores") and e.get("a_time_s"):  # the most its test allows: the interval's end

@@ -340,6 +340,7 @@ class LoopDetail:
     element_bits: int = 0  # the FP element size the loop works on (64: double, 32: float)
     spills: int = 0
     chain_op: str = ""  # what extends the longest chain: "add" (a sum), "fma" (a recurrence), "add+fma"
+    stored_chain: bool = False  # the longest chain's register is stored every iteration: a scan (prefix sum)
 
     @property
     def longest_chain(self) -> int:
@@ -351,7 +352,8 @@ class LoopDetail:
                 "fp_mul": self.fp_mul, "div_sqrt": self.div_sqrt, "gathers": self.gathers, "scatters": self.scatters,
                 "masked": self.masked, "calls": list(self.calls), "accumulators": len(self.chains),
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
-                "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op}
+                "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
+                "stored_chain": self.stored_chain}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -381,8 +383,13 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int]) -> None:
 def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
+    stored: set[int] = set()  # vector registers written to memory
     for i in body:
         m, ops = i.mnemonic, i.operands
+        if m.startswith(("vmov", "mov")) and ops and "(" in re.split(r",(?![^()]*\))", ops)[-1]:
+            src = _x86_operand_regs(ops)[:1]
+            if src and src[0] >= 0:
+                stored.add(src[0])
         if m.startswith(("call",)):
             name = re.search(r"<([^>@+]+)", ops)
             d["calls"].append(name.group(1) if name else ops)
@@ -425,6 +432,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     ops = d.pop("chain_ops")
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
+    d["stored_chain"] = longest is not None and longest in stored
     return d
 
 
