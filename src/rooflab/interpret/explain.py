@@ -406,16 +406,19 @@ def errno_calls(code: dict) -> list[str]:
 
 
 def _errno_remarks(code: dict) -> list:
-    return [msg("the compiler says (line {line}): {said}", line=r["line"], said=r["text"])
-            for r in (code.get("remarks") or []) if _CLOBBER.search(r.get("text", ""))][:2]
+    return _remarks_matching(code, _CLOBBER)
 
 
 def _cause_remarks(code: dict, cause: str) -> list:
     from rooflab.toolchain.remarks import CAUSES  # (the same patterns that named the cause)
 
-    pat = dict(CAUSES)[cause]
+    return _remarks_matching(code, dict(CAUSES)[cause])
+
+
+def _remarks_matching(code: dict, pat: re.Pattern) -> list:
+    """The compiler's first two remarks that ``pat`` finds, as evidence."""
     return [msg("the compiler says (line {line}): {said}", line=r["line"], said=r["text"])
-            for r in (code.get("remarks") or []) if pat.search(r["text"])][:2]
+            for r in (code.get("remarks") or []) if pat.search(r.get("text", ""))][:2]
 
 
 def _ranked(row: dict, eff: dict, findings: list) -> list[dict]:

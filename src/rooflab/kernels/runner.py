@@ -18,7 +18,7 @@ from rooflab.errors import OutOfBounds, RooflabError, WrongResult
 from rooflab.timing.harness import (HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved,
                                     run_samples)
 from rooflab.timing.isolation import fp_control, report_fp_at_load, report_fp_change
-from rooflab.timing.memory import aligned_array
+from rooflab.timing.memory import address_space_left, aligned_array
 
 
 GUARD = 4096  # bytes of a known pattern before and after every array a kernel gets
@@ -162,9 +162,7 @@ class _FpEnv:
 def _check_mappable(k: CKernel) -> None:
     """Refuse, before allocating anything, arrays this process cannot map under its RLIMIT_AS (``ulimit -v``): the
     bytes needed (each array is made once and copied into its guarded buffer) against the bytes left."""
-    from rooflab.userkernel.spec import _address_space_left
-
-    left = _address_space_left()
+    left = address_space_left()
     if left is None:
         return
     need = _array_bytes(k)
@@ -203,9 +201,7 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
         try:
             ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
         except MemoryError:
-            from rooflab.userkernel.spec import _address_space_left
-
-            left = _address_space_left()
+            left = address_space_left()
             raise RooflabError(f"kernel {k.name!r}: its arrays ({_array_bytes(k) / 2**30:.2f} GiB) could not be "
                                "allocated: the process ran out of memory" +
                                (f" under its address-space limit ({left / 2**30:.2f} GiB left; RLIMIT_AS, "

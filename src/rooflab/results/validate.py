@@ -101,23 +101,32 @@ def _where(loc) -> str:
     return out
 
 
+def _path(node) -> str:
+    """A field's path from its (parent, key) chain, built only when a field is reported."""
+    parts = []
+    while isinstance(node, tuple):
+        node, key = node
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return str(node) + "".join(reversed(parts))
+
+
 def _walk(doc: Any, where: str) -> None:
-    stack = [(doc, where, 0)]
+    stack = [(doc, where, 0)]  # (value, its place as (parent place, key), depth)
     seen = 0
     while stack and seen < NODE_BUDGET:
-        obj, path, depth = stack.pop()
+        obj, place, depth = stack.pop()
         seen += 1
         if depth > MAX_DEPTH:
-            raise DocumentError(f"{path}: nested more than {MAX_DEPTH} levels deep")
+            raise DocumentError(f"{_path(place)}: nested more than {MAX_DEPTH} levels deep")
         if isinstance(obj, dict):
-            stack.extend((v, f"{path}.{k}", depth + 1) for k, v in obj.items())
+            stack.extend((v, (place, k), depth + 1) for k, v in obj.items())
         elif isinstance(obj, list):
-            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(obj))
+            stack.extend((v, (place, i), depth + 1) for i, v in enumerate(obj))
         elif isinstance(obj, float):
             if math.isfinite(obj) and abs(obj) > ABSURD:
-                raise DocumentError(f"{path}: {obj:g} is not a figure rooflab could have measured")
+                raise DocumentError(f"{_path(place)}: {obj:g} is not a figure rooflab could have measured")
         elif isinstance(obj, int) and not isinstance(obj, bool) and abs(obj) > ABSURD:
-            raise DocumentError(f"{path}: {obj} is not a figure rooflab could have measured")
+            raise DocumentError(f"{_path(place)}: {obj} is not a figure rooflab could have measured")
 
 
 def check_document(kind: str, doc: dict, where: str = "result") -> dict:

@@ -37,17 +37,20 @@ def fp_control() -> int | None:
 
 def report_fp_change(before: int, after: int) -> None:
     """A kernel's call changed the FP control state (the runner put it back): said once per task."""
-    text = f"changed the floating-point environment ({fp_words(before, after)}) and left it so; rooflab put it back"
+    _report(f"changed the floating-point environment ({fp_words(before, after)}) and left it so; rooflab put it "
+            "back")
+
+
+def _report(text: str) -> None:
+    """A note from inside a task, once per task."""
     if all(n["text"] != text for n in _REPORTED):
         _REPORTED.append({"kind": NOTE, "text": text})
 
 
 def report_fp_at_load(before: int, after: int) -> None:
     """Loading a kernel's library changed the FP control state (a -ffast-math library's crtfastmath constructor)."""
-    text = (f"its library changes the floating-point environment when loaded ({fp_words(before, after)}), as gcc's "
+    _report(f"its library changes the floating-point environment when loaded ({fp_words(before, after)}), as gcc's "
             "crtfastmath does for -ffast-math; its calls run with that, and nothing else does")
-    if all(n["text"] != text for n in _REPORTED):
-        _REPORTED.append({"kind": NOTE, "text": text})
 
 
 def fp_words(before: int, now: int) -> str:

@@ -49,3 +49,25 @@ def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, ske
     if fill is not None:
         a.fill(fill)
     return a
+
+
+def address_space_left() -> int | None:
+    """Bytes a process like this one may still map under RLIMIT_AS (``ulimit -v``), or None without a limit. The
+    worker that runs the kernel starts with about this process's own mappings (Python, NumPy, BLAS)."""
+    import resource
+
+    try:
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (OSError, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit <= 0:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    used = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, limit - used)

@@ -238,28 +238,6 @@ def _sizes(raw, where: str) -> list[dict]:
     return [dict(x) for x in raw]
 
 
-def _address_space_left() -> int | None:
-    """Bytes a process like this one may still map under RLIMIT_AS (``ulimit -v``), or None without a limit. The
-    worker that runs the kernel starts with about this process's own mappings (Python, NumPy, BLAS)."""
-    import resource
-
-    try:
-        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-    except (OSError, ValueError):
-        return None
-    if limit == resource.RLIM_INFINITY or limit <= 0:
-        return None
-    used = 0
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    used = int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return max(0, limit - used)
-
-
 def _available_memory() -> int:
     """Bytes of memory this process may still use: the smaller of what the machine has free and what its cgroup
     (a container, a batch job) still allows."""
@@ -442,7 +420,9 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
     if need > avail // 2:
         raise SpecError(f"{where}: sizes: {size} needs {need / 2**30:.1f} GiB of arrays, more than half of the "
                         f"{avail / 2**30:.1f} GiB of memory available")
-    mappable = _address_space_left()
+    from rooflab.timing.memory import address_space_left
+
+    mappable = address_space_left()
     if mappable is not None and need > mappable * 0.8:
         raise SpecError(f"{where}: sizes: {size} needs {need / 2**30:.2f} GiB of arrays, more than the "
                         f"{mappable / 2**30:.2f} GiB of address space a process may still map under this shell's "
