@@ -280,6 +280,9 @@ def test_tensor_ceilings_are_the_rate_the_gpu_sustains_not_its_first_burst():
     sustained = 0.92 * 4096 * H200.sms * CLK
     assert bf16["status"] == "ok" and bf16["flops_per_s"] == pytest.approx(sustained, rel=0.04)
     assert bf16["burst_flops_per_s"] > 1.1 * bf16["flops_per_s"]
+    # a "burst" faster than the tensor cores could run at any clock is not kept
+    huge = next(c for c in measure(sim(burst=3.0))["ceilings"]["compute"] if c["precision"] == "bf16")
+    assert huge["status"] == "ok" and huge["burst_flops_per_s"] is None
     assert bf16["sustained"]["seconds"] > 0 and bf16["sustained"]["chunks"] >= 3
     texts = [o["text"] for o in doc["observations"]]
     assert any(t.startswith("Bursts:") and "bf16" in t for t in texts)

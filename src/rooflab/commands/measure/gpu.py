@@ -301,6 +301,9 @@ def _tensor_ceilings(session: Session, backend, plan: GpuPlan, dev: specs.Device
             if w:
                 entry.update(status="impossible", reason=w.msg)
                 session.warn(w)
+            elif check_physical_limit(entry["burst_flops_per_s"], specs.peak_flops(dev, prec, top),
+                                      what=msg("{prec} peak", prec=prec)):
+                entry["burst_flops_per_s"] = None  # a burst above any clock's peak is a timing fault, not a burst
         session.record(f"gpu {name}", entry)
         out.append(entry)
     return out
