@@ -301,3 +301,83 @@ def test_on_a_vm_a_one_thread_peak_far_below_theoretical_beside_a_busy_vcpu_is_n
     alone = _peak_attempt(res(2.0), 1.0, th, "fp32", "simd_fma", 1, None, others=0.0, beside=0.0)
     full = _peak_attempt(res(1.02), 1.0, th, "fp32", "simd_fma", 1, None, others=0.0, beside=0.95)
     assert not any("physical core" in r["text"] for a in (alone, full) for r in a["reasons"])
+
+
+class FakeBandwidthSession(FakeSession):
+    """Scripted stream_task results, one list of per-size seconds per call, and the load others put beside each call
+    (``beside``: cores busy on the other CPUs, per call)."""
+
+    def __init__(self, per_call_seconds, beside):
+        super().__init__({})
+        self.per_call, self.beside, self.n_calls = list(per_call_seconds), list(beside), 0
+        self.last_cpus = [0]
+
+    def mark(self):
+        return self.n_calls
+
+    def others_for(self, a, b, *, shared):
+        return self.beside[a] if shared else 0.0
+
+    def call(self, name, fn, lib, kind, sizes, threads, *args, **kwargs):
+        self.calls.append(name)
+        s = self.per_call[self.n_calls]
+        self.n_calls += 1
+        return [{"n": n, "rel_error": 0.0, "thread_balance": None,
+                 "timing": {**Timing(reps=1, samples=[s] * 5, raw=[s] * 5).to_dict(), "running": [1.0] * 5}}
+                for n in sizes]
+
+
+def test_one_thread_in_a_private_cache_beside_a_busy_vcpu_is_measured_again_and_the_quieter_attempt_kept(
+        machine, monkeypatch):
+    monkeypatch.setattr(measure, "BESIDE_SPACING_S", 0.0)
+    m = {**machine, "virtualized": True, "cache_details": [
+        {"level": 1, "type": "Data", "size": 32768, "shared_by": 1},
+        {"level": 2, "type": "Unified", "size": 1 << 20, "shared_by": 1}]}
+    plan = make_plan(MeasureOptions(), m)
+    # beside a burst on the other vCPU: 0.6x; then quiet
+    s = FakeBandwidthSession([1.0 / 0.6e6, 1.0e-6], beside=[0.9, 0.0])
+    (e,) = measure._bandwidth_ceilings(s, plan, m, type("L", (), {"path": "x"}), "read", 1, [("L1", 1000)], {}, None,
+                                       1e9)
+    assert len(s.calls) == 2 and e["status"] == "ok"
+    assert e["bytes_per_s"] == pytest.approx(8000 / 1e-6)
+    assert [a["beside_cores"] for a in e["attempts"]] == [0.9, 0.0] and e["attempts"][1]["kept"]
+    # load beside that does not go away: two more spaced tries, then the least loaded moment is kept, still ok
+    s = FakeBandwidthSession([1.0e-6, 1.1e-6, 1.2e-6, 1.3e-6], beside=[0.9, 0.6, 0.8, 0.7])
+    (e,) = measure._bandwidth_ceilings(s, plan, m, type("L", (), {"path": "x"}), "read", 1, [("L1", 1000)], {}, None,
+                                       1e9)
+    assert len(s.calls) == plan.bw_attempts + measure.BESIDE_EXTRA_ATTEMPTS and e["status"] == "ok"
+    assert e["bytes_per_s"] == pytest.approx(8000 / 1.1e-6)
+    # on two threads, or on a machine that is not virtual, load beside is no reason to measure again
+    for threads, mm in ((2, m), (1, {**m, "virtualized": False})):
+        s = FakeBandwidthSession([1.0e-6, 1.0e-6], beside=[0.9, 0.9])
+        measure._bandwidth_ceilings(s, plan, mm, type("L", (), {"path": "x"}), "read", threads, [("L1", 1000)], {},
+                                    None, 1e9)
+        assert len(s.calls) == 1
+
+
+def test_a_dram_ceiling_keeps_the_faster_of_two_clean_moments_and_lists_both():
+    def entry(rate, status="ok"):
+        return {"level": "DRAM", "kernel": "triad", "threads": 2, "bytes_per_s": rate, "status": status,
+                "attempts": [{"rate": rate, "kept": True}], "others_cores": 0.0, "running": 0.99}
+
+    kept = measure.later_moment(entry(20e9), entry(25e9))
+    assert kept["bytes_per_s"] == 25e9 and [m["bytes_per_s"] for m in kept["moments"]] == [20e9, 25e9]
+    assert [a["kept"] for a in kept["attempts"]] == [True, False]
+    # a slower or a disturbed later moment keeps the first; a clean later moment stands in for a disturbed first
+    assert measure.later_moment(entry(20e9), entry(15e9))["bytes_per_s"] == 20e9
+    assert measure.later_moment(entry(20e9), entry(30e9, "disturbed"))["bytes_per_s"] == 20e9
+    assert measure.later_moment(entry(30e9, "disturbed"), entry(20e9))["status"] == "ok"
+    # an impossible figure is never hidden by a later one
+    assert measure.later_moment(entry(90e9, "impossible"), entry(20e9))["status"] == "impossible"
+
+
+def test_dram_moments_far_apart_are_named_in_an_observation():
+    from rooflab.interpret.measure import _dram_moments_obs
+
+    def doc(a, b):
+        return {"ceilings": {"bandwidth": [{"level": "DRAM", "kernel": "triad", "threads": 2, "moments": [
+            {"bytes_per_s": a, "status": "ok"}, {"bytes_per_s": b, "status": "ok"}]}]}}
+
+    (o,) = _dram_moments_obs(doc(20e9, 25e9))
+    assert "triad x2" in o["text"] and "faster moment" in o["text"]
+    assert _dram_moments_obs(doc(20e9, 21e9)) == []

@@ -1367,4 +1367,7 @@ ZH: dict[str, str] = {
         '（高于屋顶：存储的屋顶测于另一时刻，或规格中的计数与屋顶线的字节模型不一致）',
     "others (processes, the host's steal) used {cores:.2f} core(s) meanwhile: no reference":
         '期间其他进程与宿主机（steal）占用了 {cores:.2f} 个核心：不作为参照',
+    "{kernel} x{threads}: {lo} and {hi}": "{kernel} x{threads}：{lo} 与 {hi}",
+    "DRAM bandwidth moved during the run with nothing of ours to show for it (measured at two moments, each with clean signals: {which}): the host shares its memory with tenants this machine cannot see. Each DRAM ceiling is the faster moment.":
+        "运行期间 DRAM 带宽发生变化，而本机的任何信号都未显示原因（在两个时刻测量，各自信号均干净：{which}）：宿主机的内存与本机看不到的其他租户共享。每个 DRAM 上限取较快的时刻。",
 }

@@ -41,14 +41,25 @@ class NoPrediction(RooflabError):
 
 
 def llvm_mca() -> str | None:
-    found = shutil.which("llvm-mca")
-    if found:
-        return found
-    for v in range(25, 10, -1):
-        found = shutil.which(f"llvm-mca-{v}")
-        if found:
-            return found
-    return None
+    """The newest llvm-mca installed: a newer one models newer cores (llvm 14 has no Zen 4 and cannot read AVX-512
+    with its Zen 3 model; llvm 19 reads it as znver4). The unversioned ``llvm-mca`` is often the oldest."""
+    found = [p for p in [shutil.which("llvm-mca")] + [shutil.which(f"llvm-mca-{v}") for v in range(30, 10, -1)] if p]
+    if not found:
+        return None
+    return max(dict.fromkeys(found), key=_major)
+
+
+def _major(tool: str) -> int:
+    """The LLVM major version of an llvm-mca (0 when it does not say)."""
+    m = re.search(r"llvm-mca-(\d+)$", tool)
+    if m:
+        return int(m.group(1))
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, errors="replace", timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    m = re.search(r"LLVM version (\d+)", out)
+    return int(m.group(1)) if m else 0
 
 
 @functools.lru_cache(maxsize=4)

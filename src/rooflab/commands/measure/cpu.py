@@ -9,6 +9,7 @@ them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,7 +121,7 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
     configs = {k: HarnessConfig(*v[full][:5], max_sample_s=v[full][5]) for k, v in _CONFIGS.items()}
     if opts.quick:
         sizes = dict(gemm_n=1024, gemv_d=4096, copy_bytes=64 << 20, ws_max=min(max(4 * llc, 64 << 20), mem // 8),
-                     points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+                     points_per_octave=1, batch_d=4096, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256),
                      edge_step=None)
     else:
         sizes = dict(gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_max=min(max(8 * llc, 256 << 20), mem // 6),
@@ -252,7 +253,8 @@ def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: st
             "flops_per_cycle": flops_per_cycle,
             "clock_dip": dip, "time_lost": lost, "efficiency": eff, "rate": flops / tp.summary.median,
             "thread_balance": res.get("thread_balance"),
-            "running": tp.running_fraction, "others": others, "disturbance": score, "reasons": reasons}
+            "running": tp.running_fraction, "others": others, "beside": beside, "disturbance": score,
+            "reasons": reasons}
 
 
 def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
@@ -260,7 +262,8 @@ def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
              "of_theoretical": a.get("frac"), "of_theoretical_running": a.get("frac_running"),
              "time_lost": a.get("time_lost"), "efficiency": a.get("efficiency"), "running": a.get("running"),
              "thread_balance": a.get("thread_balance"),
-             "others_cores": a.get("others"), "disturbance": a["disturbance"], "disturbed_by": a.get("reasons", []),
+             "others_cores": a.get("others"), "beside_cores": a.get("beside"), "disturbance": a["disturbance"],
+             "disturbed_by": a.get("reasons", []),
              "kept": a is kept} for a in attempts]
 
 
@@ -501,9 +504,57 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
                                                 [("DRAM", elements_for(kind, plan.ws_max))], {}, refusal, clock_hz)
     else:
         session.progress("no non-temporal kernels for this ISA: the DRAM roof is the regular-store figure")
+    ceilings = _revisit_dram(session, plan, machine, lib, ceilings, clock_hz)
     for w in level_order_warnings(ceilings):
         session.warn(w)
     return sweeps, ceilings
+
+
+# DRAM is shared with the host's other tenants, whom no signal of ours sees: quiet here, the same DRAM triad on both
+# vCPUs came out 1.23x apart in two runs a minute apart, each with clean signals (its threads running 99% of the
+# time, no other process busy). Each DRAM ceiling is therefore measured at a second moment, after all the others; of
+# the moments whose own signals are clean, the faster is what the machine attains, and every moment is kept.
+DRAM_MOMENTS = 2
+
+
+BESIDE_EXTRA_ATTEMPTS = 2
+BESIDE_SPACING_S = 0.3
+
+
+def _revisit_dram(session: Session, plan: Plan, machine: dict, lib, ceilings: list[dict],
+                  clock_hz: float) -> list[dict]:
+    """Each DRAM ceiling measured once more, later in the run; the entry kept is the faster of the moments that are
+    ``ok`` (a clean later moment also stands in for a disturbed first one). ``moments`` lists each moment's rate and
+    status. Every rank of an MPI job revisits the same ceilings, in the same order."""
+    out = list(ceilings)
+    for i, c in enumerate(ceilings):
+        if c.get("level") != "DRAM" or c.get("status") in ("failed", "refused") or not c.get("working_set_bytes"):
+            continue
+        n = c["working_set_bytes"] // (8 * tasks.STREAM_ARRAYS[c["kernel"]])
+        session.progress(f"bandwidth ceilings: {c['kernel']} x{c['threads']} in DRAM, a second moment")
+        for _ in range(DRAM_MOMENTS - 1):
+            # the repetitions the first moment calibrated: the second costs only its samples
+            later = _bandwidth_ceilings(session, plan, machine, lib, c["kernel"], c["threads"], [("DRAM", n)], {},
+                                        None, clock_hz, fixed_reps={n: c["reps"]} if c.get("reps") else None)[0]
+            out[i] = later_moment(out[i], later)
+    return out
+
+
+def later_moment(first: dict, later: dict) -> dict:
+    """Of two measurements of one DRAM ceiling at different moments, the one to keep: the later one when it is
+    ``ok`` and the first is not, or both are and it is faster; the kept entry lists every moment (``moments``) and
+    every attempt of both."""
+    moments = (first.get("moments") or [_moment(first)]) + [_moment(later)]
+    better = (later.get("status") == "ok" and later.get("bytes_per_s") and
+              (first.get("status") != "ok" or later["bytes_per_s"] > (first.get("bytes_per_s") or 0.0)))
+    kept, other = (later, first) if better and first.get("status") in ("ok", "disturbed") else (first, later)
+    attempts = [{**a, "kept": False} for a in other.get("attempts") or []]
+    return {**kept, "moments": moments, "attempts": (kept.get("attempts") or []) + attempts}
+
+
+def _moment(c: dict) -> dict:
+    return {"bytes_per_s": c.get("bytes_per_s"), "status": c.get("status"), "others_cores": c.get("others_cores"),
+            "running": c.get("running")}
 
 
 def _confirm_edges(session: Session, plan: Plan, machine: dict, lib, kind: str, threads: int, plats,
@@ -555,7 +606,7 @@ def _shared_level(machine: dict, level: str) -> bool:
 
 def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: str, threads: int,
                         targets: list[tuple[str, int]], expect: dict[int, float], refusal: dict | None,
-                        clock_hz: float) -> list[dict]:
+                        clock_hz: float, fixed_reps: dict[int, int] | None = None) -> list[dict]:
     """Measure each (level, elements) target of one kernel and thread count, again while the machine is not
     quiet, and return one ceiling entry per target: ok, or failed, impossible, refused or disturbed with why."""
     bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
@@ -564,12 +615,15 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
     failure = None
     todo = [n for _, n in targets]
     try:
-        for _ in range(plan.bw_attempts):
+        attempt, limit = 0, plan.bw_attempts
+        while attempt < limit:
+            attempt += 1
             if not todo:  # another rank of an MPI job has ceilings to measure, this one none
                 session.skip_call(f"ceilings {kind} x{threads}")
             m0 = session.mark()
             got = (session.call(f"ceilings {kind} x{threads}", tasks.stream_task, str(lib.path), kind, todo, threads,
-                                plan.ceiling, timeout_s=600, on_quiet_cpus=threads) if todo else [])
+                                plan.ceiling, timeout_s=600, on_quiet_cpus=threads, fixed_reps=fixed_reps)
+                   if todo else [])
             m1 = session.mark()
             for r in got:
                 if r.get("timing") is None:
@@ -582,14 +636,32 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
                 others = session.others_for(m0, m1, shared=_shared_level(machine, level_of[r["n"]]))
                 score, reasons = assess(t.summary.cv, efficiency=eff, running=t.running_fraction, others=others,
                                         balance=r.get("thread_balance"))
+                # one thread in a cache private to its core, on a virtual machine: the host may run the other vCPU
+                # on the same physical core, which halves what this one gets with no signal of its own (beside a
+                # burst on the other vCPU an L2 copy ran at 0.60x). Load beside it is a reason to measure again and
+                # to prefer a quieter attempt, not proof enough to mark it disturbed.
+                beside = (session.others_for(m0, m1, shared=True)
+                          if threads == 1 and machine.get("virtualized") and session.last_cpus
+                          and not _shared_level(machine, level_of[r["n"]]) else None)
+                beside_only = beside is not None and score <= 1.0 < beside / OTHERS_LIMIT
+                if beside is not None:
+                    score = max(score, beside / OTHERS_LIMIT)
                 tries[r["n"]].append({"r": r, "tp": t, "all": everything, "touched": touched, "rate": rate,
                                       "efficiency": eff, "running": t.running_fraction,
-                                      "thread_balance": r.get("thread_balance"),
-                                      "others": others, "disturbance": score, "reasons": reasons})
+                                      "thread_balance": r.get("thread_balance"), "beside": beside,
+                                      "beside_only": beside_only, "others": others, "disturbance": score,
+                                      "reasons": reasons})
             todo = [n for n in todo if not tries[n] or tries[n][-1]["disturbance"] > 1.0]
             worst = max((tries[n][-1] for n in todo if tries[n]), key=lambda a: a["disturbance"], default=None)
             if not session.agree(bool(todo)):
                 break
+            # only load beside a one-thread private-cache ceiling (bursts on the other vCPU come and go within a
+            # second): a few more short tries, spaced, to find a moment without it; the job agrees on the number
+            beside_only = bool(todo) and all(tries[n][-1].get("beside_only") for n in todo if tries[n])
+            if session.agree(beside_only) and limit == plan.bw_attempts:
+                limit += BESIDE_EXTRA_ATTEMPTS
+            if beside_only:
+                time.sleep(BESIDE_SPACING_S)
             if worst is not None and worst["reasons"] and session.wait_quiet_left > 0:
                 session.wait_for_quiet(OTHERS_LIMIT)
             # under MPI another rank measures again: so does this one, to keep the load the same
@@ -605,7 +677,7 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
         kept = min(tries[n], key=lambda a: a["disturbance"])
         r, t = kept["r"], kept["tp"]
         rate, ci, _ = _rate(bpe * n, t)
-        entry = {**base, "bytes_per_s": rate, "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv,
+        entry = {**base, "bytes_per_s": rate, "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv, "reps": t.reps,
                  "working_set_bytes": 8 * tasks.STREAM_ARRAYS[kind] * n, "traffic_model": TRAFFIC_MODEL[kind],
                  "rel_error": r["rel_error"], "seconds": kept["all"].samples, "disturbed_rounds": kept["touched"],
                  "running": kept["running"], "thread_balance": kept["thread_balance"],
