@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from rooflab.diagnosis.evidence import access_kinds, cycles_per_iteration, traffic_tells
+from rooflab.diagnosis.evidence import access_kinds, counted_size, cycles_per_iteration, traffic_tells
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
                                        weigh)
@@ -269,12 +269,28 @@ def test_cycles_per_iteration_from_the_work_of_one_iteration():
     assert cycles_per_iteration(1e-3, None, {"flops": 2.0}, 2e6, 0) == (None, None)
 
 
-def test_traffic_is_counted_only_where_it_can_tell_something_quickly():
-    base = {"bound": "memory", "of_roof": 0.3, "time_s": 1e-3, "working_set_bytes": 1 << 20}
+def test_traffic_is_counted_where_it_can_tell_something_and_at_a_smaller_size_when_it_would_take_long(tmp_path):
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void s(double *x, long n) { for (long i = 0; i < n; i++) x[i] += 1; }")
+    (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "s"\nflops = "n"\nbytes = "16*n"\n'
+                                     'sizes = {n = [1000]}\n[args]\nx = {shape = ["n"], output = true}\nn = "n"\n')
+    base = {"bound": "memory", "of_roof": 0.3, "time_s": 1e-3, "working_set_bytes": 4 << 20, "level": "L3",
+            "caches": {"L1": 32 << 10, "L2": 1 << 20, "L3": 32 << 20}}
     assert traffic_tells(base)
-    assert not traffic_tells({**base, "bound": "compute"})
-    assert not traffic_tells({**base, "of_roof": 0.9})
-    assert not traffic_tells({**base, "time_s": 1.0})  # cachegrind would take minutes
+    assert traffic_tells({**base, "bound": "compute"})  # missing reuse shows in the traffic too
+    assert not traffic_tells({**base, "of_roof": 0.9})  # at its roof: nothing to explain
+    assert not traffic_tells({**base, "level": "L1"})  # no traffic to count
+    spec = load_spec(tmp_path / "k.toml")[0]  # one array of n doubles
+    size = {"n": 1 << 19}
+    assert counted_size(spec, size, base) == (size, None)
+    # cachegrind would take minutes: a smaller size whose arrays stay past L2 (1.5x), so still in L3
+    small, why = counted_size(spec, size, {**base, "time_s": 0.1})
+    assert small and small["n"] < size["n"] and spec.array_bytes(small) > 1.5 * (1 << 20)
+    assert "still in L3" in why["text"]
+    # no smaller size keeps the data in its level: not counted, and why
+    none, why = counted_size(spec, {"n": 200000}, {**base, "time_s": 10.0, "working_set_bytes": 1600000})
+    assert none == {} and "no smaller size" in why["text"]
 
 
 # ------------------------------------------------------------------------------------------------ findings
@@ -378,8 +394,78 @@ def test_a_scalar_build_and_narrow_vectors_are_told_apart_by_the_flags():
 def test_strided_access_from_the_counted_traffic():
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     r = row(traffic={"method": "cachegrind", "l1_ratio": 8.1, "l1_bytes": 8.1 * 16e6, "model_bytes": 16e6})
-    fs = diagnose(code(loop), r, CTX)
+    fs = diagnose(code(loop), r, CTX)  # the working set in L2: what L1 fetched is the traffic out of L2
     assert fs[0]["id"] == "strided" and "8.1x the bytes the model counts" in text(fs[0]["evidence"][0])
+
+
+def test_extra_l1_traffic_from_data_reused_out_of_l2_is_not_strided():
+    # a stencil's rows or a vector re-read from L2 for every row: 3x the model into L1, 1.0x out of L3 where the
+    # working set lives: reuse from a faster level, not stride, even with gcc's "complicated access pattern"
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 0}
+    t = {"method": "cachegrind", "l1_ratio": 3.0, "l1_bytes": 48e6, "model_bytes": 16e6, "holding_level": "L3",
+         "holding_ratio": 1.0, "holding_bytes": 16e6}
+    c = code(loop, causes=["stride"], remarks=[{"line": 3, "kind": "missed", "text": "complicated access pattern"}])
+    fs = diagnose(c, row(level="L3", traffic=t), CTX)
+    assert "strided" not in ids(fs)
+    # the same traffic out of L3 itself: strided, with the level named
+    fs = diagnose(c, row(level="L3", traffic={**t, "holding_ratio": 3.0, "holding_bytes": 48e6}), CTX)
+    assert fs[0]["id"] == "strided" and "out of L3" in text(fs[0]["evidence"][0])
+
+
+def test_operands_fetched_again_by_a_compute_bound_kernel_are_missing_reuse_with_tiles_and_the_blocked_test():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    t = {"method": "cachegrind", "l1_ratio": 200.0, "l1_bytes": 2e9, "model_bytes": 1e7, "holding_level": "L3",
+         "holding_ratio": 200.0, "holding_bytes": 2e9, "flops": 5e8,
+         "reduced": {"id": "counted at n=600", "args": {}, "text": "counted at n=600"}}
+    live = {"kind": "blas_gemm", "ratio": 0.25, "ci95": [0.24, 0.26], "rounds": 10, "n": 960, "threads": 1,
+            "reference_flops_per_s": 4e10}
+    r = row(bound="compute", level="L3", of_roof=0.2, traffic=t, reference=live)
+    fs = diagnose(code(loop), r, {**CTX, "gemm_like": True, "precision": "fp64"})
+    top = fs[0]
+    assert top["id"] == "reuse" and top["experiments"] == ["blocked"] and top["factor"] == pytest.approx(4.0)
+    words = " ".join(text(e) for e in top["evidence"])
+    assert "200.0x" in words and "counted at n=600" in words and "b ≈ 144 for L2" in words
+    assert "4 out of L3" in words  # bytes per FLOP out of the level holding the data: 2e9 / 5e8
+    # not GEMM-like: the same finding without an experiment; as fast as BLAS (0.7x): no such finding
+    assert diagnose(code(loop), r, CTX)[0]["experiments"] == []
+    assert "reuse" not in ids(diagnose(code(loop), row(bound="compute", level="L3", of_roof=0.2, traffic=t,
+                                                       reference={**live, "ratio": 0.7, "ci95": [0.69, 0.71]}), CTX))
+
+
+def test_integer_division_control_flow_and_conversions_are_named():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "int_div": 1}
+    fs = diagnose(code(loop), row(cycles_per_iteration=14.0), CTX)
+    assert fs[0]["id"] == "int_div" and "narrow_vectors" not in ids(fs)
+    assert fs[0]["factor"] == pytest.approx(8.0)  # scalar on 512-bit vectors of doubles: the lanes
+    branchy = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "branches": 2}
+    fs = diagnose(code(branchy, causes=["control_flow"], remarks=[
+        {"line": 4, "kind": "missed", "text": "control flow in loop"}]), row(), CTX)
+    assert fs[0]["id"] == "control_flow" and "line 4" in text(fs[0]["evidence"][1])
+    # a branch the compiler turned into masks (the loop is vectorized): nothing to say about it
+    assert "control_flow" not in ids(diagnose(code({**branchy, "vector_bits": 512}, causes=["control_flow"]),
+                                              row(), CTX))
+    conv = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "element_bits": 64, "conversions": 4}
+    fs = diagnose(code(conv), row(), CTX)
+    assert fs[0]["id"] == "conversions" and fs[0]["experiments"] == ["single_constants"]
+
+
+def test_gemm_like_kernels_are_recognized_from_their_shapes_and_counts(tmp_path):
+    from rooflab.diagnosis.experiments import blocked_gemm_spec, gemm_dims
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void mm(long n, long m, long k, const double *A, const double *B, double *C) {}")
+    head = 'source = "k.c"\nfunction = "mm"\nbytes = "8*(n*k + k*m + n*m)"\nsizes = {n = [300], m = [200], k = [100]}\n'
+    args = ('[args]\nn = "n"\nm = "m"\nk = "k"\nA = {shape = ["n", "k"]}\nB = {shape = ["k", "m"]}\n'
+            'C = {shape = ["n", "m"], output = true}\n')
+    (tmp_path / "g.toml").write_text(head + 'flops = "2*n*m*k"\n' + args)
+    (tmp_path / "s.toml").write_text(head + 'flops = "n*m"\n' + args)  # as many shapes, not a product's work
+    spec = load_spec(tmp_path / "g.toml")[0]
+    assert gemm_dims(spec, {"n": 300, "m": 200, "k": 100}) == (300, 200, 100, "float64")
+    assert gemm_dims(load_spec(tmp_path / "s.toml")[0], {"n": 300, "m": 200, "k": 100}) is None
+    b = blocked_gemm_spec(spec, (300, 200, 100, "float64"), 1 << 20)
+    assert b.work(b.sizes[0])[0] == 2 * 300 * 200 * 100 and b.check == {"C": "A @ B"}
+    assert b.array_bytes(b.sizes[0]) == 8 * (300 * 100 + 100 * 200 + 300 * 200)
 
 
 def test_a_working_set_past_a_level_needs_reuse():

@@ -15,11 +15,15 @@ from rooflab.userkernel.spec import KernelSpec
 
 
 def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, force_cachegrind: bool = False,
-                 hotspots: bool = True, progress=None) -> dict:
+                 hotspots: bool = True, progress=None, last_level: int | None = None) -> dict:
     """``method`` (perf or cachegrind), ``counters`` (per call for cachegrind, for the kernel function only; for the
-    whole driver run with perf), what was derived from them, and how the driver was built."""
+    whole driver run with perf), what was derived from them, and how the driver was built. ``last_level``: the
+    cache level cachegrind simulates as its last level (2: its misses are what L2 fetches from the levels below),
+    instead of the machine's last."""
     progress = progress or (lambda message: None)
     caches = machine.get("cache_details") or []
+    if last_level is not None:
+        caches = [c for c in caches if c["level"] <= last_level]
     line = next((c.get("line", 64) for c in caches if c["level"] == 1), 64)
     probe = perf_probe()
     use_perf = probe["hardware"] and not force_cachegrind

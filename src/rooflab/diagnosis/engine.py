@@ -4,7 +4,7 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.experiments import blas_reference_run, reference_run, run_experiment
+from rooflab.diagnosis.experiments import blas_reference_run, gemm_dims, reference_run, run_experiment
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
@@ -52,7 +52,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
     entry["roofs"] = roofs_one
     ctx = {"cpus": cpus, "threads": spec.threads, "isa_vector_bits": code["isa_vector_bits"],
            "profile": spec.profile, "openmp": spec.openmp, "roofs": roofs_one, "roofs_all": roofs_all,
-           "arch": session.machine["isa"]["arch"]}
+           "arch": session.machine["isa"]["arch"], "precision": spec.precision}
     for i, size in enumerate(sizes):
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if not row.get("error"):
@@ -74,12 +74,13 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 row["reference"] = blas_reference_run(session, spec, lib, size, rounds=rounds, threads=busy)
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
-                row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress)
-            row["findings"] = diagnose(code, row, ctx)
+                row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
+            rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches")}
+            row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:
                 done: set[str] = set()
-                ectx = {**ctx, "fits": faster_level(row, roofs_one)}
+                ectx = {**rctx, "fits": faster_level(row, roofs_one)}
                 for f in row["findings"]:
                     for exp in f["experiments"]:
                         if exp in done or len(done) >= MAX_EXPERIMENTS:

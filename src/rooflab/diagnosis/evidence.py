@@ -13,6 +13,7 @@ from rooflab.kernels.user import build_spec, config_for, task, timed_row
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
+from rooflab.units import binary_bytes
 from rooflab.toolchain.asm import hot_loop_of, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict
@@ -104,37 +105,87 @@ def cycles_per_iteration(time_s: float, clock_hz: float | None, loop: dict | Non
     return (time_s * clock_hz / iters if iters >= 1 else None), iters
 
 
+CACHEGRIND_SLOWDOWN = 100  # cachegrind runs a kernel 20 to 100 times slower than natively
+TRAFFIC_BUDGET_S = 10.0  # the most one count may take; beyond it, a smaller size in the same level is counted
+LEVEL_NUMBER = {"L1": 1, "L2": 2, "L3": 3}
+
+
 def traffic_tells(row: dict) -> bool:
-    """Whether counting the memory traffic can tell something here, at a bearable cost: the kernel is bound by
-    memory and below its roof (a compute-bound or a roof-level kernel's traffic explains nothing), and cachegrind
-    would not take minutes (it runs a kernel some 50 times slower)."""
-    if row.get("bound") != "memory":
+    """Whether counting the memory traffic can tell something here: the kernel is below its roof, bound by memory
+    (is it strided, or re-reading its data?) or by compute (is it re-fetching operands it could reuse: missing
+    blocking?). A roof-level kernel's traffic explains nothing; a working set in L1 has no traffic to count."""
+    if row.get("bound") not in ("memory", "compute") or row.get("level") in (None, "L1"):
         return False
-    if (row.get("of_roof") or 0) >= 0.8 and (row.get("all_threads") or {}).get("of_roof", 1) >= 0.8:
-        return False
-    return row["time_s"] * 50 * 3 < 30 and row["working_set_bytes"] <= TRAFFIC_MAX_BYTES
+    return not ((row.get("of_roof") or 0) >= 0.8 and (row.get("all_threads") or {}).get("of_roof", 1) >= 0.8)
 
 
-def traffic(spec: KernelSpec, size: dict, machine: dict, progress) -> dict:
-    """Memory traffic per call implied by the counted misses (cachegrind's D1 and last-level misses, or perf's
-    cache misses), against the bytes the spec's model counts."""
-    ws = spec.array_bytes(size)
-    if ws > TRAFFIC_MAX_BYTES:
-        return {"skipped": msg("not counted at this size: its {ws:.0f} MiB of arrays would take cachegrind minutes",
-                               ws=ws / 2 ** 20)}
+def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | None]:
+    """The size to count the traffic at: the measured one when cachegrind would take under TRAFFIC_BUDGET_S, else
+    the size variables scaled down together while the arrays stay more than 1.5x the cache just faster than the
+    level that holds them (so the data still lives in the same level), with why."""
+    est = row["time_s"] * CACHEGRIND_SLOWDOWN * 2
+    if est <= TRAFFIC_BUDGET_S and row["working_set_bytes"] <= TRAFFIC_MAX_BYTES:
+        return size, None
+    from rooflab.diagnosis.experiments import scaled_size  # (the same scaling an experiment's size uses)
+
+    caps = row.get("caches") or {}
+    level = row.get("level")
+    faster = {"L2": "L1", "L3": "L2", "DRAM": "L3" if caps.get("L3") else "L2"}.get(level)
+    floor = 1.5 * caps[faster] if faster and caps.get(faster) else 0.0
+    flops = spec.work(size)[0] or 1.0
+    target = min(float(row["working_set_bytes"]), float(TRAFFIC_MAX_BYTES))
+    while target > floor:
+        target /= 1.5
+        small = scaled_size(spec, size, max(target, floor))
+        if small is None:
+            break
+        if row["time_s"] * (spec.work(small)[0] or flops) / flops * CACHEGRIND_SLOWDOWN * 2 <= TRAFFIC_BUDGET_S \
+                and spec.array_bytes(small) <= TRAFFIC_MAX_BYTES:
+            return small, msg("counted at {size} (its arrays {ws}, still in {level}): at the size measured cachegrind "
+                              "would take about {t:.0f} s", size=" ".join(f"{k}={v}" for k, v in small.items()),
+                              ws=binary_bytes(spec.array_bytes(small)), level=level, t=est)
+    return {}, msg("not counted: cachegrind would take about {t:.0f} s at this size, and no smaller size keeps the "
+                   "data in {level}", t=est, level=level)
+
+
+def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict | None = None) -> dict:
+    """Memory traffic per call implied by the counted misses, against the bytes the spec's model counts, at each
+    level: ``l1_bytes`` (D1 misses: what L1 fetched), ``ll_bytes`` (misses of the simulated last level
+    ``ll_level``), and ``holding_bytes``, the traffic out of the level that holds the working set (for data in L2,
+    what L1 fetched; in L3, what L2 fetched, from a simulation whose last level is L2; in DRAM, what the last level
+    fetched). The spec's byte model is read as the traffic from that level: far more than it means lines brought
+    in and not used (strided access) or operands fetched again (missing reuse); extra D1 traffic alone is data
+    reused from a faster level than the one holding the working set."""
+    row = row or {"time_s": 0.0, "working_set_bytes": spec.array_bytes(size), "level": None}
+    at, note = counted_size(spec, size, row)
+    if not at:
+        return {"skipped": note}
+    level = row.get("level")
+    last = 2 if level == "L3" else None
     try:
-        c = count_kernel(spec, size, 2, machine, hotspots=False, progress=progress)
+        c = count_kernel(spec, at, 2, machine, hotspots=False, progress=progress, last_level=last)
     except RooflabError as exc:
         return {"error": str(exc)}
-    model = spec.work(size)[1]
+    model = spec.work(at)[1]
     cnt = c["counters"]
+    caches = machine.get("cache_details") or []
+    ll_level = max((cc["level"] for cc in caches if cc["type"] in ("Data", "Unified") and cc["level"] > 1
+                    and (last is None or cc["level"] <= last)), default=None)
     if c["method"] == "cachegrind":
-        l1, dram = cnt.get("l1_traffic_bytes"), cnt.get("dram_traffic_bytes")
+        l1, ll = cnt.get("l1_traffic_bytes"), cnt.get("dram_traffic_bytes")
     else:
-        l1, dram = None, (c.get("derived") or {}).get("miss_traffic_bytes_per_call")
-    return {"method": c["method"], "l1_bytes": l1, "dram_bytes": dram, "model_bytes": model,
-            "l1_ratio": l1 / model if l1 and model else None, "dram_ratio": dram / model if dram and model else None,
-            "line_bytes": c.get("line_bytes"), "note": c.get("driver_note")}
+        l1, ll = None, (c.get("derived") or {}).get("miss_traffic_bytes_per_call")
+    holding = {"L2": l1, "L3": ll if last == 2 else None, "DRAM": ll if last is None else None}.get(level)
+    out = {"method": c["method"], "l1_bytes": l1, "ll_bytes": ll, "ll_level": f"L{ll_level}" if ll_level else None,
+           "dram_bytes": ll if last is None else None, "model_bytes": model,
+           "l1_ratio": l1 / model if l1 and model else None,
+           "dram_ratio": ll / model if ll and model and last is None else None,
+           "holding_level": level, "holding_bytes": holding,
+           "holding_ratio": holding / model if holding is not None and model else None,
+           "flops": spec.work(at)[0], "line_bytes": c.get("line_bytes"), "note": c.get("driver_note")}
+    if at != size:
+        out.update(size=at, reduced=note)
+    return out
 
 
 def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one: dict, roofs_all: dict | None,

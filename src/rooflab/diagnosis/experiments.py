@@ -86,6 +86,52 @@ def scaled_size(spec: KernelSpec, size: dict, target_bytes: float) -> dict | Non
         return None
 
 
+def gemm_dims(spec: KernelSpec, size: dict) -> tuple[int, int, int, str] | None:
+    """(M, N, K, dtype) when the kernel is a matrix product: a 2-D output C of M x N and two 2-D inputs A of M x K
+    and B of K x N (by their shapes at this size), with the spec counting about 2·M·N·K FLOP; else None."""
+    from rooflab.userkernel.expr import ExprError, arith
+    from rooflab.userkernel.spec import ArrayArg
+
+    try:
+        env = spec.scalars(size)
+        shapes = {k: (tuple(int(arith(d, env, k)) for d in v.shape), v)
+                  for k, v in spec.args.items() if isinstance(v, ArrayArg) and len(v.shape) == 2}
+        flops = spec.work(size)[0]
+    except (RooflabError, ExprError, ValueError, TypeError):
+        return None
+    for c, ((m, n), cv) in shapes.items():
+        if not cv.output:
+            continue
+        for a, ((m2, k), _) in shapes.items():
+            for b, ((k2, n2), _) in shapes.items():
+                if len({a, b, c}) == 3 and m2 == m and n2 == n and k2 == k and k > 1 and \
+                        0.8 <= flops / (2.0 * m * n * k) <= 1.25:
+                    return m, n, k, cv.dtype
+    return None
+
+
+def blocked_gemm_spec(spec: KernelSpec, dims: tuple[int, int, int, str], l2_bytes: int) -> KernelSpec:
+    """The same product (C = A·B, row-major) blocked in square tiles sized for L2, as a kernel spec checked against
+    NumPy: what blocking alone gives at this size on this machine."""
+    from rooflab.model.caches import block_size
+    from rooflab.paths import CSRC
+    from rooflab.userkernel.proto import prototype_from_source
+    from rooflab.userkernel.spec import ArrayArg
+
+    m, n, k, dtype = dims
+    ctype = "float" if dtype == "float32" else "double"
+    src = CSRC / "blocked_gemm.c"
+    proto = prototype_from_source(src.read_text().replace("RL_T", ctype), "rl_blocked_gemm", "blocked GEMM")
+    elem = 4 if ctype == "float" else 8
+    args = {"M": "M", "N": "N", "K": "K", "A": ArrayArg(("M", "K"), dtype), "B": ArrayArg(("K", "N"), dtype),
+            "C": ArrayArg(("M", "N"), dtype, output=True), "bs": block_size(l2_bytes // 2, elem)}
+    return KernelSpec(name=f"{spec.name} blocked", source=src, function="rl_blocked_gemm", prototype=proto,
+                      flops="2*M*N*K", bytes=f"{elem}*(M*K + K*N + 2*M*N)", sizes=[{"M": m, "N": n, "K": k}], args=args,
+                      flags=[f"-DRL_T={ctype}"], profile=spec.profile, check={"C": "A @ B"},
+                      tolerance=1e-4 if ctype == "float" else 1e-9, timeout=spec.timeout,
+                      min_sample=spec.min_sample, precision="fp32" if ctype == "float" else "fp64")
+
+
 def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSpec, dict, dict] | None:
     """(variant spec, its size, what it is) for one experiment; None when it does not apply here."""
     native = "-mcpu=native" if ctx.get("arch") == "aarch64" else "-march=native"
@@ -93,6 +139,9 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return _flags(spec, "-ffast-math"), size, msg("a build with -ffast-math")
     if exp == "unroll":
         return _flags(spec, "-funroll-loops"), size, msg("a build with -funroll-loops")
+    if exp == "single_constants":
+        return _flags(spec, "-fsingle-precision-constant"), size, msg("a build with -fsingle-precision-constant "
+                                                                      "(float constants)")
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
     if exp == "native":
@@ -110,6 +159,14 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     if exp == "restrict":
         copy = _restrict_copy(spec)
         return (copy, size, msg("restrict on every pointer parameter (in a copy of the source)")) if copy else None
+    if exp == "blocked":
+        dims = gemm_dims(spec, size)
+        if dims is None:
+            return None
+        l2 = (ctx.get("caches") or {}).get("L2") or (1 << 20)
+        b = blocked_gemm_spec(spec, dims, int(l2))
+        return b, b.sizes[0], msg("the same product blocked in {bs} x {bs} tiles for L2 (rooflab's blocked GEMM, checked "
+                          "against NumPy)", bs=b.args["bs"])
     if exp == "smaller":
         target = ctx.get("fits")
         if not target:

@@ -1081,8 +1081,6 @@ ZH: dict[str, str] = {
         '这个内核为什么慢？证据、按可节省时间排序的发现，以及检验它们的实验',
     'no experiments':
         '未运行实验',
-    'not counted at this size: its {ws:.0f} MiB of arrays would take cachegrind minutes':
-        '此规模下未计数：其 {ws:.0f} MiB 的数组会让 cachegrind 运行数分钟',
     'a build with -ffast-math':
         '使用 -ffast-math 的构建',
     'a build with -funroll-loops':
@@ -1197,8 +1195,6 @@ ZH: dict[str, str] = {
         '同时处理几条独立的链（交错处理相互独立的问题，或改写递推，例如递归倍增）；仅靠展开不会缩短依赖链',
     'the compiler says: {said}':
         '编译器说：{said}',
-    '{method}: D1 misses imply {r:.1f}x the bytes the model counts ({got} per call against {model})':
-        '{method}：D1 缺失意味着访存量是模型字节数的 {r:.1f}x（每次调用 {got}，模型为 {model}）',
     'the hot loop gathers: {n} gather instruction(s) per iteration':
         '热循环使用 gather：每次迭代 {n} 条 gather 指令',
     'strided or column-wise access: each cache line brought in is used for only part of its bytes':
@@ -1370,4 +1366,56 @@ ZH: dict[str, str] = {
     "{kernel} x{threads}: {lo} and {hi}": "{kernel} x{threads}：{lo} 与 {hi}",
     "DRAM bandwidth moved during the run with nothing of ours to show for it (measured at two moments, each with clean signals: {which}): the host shares its memory with tenants this machine cannot see. Each DRAM ceiling is the faster moment.":
         "运行期间 DRAM 带宽发生变化，而本机的任何信号都未显示原因（在两个时刻测量，各自信号均干净：{which}）：宿主机的内存与本机看不到的其他租户共享。每个 DRAM 上限取较快的时刻。",
+    'not counted: cachegrind would take about {t:.0f} s at this size, and no smaller size keeps the data in {level}':
+        '未计数：在此规模下 cachegrind 约需 {t:.0f} 秒，且没有更小的规模能让数据仍留在 {level}',
+    'counted at {size} (its arrays {ws}, still in {level}): at the size measured cachegrind would take about {t:.0f} s':
+        '在 {size} 下计数（其数组 {ws}，仍在 {level}）：在所测规模下 cachegrind 约需 {t:.0f} 秒',
+    'a build with -fsingle-precision-constant (float constants)':
+        '使用 -fsingle-precision-constant 构建（单精度常量）',
+    "the same product blocked in {bs} x {bs} tiles for L2 (rooflab's blocked GEMM, checked against NumPy)":
+        '同一矩阵乘积按 {bs} x {bs} 分块以适配 L2（rooflab 的分块 GEMM，已与 NumPy 核对）',
+    '{method}: the traffic out of {level}, where the working set lives, is {r:.1f}x the bytes the model counts ({got} per call against {model})':
+        '{method}：来自工作集所在层级 {level} 的流量是模型所计字节的 {r:.1f} 倍（每次调用 {got}，模型为 {model}）',
+    'the hot loop runs {n} integer division(s) per iteration (div/idiv: about {c} cycles each, one at a time)':
+        '热循环每次迭代执行 {n} 次整数除法（div/idiv：每次约 {c} 个周期，逐个执行）',
+    'the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}':
+        '热循环除闭合分支外还有 {n} 个条件分支，并且{width}',
+    'bytes per FLOP: {model:.3g} in the model; {held:.3g} out of {level}{l1}':
+        '每 FLOP 字节数：模型中 {model:.3g}；来自 {level} 的 {held:.3g}{l1}',
+    'it does enough work per byte to be bound by compute, but each operand is fetched again from {level} for every use instead of being reused while it is in a faster cache':
+        '它每字节的计算量足以受计算限制，但每个操作数每次使用都要从 {level} 重新取回，而不是在更快的缓存中被复用',
+    'block (tile) the loops so that each tile of the operands is reused while it is in cache (see the tile sizes above), with the innermost loop walking memory contiguously; a tuned library (BLAS) does this for a matrix product':
+        '对循环分块（tiling），使每块操作数在缓存中被复用（分块大小见上），最内层循环连续访问内存；对矩阵乘积，优化库（BLAS）已如此实现',
+    'missing reuse (blocking)':
+        '缺少数据复用（分块）',
+    'integer division':
+        '整数除法',
+    'control flow in the loop':
+        '循环中的控制流',
+    'float/double conversions':
+        'float/double 转换',
+    'an integer division or modulo in the loop (an index wrapped with %, a division by a variable) takes many cycles, does not pipeline, and keeps the loop from vectorizing':
+        '循环中的整数除法或取模（用 % 回绕的索引、除以变量）耗费很多周期、无法流水，并阻止循环向量化',
+    'move it out of the loop: keep a counter that wraps instead of i % m, multiply by a reciprocal or shift for a power of two, or make the divisor a compile-time constant (the compiler then multiplies)':
+        '把它移出循环：用回绕计数器代替 i % m，乘以倒数或对二的幂使用移位，或让除数成为编译期常量（编译器会改用乘法）',
+    'control flow in the loop body: the compiler could not if-convert the branch, so the loop stays scalar, and a data-dependent branch costs a misprediction each time the data changes direction':
+        '循环体中的控制流：编译器无法对该分支做 if 转换，循环因此保持标量；依赖数据的分支每当数据改变方向就付出一次预测失败',
+    'compute both sides and select (x = c ? a : b, with no store or call inside the condition), move a test that does not change out of the loop, or sort the data so that the branch is predictable':
+        '两边都计算再选择（x = c ? a : b，条件内不要有存储或调用），把不变的判断移出循环，或对数据排序使分支可预测',
+    'a double constant (0.1 rather than 0.1f) or a double function (sqrt rather than sqrtf) in a float loop: each element is widened to double and narrowed back, and the vectors hold half as many elements':
+        'float 循环中的 double 常量（0.1 而非 0.1f）或 double 函数（sqrt 而非 sqrtf）：每个元素都被扩展为 double 再缩回，向量只能容纳一半的元素',
+    'write float constants with an f suffix (0.1f) and call the float functions (sqrtf, expf), or build with -fsingle-precision-constant':
+        'float 常量加 f 后缀（0.1f）并调用 float 函数（sqrtf、expf），或用 -fsingle-precision-constant 构建',
+    'tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)':
+        '能放下的分块：{tiles}（三个 b x b 的 {e} 字节元素块占该层级的一半）',
+    'the hot loop converts between float and double {n} time(s) per iteration':
+        '热循环每次迭代在 float 与 double 之间转换 {n} 次',
+    ' — {why}':
+        ' — {why}',
+    'runs on {bits}-bit vectors':
+        '运行在 {bits} 位向量上',
+    'is scalar':
+        '是标量的',
+    '; {b:.3g} into L1':
+        '；进入 L1 的 {b:.3g}',
 }

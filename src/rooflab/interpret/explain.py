@@ -239,6 +239,10 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
                                     "never overlap"), ("restrict",)))
         elif "call" in causes or loop.get("calls") or errno_calls(code):
             pass  # the call finding below says why
+        elif "stride" in causes and (excess_traffic(row) or 0) >= EXCESS:
+            pass  # the access pattern keeps it scalar, and the traffic shows it: the strided finding says so
+        elif vb == 0 and (loop.get("int_div") or (loop.get("branches") and "control_flow" in causes)):
+            pass  # the division or the branch keeps it scalar: their findings below say so
         else:
             flags = code.get("build", {}).get("flags") or []
             scalar_build = vb == 0 and any(f in flags for f in ("-O0", "-O1", "-O2", "-fno-tree-vectorize",
@@ -253,23 +257,27 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
                 msg("build with -O3 (which vectorizes) and -march=native, or profile = 'native' in the spec")
                 if scalar_build or narrow else None, exps))
     traffic = row.get("traffic") or {}
-    ratio = traffic.get("l1_ratio") or 0
-    if ratio >= 2 or loop.get("gathers") or ("stride" in causes and vb < isa_vb):
+    excess = excess_traffic(row)
+    counted_clean = excess is not None and excess < EXCESS
+    reuse = _reuse(code, row, ctx, excess) if row.get("bound") == "compute" else None
+    if reuse is not None:
+        out.append(reuse)
+    elif ((excess or 0) >= EXCESS or loop.get("gathers")
+          or ("stride" in causes and vb < isa_vb and not counted_clean)):
         ev = []
-        if ratio >= 2:
-            ev.append(msg("{method}: D1 misses imply {r:.1f}x the bytes the model counts ({got} per call against "
-                          "{model})", method=traffic["method"], r=ratio, got=binary_bytes(traffic["l1_bytes"]),
-                          model=binary_bytes(traffic["model_bytes"])))
+        if (excess or 0) >= EXCESS:
+            ev.append(_traffic_evidence(traffic, excess))
         if loop.get("gathers"):
             ev.append(msg("the hot loop gathers: {n} gather instruction(s) per iteration", n=loop["gathers"]))
         ev += _cause_remarks(code, "stride")
         out.append(_finding(
-            "strided", max(ratio, 2.0 if loop.get("gathers") else 1.5), ev,
+            "strided", max(excess or 0, 2.0 if loop.get("gathers") else 1.5), ev,
             msg("strided or column-wise access: each cache line brought in is used for only part of its bytes"),
             msg("make the inner loop walk memory contiguously (interchange the loops, or store the matrix "
                 "transposed), or block the loops so that each line is reused before it is evicted")))
+    ratio = excess or 0
     ws = _working_set(row, ctx)
-    if ws is not None and ratio < 2:
+    if ws is not None and ratio < EXCESS:
         out.append(ws)
     errno = errno_calls(code)
     if errno and not loop.get("calls"):
@@ -294,6 +302,9 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
                 "move the call out of the loop") if libm else msg("inline the called function or move the call "
                                                                    "out of the loop"),
             ("no_math_errno",) if libm else ()))
+    out += _int_div(loop, row, isa_vb, vb)
+    out += _control_flow(code, loop, isa_vb, vb, causes)
+    out += _conversions(code, loop)
     if loop.get("spills"):
         out.append(_finding(
             "spills", 1 + loop["spills"] / max(1, (code.get("audit") or {}).get("loads", 0) +
@@ -322,7 +333,8 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
 
 # the experiment that tests each finding directly: when it makes no difference, the finding is refuted
 TESTS = {"aliasing": "restrict", "reduction_chain": "fast_math", "single_thread": "openmp",
-         "scalar_build": "vectorize", "narrow_vectors": "native", "working_set": "smaller", "calls": "no_math_errno"}
+         "scalar_build": "vectorize", "narrow_vectors": "native", "working_set": "smaller", "calls": "no_math_errno",
+         "reuse": "blocked", "conversions": "single_constants"}
 
 
 def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
@@ -391,6 +403,133 @@ def _working_set(row: dict, ctx: dict) -> dict | None:
             cap=binary_bytes(cap), faster=faster), ("smaller",))
 
 
+INT_DIV_CYCLES = 12  # a 64-bit integer division on the cores rooflab knows: about 10 to 18 cycles, not pipelined
+
+
+def _lanes(isa_vb: int, vb: int, loop: dict) -> float:
+    return isa_vb / max(vb, loop.get("element_bits") or 64) if isa_vb and vb < isa_vb else 1.0
+
+
+def _int_div(loop: dict, row: dict, isa_vb: int, vb: int) -> list[dict]:
+    """Integer division or modulo in the hot loop: slow, unpipelined, and never vectorized on x86."""
+    n = loop.get("int_div") or 0
+    if not n:
+        return []
+    cyc = row.get("cycles_per_iteration")
+    ev = [msg("the hot loop runs {n} integer division(s) per iteration (div/idiv: about {c} cycles each, one at a "
+              "time)", n=n, c=INT_DIV_CYCLES)]
+    factor = _lanes(isa_vb, vb, loop) if vb == 0 else 1.0
+    if cyc:
+        ev.append(msg("measured {c:.1f} cycles per iteration of the hot loop", c=cyc))
+        share = min(cyc * 0.9, INT_DIV_CYCLES * n)
+        factor = max(factor, cyc / (cyc - share))
+    return [_finding(
+        "int_div", factor, ev,
+        msg("an integer division or modulo in the loop (an index wrapped with %, a division by a variable) takes "
+            "many cycles, does not pipeline, and keeps the loop from vectorizing"),
+        msg("move it out of the loop: keep a counter that wraps instead of i % m, multiply by a reciprocal or shift "
+            "for a power of two, or make the divisor a compile-time constant (the compiler then multiplies)"))]
+
+
+def _control_flow(code: dict, loop: dict, isa_vb: int, vb: int, causes: list) -> list[dict]:
+    """A branch the compiler could not turn into a select keeps the loop scalar (and mispredicts on data it cannot
+    predict)."""
+    if not loop.get("branches") or "control_flow" not in causes or vb >= isa_vb:
+        return []
+    ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
+              n=loop["branches"], width=msg("runs on {bits}-bit vectors", bits=vb) if vb else msg("is scalar"))]
+    ev += _cause_remarks(code, "control_flow")
+    return [_finding(
+        "control_flow", _lanes(isa_vb, vb, loop), ev,
+        msg("control flow in the loop body: the compiler could not if-convert the branch, so the loop stays scalar, "
+            "and a data-dependent branch costs a misprediction each time the data changes direction"),
+        msg("compute both sides and select (x = c ? a : b, with no store or call inside the condition), move a "
+            "test that does not change out of the loop, or sort the data so that the branch is predictable"))]
+
+
+def _conversions(code: dict, loop: dict) -> list[dict]:
+    """float <-> double conversions in the hot loop: a double constant or function in a float loop."""
+    n = loop.get("conversions") or 0
+    if not n:
+        return []
+    return [_finding(
+        "conversions", 2.0, [msg("the hot loop converts between float and double {n} time(s) per iteration", n=n)],
+        msg("a double constant (0.1 rather than 0.1f) or a double function (sqrt rather than sqrtf) in a float loop: "
+            "each element is widened to double and narrowed back, and the vectors hold half as many elements"),
+        msg("write float constants with an f suffix (0.1f) and call the float functions (sqrtf, expf), or build "
+            "with -fsingle-precision-constant"), ("single_constants",))]
+
+
+EXCESS = 2.0  # traffic out of the level holding the data this many times the model: lines or operands fetched again
+
+
+def excess_traffic(row: dict) -> float | None:
+    """The traffic out of the level that holds the working set over the spec's byte model (1: each byte the model
+    counts came from there once); None when it was not counted. Extra traffic between faster levels (rows of a
+    stencil, a vector re-read from L2 for each row of a matrix) is reuse, not excess."""
+    t = row.get("traffic") or {}
+    if t.get("holding_ratio") is not None:
+        return t["holding_ratio"]
+    if row.get("level") == "L2" and t.get("l1_ratio") is not None:
+        return t["l1_ratio"]
+    if row.get("level") == "DRAM" and t.get("dram_ratio") is not None:
+        return t["dram_ratio"]
+    return None
+
+
+def _traffic_evidence(t: dict, excess: float) -> dict:
+    held = t.get("holding_level") or "?"
+    ev = msg("{method}: the traffic out of {level}, where the working set lives, is {r:.1f}x the bytes the model "
+             "counts ({got} per call against {model})", method=t["method"], level=held, r=excess,
+             got=binary_bytes(excess * t["model_bytes"]), model=binary_bytes(t["model_bytes"]))
+    if t.get("reduced"):
+        ev = join([ev, msg(" — {why}", why=t["reduced"])], "")
+    return ev
+
+
+def tile_sizes(row: dict, elem_bytes: int) -> dict[str, int]:
+    """Per cache level, the side b of square tiles whose three operand blocks (b x b elements each) fill about
+    half the level, rounded down to a multiple of 8."""
+    out = {}
+    for level, cap in (row.get("caches") or {}).items():
+        b = int((cap / 2 / (3 * elem_bytes)) ** 0.5) // 8 * 8
+        if b >= 8:
+            out[level] = b
+    return out
+
+
+def _reuse(code: dict, row: dict, ctx: dict, excess: float | None) -> dict | None:
+    """Missing reuse: enough work per byte for the compute roof (the spec's own counts), yet far below the FLOP
+    rate the machine's BLAS reaches, and operands fetched again and again from the level holding them."""
+    if excess is None or excess < EXCESS:
+        return None
+    t = row["traffic"]
+    live = row.get("reference") or {}
+    ref_ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
+    if ref_ratio is not None and ref_ratio >= 0.6:
+        return None
+    flops = t.get("flops") or row["flops"]
+    elem = 4 if ctx.get("precision") == "fp32" else 8
+    tiles = tile_sizes(row, elem)
+    ev = [_traffic_evidence(t, excess),
+          msg("bytes per FLOP: {model:.3g} in the model; {held:.3g} out of {level}{l1}", model=t["model_bytes"] / flops,
+              held=excess * t["model_bytes"] / flops, level=t.get("holding_level") or "?",
+              l1=msg("; {b:.3g} into L1", b=t["l1_bytes"] / flops) if t.get("l1_bytes") else "")]
+    if ref_ratio is not None:
+        ev.append(_reference_evidence(live))
+    if tiles:
+        ev.append(msg("tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)",
+                      tiles=", ".join(f"b ≈ {b} for {lv}" for lv, b in tiles.items()), e=elem))
+    factor = 1 / ref_ratio if ref_ratio else min(excess, 1 / max(row.get("of_roof") or 1.0, 1e-9))
+    return _finding(
+        "reuse", factor, ev,
+        msg("it does enough work per byte to be bound by compute, but each operand is fetched again from {level} "
+            "for every use instead of being reused while it is in a faster cache", level=t.get("holding_level") or "?"),
+        msg("block (tile) the loops so that each tile of the operands is reused while it is in cache (see the tile "
+            "sizes above), with the innermost loop walking memory contiguously; a tuned library (BLAS) does this "
+            "for a matrix product"), ("blocked",) if ctx.get("gemm_like") else ())
+
+
 _CLOBBER = re.compile(r"clobbers memory:.*?=\s*(?:__builtin_)?(\w+)\s*\(")
 
 
@@ -444,6 +583,8 @@ FINDING_WORDS = {
     "narrow_vectors": lambda: msg("narrow vectors"), "strided": lambda: msg("strided access"),
     "working_set": lambda: msg("a working set past a cache level"), "calls": lambda: msg("calls in the loop"),
     "spills": lambda: msg("register spills"), "div_sqrt": lambda: msg("divisions"),
+    "reuse": lambda: msg("missing reuse (blocking)"), "int_div": lambda: msg("integer division"),
+    "control_flow": lambda: msg("control flow in the loop"), "conversions": lambda: msg("float/double conversions"),
     "unexplained": lambda: msg("no finding"),
 }
 
@@ -544,7 +685,7 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
             pred = ((k.get("code") or {}).get("prediction") or {}).get("cycles_per_iteration")
             for r in k.get("sizes") or []:
                 rows.append({**r, "predicted_cycles_per_iteration": pred,
-                             "l1_ratio": (r.get("traffic") or {}).get("l1_ratio"),
+                             "l1_ratio": excess_traffic(r),
                              "of_roof_all": (r.get("all_threads") or {}).get("of_roof")})
         return rows
 
@@ -559,7 +700,7 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
             Column("cpus_busy", "CPUs busy", "f1"),
             Column("cycles_per_iteration", "cycles/iter.", "f1"),
             Column("predicted_cycles_per_iteration", "predicted", "f1"),
-            Column("l1_ratio", "traffic / model", "f1"))),
+            Column("l1_ratio", "traffic / model", "f1"))),  # out of the level holding the data
         Table(f"{prefix}_findings", "Findings at {where}, most time to save first", groups=groups("findings"),
               columns=(
                   Column("rank", "#", "int"),

@@ -341,6 +341,9 @@ class LoopDetail:
     spills: int = 0
     chain_op: str = ""  # what extends the longest chain: "add" (a sum), "fma" (a recurrence), "add+fma"
     stored_chain: bool = False  # the longest chain's register is stored every iteration: a scan (prefix sum)
+    int_div: int = 0  # integer divisions (and modulos) per iteration
+    conversions: int = 0  # conversions between float and double per iteration (a double constant in a float loop)
+    branches: int = 0  # conditional branches inside the body, besides the one that closes the loop
 
     @property
     def longest_chain(self) -> int:
@@ -353,7 +356,8 @@ class LoopDetail:
                 "masked": self.masked, "calls": list(self.calls), "accumulators": len(self.chains),
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
-                "stored_chain": self.stored_chain}
+                "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
+                "branches": self.branches}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -384,8 +388,16 @@ def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     stored: set[int] = set()  # vector registers written to memory
+    d.update(int_div=0, conversions=0, branches=0)
+    last = body[-1].addr if body else None
     for i in body:
         m, ops = i.mnemonic, i.operands
+        if re.fullmatch(r"i?div[bwlq]?", m):
+            d["int_div"] += 1
+        if re.fullmatch(r"v?cvt(ss2sd|sd2ss|ps2pd|pd2ps)[xy]?", m):
+            d["conversions"] += 1
+        if _is_conditional(m) and i.addr != last:
+            d["branches"] += 1
         if m.startswith(("vmov", "mov")) and ops and "(" in re.split(r",(?![^()]*\))", ops)[-1]:
             src = _x86_operand_regs(ops)[:1]
             if src and src[0] >= 0:
@@ -442,8 +454,17 @@ _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")
 def _detail_a64(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
+    d.update(int_div=0, conversions=0, branches=0)
+    last = body[-1].addr if body else None
     for i in body:
         m, ops = i.mnemonic, i.operands
+        if m in ("sdiv", "udiv"):
+            d["int_div"] += 1
+        if m == "fcvt" and re.match(r"[sd]\d+, [sd]\d+$", ops or "") and ops[0] != ops.split(", ")[1][0] or \
+                m in ("fcvtl", "fcvtl2", "fcvtn", "fcvtn2"):
+            d["conversions"] += 1
+        if _is_conditional(m) and i.addr != last:
+            d["branches"] += 1
         if m in ("bl", "blr"):
             name = re.search(r"<([^>@+]+)", ops)
             d["calls"].append(name.group(1) if name else ops)
