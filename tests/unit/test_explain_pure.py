@@ -285,7 +285,10 @@ def test_traffic_is_counted_where_it_can_tell_something_and_at_a_smaller_size_wh
     size = {"n": 1 << 19}
     assert counted_size(spec, size, base) == (size, None)
     # cachegrind would take minutes: a smaller size whose arrays stay past L2 (1.5x), so still in L3
-    small, why = counted_size(spec, size, {**base, "time_s": 0.1})
+    from rooflab.diagnosis.evidence import CACHEGRIND_SLOWDOWN, TRAFFIC_BUDGET_S
+
+    slow = 1.6 * TRAFFIC_BUDGET_S / (2 * CACHEGRIND_SLOWDOWN)  # counting it would take 1.6x the budget
+    small, why = counted_size(spec, size, {**base, "time_s": slow})
     assert small and small["n"] < size["n"] and spec.array_bytes(small) > 1.5 * (1 << 20)
     assert "still in L3" in why["text"]
     # no smaller size keeps the data in its level: not counted, and why

@@ -106,7 +106,7 @@ def cycles_per_iteration(time_s: float, clock_hz: float | None, loop: dict | Non
 
 
 CACHEGRIND_SLOWDOWN = 100  # cachegrind runs a kernel 20 to 100 times slower than natively
-TRAFFIC_BUDGET_S = 10.0  # the most one count may take; beyond it, a smaller size in the same level is counted
+TRAFFIC_BUDGET_S = 6.0  # the most one count may take; beyond it, a smaller size in the same level is counted
 LEVEL_NUMBER = {"L1": 1, "L2": 2, "L3": 3}
 
 

@@ -1418,4 +1418,10 @@ ZH: dict[str, str] = {
         '是标量的',
     '; {b:.3g} into L1':
         '；进入 L1 的 {b:.3g}',
+    'the hot loop loads {n} value(s) from one address, updates and stores them back there on every iteration: a running value kept in memory, each load waiting for the previous store':
+        '热循环每次迭代从同一地址加载 {n} 个值、更新后再存回原处：运行中的值保存在内存中，每次加载都要等待上一次存储',
+    'a sum or update is carried from one iteration to the next through memory, in order: the compiler keeps it in memory because the pointers may overlap, so the loop runs at the latency of a store, a load and an add, and stays scalar':
+        '求和或更新通过内存按顺序从一次迭代传到下一次：由于指针可能重叠，编译器把它留在内存中，因此循环以一次存储、一次加载和一次加法的延迟运行，并保持标量',
+    'accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, declare the pointers restrict, or split the loop so that the sum is a loop of its own':
+        '在局部变量中累加（double acc = q[i]; ... q[i] = acc;）并使用多个部分和，把指针声明为 restrict，或拆分循环使求和成为单独的循环',
 }

@@ -196,6 +196,25 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
     # a running sum stored at every element is a scan (a prefix sum), not a reduction: partial sums do not split it
     scan = chain >= 1 and bool(loop.get("stored_chain")) and (loop.get("chain_op") or "") == "add"
     reduction = reduction and not scan
+    in_memory = bool(loop.get("memory_chains")) and vb == 0 and not reduction and not scan
+    if in_memory:
+        # the running value lives in memory (the compiler could not keep it in a register: another pointer may
+        # alias it): each iteration's load waits for the previous iteration's store
+        ev = [msg("the hot loop loads {n} value(s) from one address, updates and stores them back there on every "
+                  "iteration: a running value kept in memory, each load waiting for the previous store",
+                  n=loop["memory_chains"])]
+        if row.get("cycles_per_iteration"):
+            ev.append(msg("measured {c:.1f} cycles per iteration of the hot loop", c=row["cycles_per_iteration"]))
+        ev += _cause_remarks(code, "aliasing")
+        out.append(_finding(
+            "reduction_chain", max(_chain_factor(code, loop), _lanes(isa_vb, vb, loop) / 2), ev,
+            msg("a sum or update is carried from one iteration to the next through memory, in order: the compiler "
+                "keeps it in memory because the pointers may overlap, so the loop runs at the latency of a "
+                "store, a load and an add, and stays scalar"),
+            msg("accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, "
+                "declare the pointers restrict, or split the loop so that the sum is a loop of its own"),
+            ("restrict", "fast_math")))
+        out[-1]["test"] = "restrict"
     if reduction:
         out.append(_finding(
             "reduction_chain", _chain_factor(code, loop), _chain_evidence(code, row),
@@ -224,7 +243,7 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
             msg("work on several independent chains at once (interleave independent problems, or restructure the "
                 "recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain"), ("unroll",)))
     # vectorization
-    if loop.get("flops") and isa_vb and vb < isa_vb and not reduction and not scan:
+    if loop.get("flops") and isa_vb and vb < isa_vb and not reduction and not scan and not in_memory:
         lanes = isa_vb / max(vb, loop.get("element_bits") or 64)
         remark = next((r["text"] for r in code.get("remarks") or [] if r["kind"] == "missed"), None)
         ev = [msg("the hot loop uses {width}; this ISA has {isa}-bit vectors",
@@ -241,7 +260,7 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
             pass  # the call finding below says why
         elif "stride" in causes and (excess_traffic(row) or 0) >= EXCESS:
             pass  # the access pattern keeps it scalar, and the traffic shows it: the strided finding says so
-        elif vb == 0 and (loop.get("int_div") or (loop.get("branches") and "control_flow" in causes)):
+        elif vb == 0 and (loop.get("int_div") or _control_flow(code, loop, isa_vb, vb, causes)):
             pass  # the division or the branch keeps it scalar: their findings below say so
         else:
             flags = code.get("build", {}).get("flags") or []
@@ -348,7 +367,9 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
     is inconclusive, never a refutation, and like any test that saw no gain it bounds what the finding can claim."""
     by_id = {e["id"]: e for e in experiments if not e.get("error")}
     for f in findings:
-        e = by_id.get(TESTS.get(f["id"], ""))
+        # the experiment that tests it directly: its own where it names one (a chain kept in memory: restrict),
+        # else the usual test of its kind (unrolling beside a dependency chain is a control, not a test)
+        e = by_id.get(f.get("test") or TESTS.get(f["id"], ""))
         if e is None:
             continue
         if e["verdict"] == "faster":
@@ -434,7 +455,10 @@ def _int_div(loop: dict, row: dict, isa_vb: int, vb: int) -> list[dict]:
 def _control_flow(code: dict, loop: dict, isa_vb: int, vb: int, causes: list) -> list[dict]:
     """A branch the compiler could not turn into a select keeps the loop scalar (and mispredicts on data it cannot
     predict)."""
-    if not loop.get("branches") or "control_flow" not in causes or vb >= isa_vb:
+    if not loop.get("branches") or vb >= isa_vb or errno_calls(code) or loop.get("calls"):
+        return []
+    # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
+    if "control_flow" not in causes and (vb or {"aliasing", "call", "stride", "reduction"} & set(causes)):
         return []
     ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
               n=loop["branches"], width=msg("runs on {bits}-bit vectors", bits=vb) if vb else msg("is scalar"))]

@@ -344,6 +344,7 @@ class LoopDetail:
     int_div: int = 0  # integer divisions (and modulos) per iteration
     conversions: int = 0  # conversions between float and double per iteration (a double constant in a float loop)
     branches: int = 0  # conditional branches inside the body, besides the one that closes the loop
+    memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
 
     @property
     def longest_chain(self) -> int:
@@ -357,7 +358,7 @@ class LoopDetail:
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
-                "branches": self.branches}
+                "branches": self.branches, "memory_chains": self.memory_chains}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -445,7 +446,41 @@ def _detail_x86(body: list[Insn]) -> dict:
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
     d["stored_chain"] = longest is not None and longest in stored
+    d["memory_chains"] = _x86_memory_chains(body)
     return d
+
+
+_X86_PLAIN_MEM = re.compile(r"^(-?(?:0x)?[0-9a-f]*)\((%\w+)\)$")
+
+
+def _x86_memory_chains(body: list[Insn]) -> int:
+    """Addresses that a loop body loads from, updates and stores back to on every iteration, with a base register
+    the loop never changes: a running value kept in memory (a sum into an output element the compiler could not
+    keep in a register, because another pointer may alias it). Each iteration then waits for the previous one's
+    store to reach the next load."""
+    def operands(ops: str) -> list[str]:
+        return [o.strip() for o in re.split(r",(?![^()]*\))", ops or "")]
+
+    written = set()
+    loads, stores = set(), set()
+    for i in body:
+        ops = operands(i.operands)
+        if not ops or _is_branch(i.mnemonic):
+            continue
+        dst = ops[-1]
+        if "(" in dst and i.mnemonic.startswith(("mov", "vmov")):
+            stores.add(dst.replace(" ", ""))
+        elif dst.startswith("%"):
+            written.add(dst)
+        for o in ops[:-1] if len(ops) > 1 else ops:
+            if "(" in o:
+                loads.add(o.replace(" ", ""))
+    out = 0
+    for addr in stores & loads:
+        m = _X86_PLAIN_MEM.match(addr)
+        if m and m.group(2) not in written and m.group(2) not in ("%rsp",):
+            out += 1
+    return out
 
 
 _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")

@@ -1,0 +1,134 @@
+/* Loop nests written in the form of a public benchmark suite's kernels (PolyBench/C: gemm, atax, bicg, trisolv,
+ * seidel-2d, jacobi-2d), row-major over flat arrays, plus kernels with one known problem each of the classes
+ * explain names. Each comment says the problem; targets/explain_cases.py checks explain's verdict against it. */
+
+/* gemm: C = alpha*A*B + beta*C, loops i-k-j, unblocked: at n=1000 B (8 MB) is streamed again for every row of C. */
+void pb_gemm(long n, double alpha, double beta, double *C, const double *A, const double *B)
+{
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++)
+            C[i * n + j] *= beta;
+        for (long k = 0; k < n; k++) {
+            double a = alpha * A[i * n + k];
+            for (long j = 0; j < n; j++)
+                C[i * n + j] += a * B[k * n + j];
+        }
+    }
+}
+
+/* the same product, fixed: a 128 x 128 block of B is kept in L2 while every row of A and C passes over it */
+void pb_gemm_tiled(long n, double alpha, double beta, double *restrict C, const double *restrict A,
+                   const double *restrict B)
+{
+    const long T = 128;
+    for (long i = 0; i < n * n; i++)
+        C[i] *= beta;
+    for (long kk = 0; kk < n; kk += T)
+        for (long jj = 0; jj < n; jj += T) {
+            long ke = kk + T < n ? kk + T : n, je = jj + T < n ? jj + T : n;
+            for (long i = 0; i < n; i++)
+                for (long k = kk; k < ke; k++) {
+                    double a = alpha * A[i * n + k];
+                    double *restrict c = C + i * n;
+                    const double *restrict b = B + k * n;
+                    for (long j = jj; j < je; j++)
+                        c[j] += a * b[j];
+                }
+        }
+}
+
+/* bicg: s = A^T r and q = A p in one sweep; the q[i] sum is an in-order reduction fused into the loop */
+void pb_bicg(long m, long n, const double *A, double *s, double *q, const double *p, const double *r)
+{
+    for (long j = 0; j < m; j++)
+        s[j] = 0.0;
+    for (long i = 0; i < n; i++) {
+        q[i] = 0.0;
+        for (long j = 0; j < m; j++) {
+            s[j] = s[j] + r[i] * A[i * m + j];
+            q[i] = q[i] + A[i * m + j] * p[j];
+        }
+    }
+}
+
+/* trisolv: forward substitution; each x[i] sums a row of L times x in order */
+void pb_trisolv(long n, const double *L, double *x, const double *b)
+{
+    for (long i = 0; i < n; i++) {
+        double v = b[i];
+        for (long j = 0; j < i; j++)
+            v -= L[i * n + j] * x[j];
+        x[i] = v / L[i * n + i];
+    }
+}
+
+/* seidel-2d: in-place Gauss-Seidel sweeps; each point needs its left neighbour just computed */
+void pb_seidel(long tsteps, long n, double *A)
+{
+    for (long t = 0; t < tsteps; t++)
+        for (long i = 1; i < n - 1; i++)
+            for (long j = 1; j < n - 1; j++)
+                A[i * n + j] = (A[(i - 1) * n + j - 1] + A[(i - 1) * n + j] + A[(i - 1) * n + j + 1] +
+                                A[i * n + j - 1] + A[i * n + j] + A[i * n + j + 1] +
+                                A[(i + 1) * n + j - 1] + A[(i + 1) * n + j] + A[(i + 1) * n + j + 1]) / 9.0;
+}
+
+/* an index wrapped with % inside the loop: an integer division per element */
+void wrap_scale(double *y, const double *x, long n, long m)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = 2.0 * x[i % m];
+}
+
+/* the same, fixed: a counter that wraps */
+void wrap_scale_fixed(double *y, const double *x, long n, long m)
+{
+    long k = 0;
+    for (long i = 0; i < n; i++) {
+        y[i] = 2.0 * x[k];
+        k = k + 1 == m ? 0 : k + 1;
+    }
+}
+
+/* a float loop with double constants: every element widened to double and back */
+void fscale(float *y, const float *x, long n)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = x[i] * 0.7 + 0.2;
+}
+
+/* the same, fixed: float constants */
+void fscale_fixed(float *y, const float *x, long n)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = x[i] * 0.7f + 0.2f;
+}
+
+/* stream compaction: a data-dependent branch and store index keep the loop scalar */
+long compact(double *y, const double *x, long n)
+{
+    long c = 0;
+    for (long i = 0; i < n; i++)
+        if (x[i] > 0.5) {
+            y[c] = x[i];
+            c++;
+        }
+    return c;
+}
+
+/* nothing wrong: a dot product with four partial sums each over a vector (the compiler may reassociate) */
+double dot_fast(const double *x, const double *y, long n)
+{
+    double s = 0.0;
+#pragma omp simd reduction(+:s)
+    for (long i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+/* nothing wrong: a scale of an array held in L2, vectorized */
+void scale_l2(double *y, const double *x, long n)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = 3.0 * x[i];
+}
