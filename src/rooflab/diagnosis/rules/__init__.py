@@ -1,0 +1,18 @@
+"""The rules of `rooflab explain`, one module per finding. Each holds what evidence it needs (``find``), its words
+(``WORD``), its hypothesis and advice, and the experiment that tests it (``TEST``); :mod:`.facts` holds what the
+rules share. Adding a finding is one module here, listed in RULES, plus its cases in targets/explain/.
+
+``at_roof`` is asked first and, when it applies, speaks alone; ``unexplained`` speaks when no rule found anything.
+The order of RULES only breaks ties between findings that could save the same time."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules import (aliasing, at_roof, calls, control_flow, conversions, dependency, div_sqrt,
+                                     int_div, narrow_vectors, reduction, reuse, scalar_build, spills, strided,
+                                     threads, unexplained, working_set)
+
+RULES = (threads, reduction, dependency, aliasing, scalar_build, narrow_vectors, reuse, strided, working_set, calls,
+         int_div, control_flow, conversions, spills, div_sqrt)
+ALL = (at_roof, *RULES, unexplained)
+WORDS = {r.ID: r.WORD for r in ALL}
+TESTS = {r.ID: r.TEST for r in ALL if r.TEST}

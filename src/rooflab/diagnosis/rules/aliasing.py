@@ -1,0 +1,25 @@
+"""Possible aliasing: the compiler cannot prove that the arrays do not overlap, so the loop stays scalar (or is
+checked at run time). Tested by restrict on every pointer parameter, in a copy of the source."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules import vectors
+from rooflab.diagnosis.rules.facts import Facts, finding
+from rooflab.i18n import msg
+
+ID = "aliasing"
+TEST = "restrict"
+
+
+def WORD():
+    return msg("possible aliasing")
+
+
+def find(f: Facts) -> list[dict]:
+    if not vectors.unused_lanes(f) or "aliasing" not in f.causes:
+        return []
+    return [finding(ID, f.lanes, vectors.width_evidence(f) + f.cause_remarks("aliasing"),
+                    msg("the compiler cannot prove that the arrays do not overlap, so it keeps the loop scalar (or "
+                        "checks at run time)"),
+                    msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap"),
+                    ("restrict",))]

@@ -1,0 +1,76 @@
+"""At its roof: within a fifth of it, or of the reference alternated with it (rooflab's bandwidth kernel at DRAM;
+bound by compute, the machine's BLAS GEMM on the same threads). Then nothing is left to gain in the kernel itself,
+and this finding stands alone (or beside a working set that a faster level could hold)."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules import working_set
+from rooflab.diagnosis.rules.facts import AT_ROOF, Facts, finding, reference_evidence
+from rooflab.i18n import msg
+from rooflab.units import binary_bytes, pct, si
+
+ID = "at_roof"
+TEST = None
+
+
+def WORD():
+    return msg("at its roof")
+
+
+def _blas(roofs: dict | None) -> float | None:
+    """The BLAS GEMM rate among the compute roofs (what the best real code reaches), if measured."""
+    return next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
+
+
+def _roofs_used(f: Facts) -> dict | None:
+    return f.ctx.get("roofs_all") if f.eff.get("threads") else f.ctx.get("roofs")
+
+
+def at_roof(f: Facts) -> bool:
+    """Within a fifth of its roof (at the fast end of the interval, where the time is noisy), or within a fifth of
+    the reference alternated with it. Without that GEMM, as fast as the BLAS GEMM stored with the roofline."""
+    row, eff = f.row, f.eff
+    if eff.get("of_roof") is None or f.alone:
+        return False
+    live = row.get("reference") or {}
+    top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
+    if top >= AT_ROOF:
+        return True
+    if live.get("kind") == "blas_gemm" and live.get("ratio"):
+        return False  # the GEMM measured alongside it says more than one stored at another moment
+    blas = _blas(_roofs_used(f))
+    fast = row["flops_per_s"] * row["time_s"] / row["time_ci95"][0] if row.get("time_ci95") else row["flops_per_s"]
+    return bool(row.get("bound") == "compute" and blas and fast >= 0.95 * blas)
+
+
+def find(f: Facts) -> list[dict] | None:
+    """None when the kernel is not at its roof (the other rules then speak); else its only finding(s)."""
+    if not at_roof(f):
+        return None
+    row, eff, of_roof = f.row, dict(f.eff), f.of_roof
+    ws = working_set.at_roof_of_a_slower_level(row, f.ctx)
+    if ws is not None:  # at the roof of a level its data could be kept above
+        return [ws]
+    live = row.get("reference") or {}
+    if live.get("ratio") and (live["ci95"][1] >= AT_ROOF or live["ratio"] > of_roof):
+        of_roof = live["ratio"]  # the same moment's bandwidth says more than a stored roof
+        eff["live"] = (msg("the rate of this machine's BLAS GEMM measured alongside it") if live["kind"] == "blas_gemm"
+                       else msg("the bandwidth of rooflab's {kind} kernel measured alongside it", kind=live["kind"]))
+    roof = eff.get("live") or (msg("the {level} bandwidth roof", level=eff["level"] or row.get("level"))
+                               if row.get("bound") == "memory" else msg("the compute roof"))
+    if row.get("bound") == "memory":
+        words = msg("at {frac} of {roof}: nothing left to gain in this kernel; reduce its traffic instead "
+                    "(fewer passes over the data, narrower types, blocking that keeps data in a faster level)",
+                    frac=pct(of_roof), roof=roof)
+    else:
+        words = msg("at {frac} of {roof}, as fast as the best real code gets there: nothing left to gain in this "
+                    "kernel; only fewer operations would make it faster", frac=pct(of_roof), roof=roof)
+    ev = [msg("{rate} against a roof of {roof} at its working set ({ws} in {level})",
+              rate=si(row["flops_per_s"], "FLOP/s"), roof=si(eff["roof_flops_per_s"], "FLOP/s"),
+              ws=binary_bytes(row["working_set_bytes"]), level=eff["level"])]
+    if live.get("ratio"):
+        ev.append(reference_evidence(live))
+    blas = _blas(_roofs_used(f))
+    if row.get("bound") == "compute" and blas and live.get("kind") != "blas_gemm":
+        ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
+    return [finding(ID, 1.0, ev, words)]

@@ -1,0 +1,43 @@
+"""Calls in the loop: a function called per iteration, or a libm function kept as a call for the inputs where it
+must set errno (gcc keeps the branch to sqrt on a cold path: the loop stays scalar). Tested, for libm, by a build
+with -fno-math-errno."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import LIBM, Facts, errno_calls, finding
+from rooflab.i18n import msg
+
+ID = "calls"
+TEST = "no_math_errno"
+
+
+def WORD():
+    return msg("calls in the loop")
+
+
+def find(f: Facts) -> list[dict]:
+    out = []
+    loop = f.loop
+    errno = errno_calls(f.code)
+    if errno and not loop.get("calls"):
+        # the hot loop shows the instruction, but the call's possible side effect still keeps the loop scalar
+        names = ", ".join(errno)
+        out.append(finding(
+            ID, f.lanes if f.lanes > 1 else 2.0,
+            [msg("the compiler keeps a call to {names} in the loop, for the inputs where it must set errno",
+                 names=names)] + f.errno_remarks(),
+            msg("{names} may set errno: the compiler keeps a branch to the library call in the loop, and a call "
+                "that may write memory keeps the loop from vectorizing", names=names),
+            msg("build with -fno-math-errno (the C library's errno is not read after the loop), or test the input "
+                "before the loop"), ("no_math_errno",)))
+    if loop.get("calls"):
+        names = ", ".join(dict.fromkeys(loop["calls"]))
+        libm = any(c.rstrip("f").lower() in LIBM for c in loop["calls"])
+        out.append(finding(
+            ID, 2.0, [msg("the hot loop calls {names}", names=names)] + f.cause_remarks("call"),
+            msg("a function call in the loop: it blocks vectorization and costs a call per iteration"),
+            msg("let the compiler use the instruction instead of the library call (-fno-math-errno for sqrt), or "
+                "move the call out of the loop") if libm else msg("inline the called function or move the call "
+                                                                   "out of the loop"),
+            ("no_math_errno",) if libm else ()))
+    return out

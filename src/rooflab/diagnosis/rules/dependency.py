@@ -1,0 +1,35 @@
+"""A dependency chain: each iteration waits for the previous one's result (a recurrence, a scan). Unrolling is its
+control: it does not shorten a chain, so no gain from it is what the hypothesis predicts."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import Facts, finding
+from rooflab.i18n import msg
+
+ID = "dependency_chain"
+TEST = None
+
+
+def WORD():
+    return msg("a dependency chain")
+
+
+def find(f: Facts) -> list[dict]:
+    if f.scan:
+        return [finding(
+            ID, f.chain_factor(),
+            f.chain_evidence() + [msg("the running value is stored at every element: a scan (prefix sum)")],
+            msg("each element's value is the previous one's plus this one: the loop runs at the latency of that "
+                "chain, and a scan cannot be split into partial sums as a reduction can"),
+            msg("scan in blocks: the prefix of each block on its own (independent chains: in SIMD lanes or on "
+                "threads), then a second pass adds each block's offset; unrolling alone does not shorten the chain"),
+            ("unroll",))]
+    fma_chain = f.chain >= 1 and "fma" in (f.loop.get("chain_op") or "") and f.vb == 0
+    if not f.reduction and (f.dependency_bound or fma_chain):
+        return [finding(
+            ID, f.chain_factor(), f.chain_evidence(),
+            msg("each iteration waits for the result of the previous one: the loop runs at the latency of its "
+                "dependency chain"),
+            msg("work on several independent chains at once (interleave independent problems, or restructure the "
+                "recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain"), ("unroll",))]
+    return []

@@ -1,0 +1,257 @@
+"""What every rule reads: the evidence about one kernel at one size, with the facts several rules share worked out
+once (the vector widths, the compiler's causes, the loop's chains, the traffic out of the level holding the data),
+and the helpers that word evidence the same way in every rule.
+
+A rule is a module of this package with ``ID`` (the finding it makes), ``WORD`` (its name in tables), ``TEST``
+(the experiment that tests it directly, if any) and ``find(facts) -> list[dict]``. Each finding names its evidence,
+a hypothesis in plain words, what to change in the source, and the experiments that test it; its ``factor`` is the
+speed-up its own evidence allows (the ranking caps it by the distance to the roof)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rooflab.i18n import msg
+from rooflab.model.roofline import LEVELS, next_faster
+from rooflab.units import binary_bytes, pct, si
+
+AT_ROOF = 0.8  # this share of its roof or more: at the roof
+FP_LATENCY = 4  # cycles of an FP add or FMA on the cores rooflab knows (3 to 4), when no analyzer says more
+MIN_PARALLEL_S = 20e-6  # a call this long or longer can gain from threads (an OpenMP fork-join costs microseconds)
+LIBM = ("sqrt", "exp", "log", "sin", "cos", "tan", "pow", "atan", "erf", "cbrt", "hypot", "fmod")
+EXCESS = 2.0  # traffic out of the level holding the data this many times the model: lines or operands fetched again
+
+
+def finding(fid: str, factor: float, evidence: list, hypothesis: dict, advice: dict | None = None,
+            experiments: tuple[str, ...] = (), test: str | None = None) -> dict:
+    out = {"id": fid, "factor": max(1.0, float(factor)), "evidence": evidence, "hypothesis": hypothesis,
+           "advice": advice, "experiments": list(experiments)}
+    if test:
+        out["test"] = test  # the experiment that tests it, where it is not the usual one of its kind
+    return out
+
+
+def effective_roof(row: dict) -> dict:
+    """The placement a kernel is judged by: on the roof of all CPUs when it kept several busy, else on the roof of
+    the threads it was declared for; ``of_roof_hi`` from the fast end of the time's confidence interval."""
+    every = row.get("all_threads")
+    if every and (row.get("cpus_busy") or 0) >= 1.5:
+        eff = {"of_roof": every["of_roof"], "roof_flops_per_s": every["roof_flops_per_s"], "level": every["level"],
+               "threads": every["threads"]}
+    else:
+        eff = {"of_roof": row.get("of_roof"), "roof_flops_per_s": row.get("roof_flops_per_s"),
+               "level": row.get("level"), "threads": None}
+    ci = row.get("time_ci95")
+    if eff["of_roof"] and ci and ci[0] > 0:
+        eff["of_roof_hi"] = eff["of_roof"] * row["time_s"] / ci[0]
+    return eff
+
+
+def excess_traffic(row: dict) -> float | None:
+    """The traffic out of the level that holds the working set over the spec's byte model (1: each byte the model
+    counts came from there once); None when it was not counted. Extra traffic between faster levels (rows of a
+    stencil, a vector re-read from L2 for each row of a matrix) is reuse, not excess."""
+    t = row.get("traffic") or {}
+    if t.get("holding_ratio") is not None:
+        return t["holding_ratio"]
+    if row.get("level") == "L2" and t.get("l1_ratio") is not None:
+        return t["l1_ratio"]
+    if row.get("level") == "DRAM" and t.get("dram_ratio") is not None:
+        return t["dram_ratio"]
+    return None
+
+
+_CLOBBER = re.compile(r"clobbers memory:.*?=\s*(?:__builtin_)?(\w+)\s*\(")
+
+
+def errno_calls(code: dict) -> list[str]:
+    """The libm functions the compiler's remarks name as calls that may write memory in this loop (gcc: "statement
+    clobbers memory: _18 = sqrt (_4);"): errno kept them."""
+    out = []
+    for r in code.get("remarks") or []:
+        m = _CLOBBER.search(r.get("text", ""))
+        if m and m.group(1).rstrip("f").lower() in LIBM and m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
+def faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
+    """The memory level just faster than the one holding the working set (among those with a roof), with its
+    capacity; None at the fastest level or where the capacity is unknown."""
+    faster = next_faster(row.get("level"), [lv for lv in LEVELS if lv in {m["level"] for m in roofs.get("memory", [])}])
+    if faster is None:
+        return None
+    cap = (row.get("caches") or {}).get(faster)
+    return (faster, cap) if cap else None
+
+
+@dataclass
+class Facts:
+    """One kernel at one size: ``code`` (code_evidence), ``row`` (the measured size), ``ctx`` (cpus, threads,
+    isa_vector_bits, profile, openmp, precision, gemm_like, caches, roofs, roofs_all), and what follows from them."""
+
+    code: dict
+    row: dict
+    ctx: dict
+    loop: dict = field(init=False)
+    eff: dict = field(init=False)
+
+    def __post_init__(self):
+        self.loop = self.code.get("loop") or {}
+        self.eff = effective_roof(self.row)
+
+    # ---------------------------------------------------------------------------------------- the placement
+    @property
+    def of_roof(self) -> float | None:
+        return self.eff.get("of_roof")
+
+    @property
+    def alone(self) -> bool:
+        """One thread of several CPUs, far below the all-CPU roof, in a call long enough to gain from threads."""
+        every = self.row.get("all_threads") or {}
+        busy = self.row.get("cpus_busy")
+        return bool((self.ctx.get("cpus") or 1) >= 2 and busy is not None and busy < 1.5 and every
+                    and every.get("of_roof", 1) < AT_ROOF and self.row["time_s"] >= MIN_PARALLEL_S)
+
+    # ---------------------------------------------------------------------------------------- the compiled loop
+    @property
+    def vb(self) -> int:
+        return self.loop.get("vector_bits") or 0
+
+    @property
+    def isa_vb(self) -> int:
+        return self.code.get("isa_vector_bits") or 0
+
+    @property
+    def causes(self) -> list[str]:
+        return self.code.get("causes") or []
+
+    @property
+    def lanes(self) -> float:
+        """How many times wider the core's vectors are than the loop's (1 when it uses them all)."""
+        return self.isa_vb / max(self.vb, self.loop.get("element_bits") or 64) if self.isa_vb and \
+            self.vb < self.isa_vb else 1.0
+
+    @property
+    def chain(self) -> int:
+        return self.loop.get("longest_chain") or 0
+
+    @property
+    def scan(self) -> bool:
+        """A running sum stored at every element: a scan (a prefix sum), which partial sums do not split."""
+        return self.chain >= 1 and bool(self.loop.get("stored_chain")) and (self.loop.get("chain_op") or "") == "add"
+
+    @property
+    def reduction(self) -> bool:
+        """A sum carried from one iteration to the next in scalar adds, in register: each add waits for the last."""
+        loop = self.loop
+        red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (loop.get("scalar_fp") or 0) >= self.chain
+        red = red or bool(self.vb == 0 and loop.get("accumulators") and "reduction" in self.causes)
+        return red and not self.scan
+
+    @property
+    def in_memory(self) -> bool:
+        """A running value kept in memory (loaded, updated and stored at one address every iteration)."""
+        return bool(self.loop.get("memory_chains")) and self.vb == 0 and not self.reduction and not self.scan
+
+    @property
+    def chained(self) -> bool:
+        """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
+        return self.reduction or self.scan or self.in_memory
+
+    @property
+    def prediction(self) -> dict:
+        return self.code.get("prediction") or self.code.get("sibling") or {}
+
+    @property
+    def dependency_bound(self) -> bool:
+        pred = self.prediction
+        return bool(pred.get("bound") == "dependencies" and (pred.get("dependency_share") or 0) >= 0.5 and
+                    pred.get("block_rthroughput") and pred["cycles_per_iteration"] >= 1.5 * pred["block_rthroughput"])
+
+    # ---------------------------------------------------------------------------------------- the traffic
+    @property
+    def excess(self) -> float | None:
+        return excess_traffic(self.row)
+
+    @property
+    def traffic(self) -> dict:
+        return self.row.get("traffic") or {}
+
+    # ---------------------------------------------------------------------------------------- wording helpers
+    def cause_remarks(self, cause: str) -> list:
+        from rooflab.toolchain.remarks import CAUSES  # (the same patterns that named the cause)
+
+        return self.remarks_matching(dict(CAUSES)[cause])
+
+    def remarks_matching(self, pat: re.Pattern) -> list:
+        """The compiler's first two remarks that ``pat`` finds, as evidence."""
+        return [msg("the compiler says (line {line}): {said}", line=r["line"], said=r["text"])
+                for r in (self.code.get("remarks") or []) if pat.search(r.get("text", ""))][:2]
+
+    def errno_remarks(self) -> list:
+        return self.remarks_matching(_CLOBBER)
+
+    def chain_evidence(self) -> list:
+        loop, row = self.loop, self.row
+        ev = [msg("the hot loop keeps {n} accumulator(s); the longest takes {k} dependent {op} per iteration",
+                  n=loop.get("accumulators"), k=loop.get("longest_chain"), op=loop.get("chain_op") or "add")]
+        if row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(row))
+        return ev + self.prediction_evidence()
+
+    def prediction_evidence(self) -> list:
+        code = self.code
+        pred = code.get("prediction") or {}
+        if pred.get("cycles_per_iteration"):
+            return [msg("{tool} ({model}) predicts {c:.1f} cycles per iteration, {dep} of them waiting on register "
+                        "dependencies; the execution ports alone would allow {r:.1f}", tool=pred["tool"],
+                        model=pred["model"], c=pred["cycles_per_iteration"], dep=pct(pred.get("dependency_share")),
+                        r=pred.get("block_rthroughput") or 0.0)]
+        sib = code.get("sibling") or {}
+        if sib.get("cycles_per_iteration"):
+            return [msg("for the same loop built without AVX-512 (which {tool} can read), it predicts {c:.1f} cycles "
+                        "per iteration and {m:.1f} were measured; the ports alone would allow {r:.1f}",
+                        tool=sib["tool"], c=sib["cycles_per_iteration"], m=sib.get("measured_cycles_per_iteration")
+                        or 0.0, r=sib.get("block_rthroughput") or 0.0)]
+        if pred.get("error"):
+            return [msg("no in-core prediction: {why}", why=pred["error"])]
+        return []
+
+    def chain_factor(self) -> float:
+        """How much faster the loop could run without its chain: the analyzer's cycles over its port bound, else the
+        chain's latency over one cycle per FP op."""
+        for pred in (self.code.get("prediction") or {}, self.code.get("sibling") or {}):
+            if pred.get("cycles_per_iteration") and pred.get("block_rthroughput"):
+                return pred["cycles_per_iteration"] / pred["block_rthroughput"]
+        fp = (self.loop.get("scalar_fp") or 0) + (self.loop.get("vector_fp") or 0)
+        return self.loop.get("longest_chain", 1) * FP_LATENCY / max(1, fp)
+
+    def traffic_evidence(self) -> dict:
+        t, excess = self.traffic, self.excess or 0.0
+        ev = msg("{method}: the traffic out of {level}, where the working set lives, is {r:.1f}x the bytes the model "
+                 "counts ({got} per call against {model})", method=t["method"], level=t.get("holding_level") or "?",
+                 r=excess, got=binary_bytes(excess * t["model_bytes"]), model=binary_bytes(t["model_bytes"]))
+        if t.get("reduced"):
+            from rooflab.i18n import join
+
+            ev = join([ev, msg(" — {why}", why=t["reduced"])], "")
+        return ev
+
+
+def measured_cycles(row: dict) -> dict:
+    return msg("measured {c:.1f} cycles per iteration of the hot loop", c=row["cycles_per_iteration"])
+
+
+def reference_evidence(live: dict) -> dict:
+    if live["kind"] == "blas_gemm":
+        return msg("alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s), as many as it kept busy: "
+                   "{r:.2f}x its FLOP rate (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})",
+                   size=live["n"], t=live.get("threads", 1),
+                   r=live["ratio"], lo=live["ci95"][0], hi=live["ci95"][1], n=live["rounds"],
+                   ref=si(live["reference_flops_per_s"], "FLOP/s"))
+    return msg("alternated with rooflab's {kind} kernel over as many bytes of arrays on {t} thread(s), as many as it "
+               "kept busy: {r:.2f}x its bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})",
+               kind=live["kind"], t=live.get("threads", 1), r=live["ratio"], lo=live["ci95"][0], hi=live["ci95"][1],
+               n=live["rounds"], ref=si(live["reference_bytes_per_s"], "B/s"))

@@ -1,0 +1,43 @@
+"""An in-order reduction: a sum carried from one iteration to the next, in a register (each add waits for the
+previous one) or kept in memory (each load waits for the previous iteration's store: PolyBench's bicg)."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import Facts, finding, measured_cycles
+from rooflab.i18n import msg
+
+ID = "reduction_chain"
+TEST = "fast_math"
+
+
+def WORD():
+    return msg("an in-order reduction")
+
+
+def find(f: Facts) -> list[dict]:
+    out = []
+    if f.in_memory:
+        loop, row = f.loop, f.row
+        ev = [msg("the hot loop loads {n} value(s) from one address, updates and stores them back there on every "
+                  "iteration: a running value kept in memory, each load waiting for the previous store",
+                  n=loop["memory_chains"])]
+        if row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(row))
+        ev += f.cause_remarks("aliasing")
+        out.append(finding(
+            ID, max(f.chain_factor(), f.lanes / 2), ev,
+            msg("a sum or update is carried from one iteration to the next through memory, in order: the compiler "
+                "keeps it in memory because the pointers may overlap, so the loop runs at the latency of a "
+                "store, a load and an add, and stays scalar"),
+            msg("accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, "
+                "declare the pointers restrict, or split the loop so that the sum is a loop of its own"),
+            ("restrict", "fast_math"), test="restrict"))
+    if f.reduction:
+        out.append(finding(
+            ID, f.chain_factor(), f.chain_evidence(),
+            msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
+                "loop-carried dependency chain bounds the loop, not the memory or the FP units"),
+            msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate "
+                "this loop ({pragma}, or {flag})", pragma="#pragma omp simd reduction(+:sum)",
+                flag="-fassociative-math"), ("fast_math",)))
+    return out

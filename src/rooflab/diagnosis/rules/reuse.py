@@ -1,0 +1,62 @@
+"""Missing reuse (blocking): enough work per byte for the compute roof by the spec's own counts, yet far below the
+FLOP rate the machine's BLAS reaches, with each operand fetched again from the level holding it. Tested, for a
+matrix product, by the same product blocked in tiles sized for L2."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import EXCESS, Facts, finding, reference_evidence
+from rooflab.i18n import msg
+
+ID = "reuse"
+TEST = "blocked"
+AS_FAST_AS_BLAS = 0.6  # at this share of the BLAS GEMM measured alongside it or more, blocking is not what is missing
+
+
+def WORD():
+    return msg("missing reuse (blocking)")
+
+
+def tile_sizes(row: dict, elem_bytes: int) -> dict[str, int]:
+    """Per cache level, the side b of square tiles whose three operand blocks (b x b elements each) fill about
+    half the level, rounded down to a multiple of 8."""
+    out = {}
+    for level, cap in (row.get("caches") or {}).items():
+        b = int((cap / 2 / (3 * elem_bytes)) ** 0.5) // 8 * 8
+        if b >= 8:
+            out[level] = b
+    return out
+
+
+def applies(f: Facts) -> bool:
+    live = f.row.get("reference") or {}
+    ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
+    return (f.row.get("bound") == "compute" and (f.excess or 0) >= EXCESS
+            and (ratio is None or ratio < AS_FAST_AS_BLAS))
+
+
+def find(f: Facts) -> list[dict]:
+    if not applies(f):
+        return []
+    row, t, excess = f.row, f.traffic, f.excess
+    live = row.get("reference") or {}
+    ref_ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
+    flops = t.get("flops") or row["flops"]
+    elem = 4 if f.ctx.get("precision") == "fp32" else 8
+    tiles = tile_sizes(row, elem)
+    ev = [f.traffic_evidence(),
+          msg("bytes per FLOP: {model:.3g} in the model; {held:.3g} out of {level}{l1}", model=t["model_bytes"] / flops,
+              held=excess * t["model_bytes"] / flops, level=t.get("holding_level") or "?",
+              l1=msg("; {b:.3g} into L1", b=t["l1_bytes"] / flops) if t.get("l1_bytes") else "")]
+    if ref_ratio is not None:
+        ev.append(reference_evidence(live))
+    if tiles:
+        ev.append(msg("tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)",
+                      tiles=", ".join(f"b ≈ {b} for {lv}" for lv, b in tiles.items()), e=elem))
+    factor = 1 / ref_ratio if ref_ratio else min(excess, 1 / max(row.get("of_roof") or 1.0, 1e-9))
+    return [finding(
+        ID, factor, ev,
+        msg("it does enough work per byte to be bound by compute, but each operand is fetched again from {level} "
+            "for every use instead of being reused while it is in a faster cache", level=t.get("holding_level") or "?"),
+        msg("block (tile) the loops so that each tile of the operands is reused while it is in cache (see the tile "
+            "sizes above), with the innermost loop walking memory contiguously; a tuned library (BLAS) does this "
+            "for a matrix product"), ("blocked",) if f.ctx.get("gemm_like") else ())]

@@ -1,0 +1,37 @@
+"""One thread of several CPUs: the kernel kept one CPU busy while the roof of all of them is far above it."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import Facts, finding
+from rooflab.i18n import msg
+from rooflab.units import pct, si
+
+ID = "single_thread"
+TEST = "openmp"
+
+
+def WORD():
+    return msg("one thread on several CPUs")
+
+
+def find(f: Facts) -> list[dict]:
+    if not f.alone:
+        return []
+    row, code, ctx = f.row, f.code, f.ctx
+    every, busy, cpus = row["all_threads"], row["cpus_busy"], ctx.get("cpus") or 1
+    ev = [msg("it kept {busy:.1f} of the {cpus} CPUs busy while timed (its CPU time over the wall time)",
+              busy=busy, cpus=cpus),
+          msg("on all {cpus} CPUs the roof is {roof}; it reaches {frac} of that",
+              cpus=cpus, roof=si(every["roof_flops_per_s"], "FLOP/s"), frac=pct(every["of_roof"]))]
+    exps = ()
+    if code.get("pragmas", {}).get("omp") and not ctx.get("openmp"):
+        ev.append(msg("its source has `{pragma}` but the spec builds it without OpenMP", pragma="#pragma omp parallel"))
+        advice = msg("build it with OpenMP (openmp = true in the spec, and threads = {cpus} to place it on the "
+                     "roof of all CPUs)", cpus=cpus)
+        exps = ("openmp",)
+    else:
+        advice = msg("split the outer loop between threads ({pragma}, {flag} in the spec)",
+                     pragma="#pragma omp parallel for", flag="openmp = true")
+    # at most the CPUs it left idle, and no further than the all-CPU roof of the level holding its data
+    return [finding(ID, min(cpus / max(busy, 1.0), 1 / every["of_roof"]), ev,
+                    msg("one thread does all the work while {idle} CPU(s) wait", idle=cpus - 1), advice, exps)]

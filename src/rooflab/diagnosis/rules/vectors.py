@@ -1,0 +1,47 @@
+"""What the vectorization findings (aliasing, a scalar build, narrow vectors) share: whether the loop leaves vector
+lanes unused, the evidence that says so, and which other finding already names the reason."""
+
+from __future__ import annotations
+
+from rooflab.diagnosis.rules.facts import EXCESS, Facts, errno_calls
+from rooflab.i18n import msg
+
+
+def unused_lanes(f: Facts) -> bool:
+    """The loop computes, the core has wider vectors than it uses, and no chain is what keeps it scalar."""
+    return bool(f.loop.get("flops") and f.isa_vb and f.vb < f.isa_vb and not f.chained)
+
+
+def explained_elsewhere(f: Facts) -> bool:
+    """Another finding names why the loop is not vectorized: a call (or errno), strided access that the traffic
+    shows, an integer division or a branch in a scalar loop."""
+    from rooflab.diagnosis.rules import control_flow
+
+    loop, causes = f.loop, f.causes
+    return bool("call" in causes or loop.get("calls") or errno_calls(f.code)
+                or ("stride" in causes and (f.excess or 0) >= EXCESS)
+                or (f.vb == 0 and (loop.get("int_div") or control_flow.applies(f))))
+
+
+def width_evidence(f: Facts) -> list:
+    ev = [msg("the hot loop uses {width}; this ISA has {isa}-bit vectors",
+              width=msg("{bits}-bit vectors", bits=f.vb) if f.vb else msg("scalar code only"), isa=f.isa_vb)]
+    remark = next((r["text"] for r in f.code.get("remarks") or [] if r["kind"] == "missed"), None)
+    if remark:
+        ev.append(msg("the compiler says: {said}", said=remark))
+    return ev
+
+
+def build_flags(f: Facts) -> list[str]:
+    return f.code.get("build", {}).get("flags") or []
+
+
+def scalar_build(f: Facts) -> bool:
+    """The build's own flags keep the compiler from vectorizing."""
+    return f.vb == 0 and any(x in build_flags(f) for x in ("-O0", "-O1", "-O2", "-fno-tree-vectorize",
+                                                           "-fno-vectorize"))
+
+
+def leftover(f: Facts) -> bool:
+    """Unused lanes that neither aliasing nor another finding explains: the build's doing, or narrow vectors."""
+    return unused_lanes(f) and "aliasing" not in f.causes and not explained_elsewhere(f)
