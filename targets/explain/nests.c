@@ -132,3 +132,49 @@ void scale_l2(double *y, const double *x, long n)
     for (long i = 0; i < n; i++)
         y[i] = 3.0 * x[i];
 }
+
+/* indirect indexing: every element fetched through an index array (x[idx[i]]), gathered */
+void gather(double *y, const double *x, const int *idx, long n)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = 2.0 * x[idx[i]];
+}
+
+/* a parallel loop over a few thousand elements: the fork-join of the team costs about as much as the work */
+void omp_small(double *y, const double *x, long n)
+{
+#pragma omp parallel for
+    for (long i = 0; i < n; i++)
+        y[i] = 3.0 * x[i] + 1.0;
+}
+
+static inline double poly8(double v)
+{
+    return ((((((((0.1 * v + 0.2) * v + 0.3) * v + 0.4) * v + 0.5) * v + 0.6) * v + 0.7) * v + 0.8) * v + 0.9);
+}
+
+/* a triangle split statically between threads: the thread with the last rows does three times the work */
+void triangle(double *y, const double *x, long n)
+{
+#pragma omp parallel for
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            y[i * n + j] = poly8(x[j]);
+}
+
+/* the same, fixed: a guided schedule */
+void triangle_fixed(double *y, const double *x, long n)
+{
+#pragma omp parallel for schedule(guided)
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            y[i * n + j] = poly8(x[j]);
+}
+
+/* a column walk over a matrix whose rows are 8 KiB apart: the lines of a column land in the same cache sets */
+void colscale(double *a, long n)
+{
+    for (long j = 0; j < n; j++)
+        for (long i = 0; i < n; i++)
+            a[i * n + j] *= 1.0001;
+}

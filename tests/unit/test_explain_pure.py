@@ -690,3 +690,70 @@ def test_a_size_above_its_roof_says_why_it_can_be():
     assert "part of its working set is still served from L3" in shown(of_roof=1.2, level="DRAM", partly_in="L3")
     assert "measured at another moment" in shown(of_roof=1.3, level="DRAM", above_roof=True)
     assert "above it" not in shown(of_roof=0.5)
+
+
+def test_gathers_are_indirect_access_not_stride():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "gathers": 2}
+    fs = diagnose(code(loop, causes=["stride"]), row(), CTX)
+    assert fs[0]["id"] == "indirect" and "strided" not in ids(fs) and "2 gather" in text(fs[0]["evidence"][0])
+
+
+def test_openmp_at_a_tiny_size_is_overhead_tested_by_a_serial_build():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    fs = diagnose(code(loop), row(time_s=8e-6, time_ci95=[7.9e-6, 8.1e-6], cpus_busy=1.8), ctx)
+    assert fs[0]["id"] == "omp_overhead" and fs[0]["experiments"] == ["serial"]
+    # a call long enough to gain from the team: no such finding
+    assert "omp_overhead" not in ids(diagnose(code(loop), row(cpus_busy=1.9), ctx))
+
+
+def test_threads_waiting_for_each_other_are_load_imbalance_unless_already_scheduled_dynamically():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    omp = {"omp": True, "omp_text": "#pragma omp parallel for"}
+    fs = diagnose(code(loop, pragmas=omp), row(cpus_busy=1.33, bound="compute"), ctx)
+    top = fs[0]
+    assert top["id"] == "imbalance" and top["experiments"] == ["guided"] and top["factor"] == pytest.approx(2 / 1.33)
+    dyn = {"omp": True, "omp_text": "#pragma omp parallel for schedule(dynamic, 4)"}
+    assert "imbalance" not in ids(diagnose(code(loop, pragmas=dyn), row(cpus_busy=1.33, bound="compute"), ctx))
+    assert "imbalance" not in ids(diagnose(code(loop, pragmas=omp), row(cpus_busy=1.95, bound="compute"), ctx))
+
+
+def test_power_of_two_rows_in_a_strided_walk_suggest_conflicts_tested_by_padding():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "pow2_rows": [("a", 8192)]}
+    fs = diagnose(code(loop, causes=["stride"]), row(level="L3"), ctx)
+    f = next(x for x in fs if x["id"] == "conflicts")
+    assert f["experiments"] == ["padded"] and "8192 bytes" in text(f["evidence"][0])
+    assert "conflicts" not in ids(diagnose(code(loop, causes=["stride"]), row(level="L3"), CTX))
+
+
+def test_a_confirmed_finding_ranks_by_the_gain_its_experiment_measured():
+    fs = [{"id": "strided", "saving_s": 0.5e-3, "experiments": []},
+          {"id": "conflicts", "saving_s": 0.1e-3, "experiments": ["padded"]}]
+    e = {"id": "padded", "verdict": "faster", "speedup": 4.0, "speedup_ci95": [3.9, 4.1], "threshold": 0.02,
+         "a_time_s": 1e-3, "per_work": False}
+    out = weigh(fs, [e])
+    assert out[0]["id"] == "conflicts" and out[0]["saving_s"] == pytest.approx(0.75e-3)
+
+
+def test_guided_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_path):
+    from rooflab.diagnosis.experiments import padded_size, pow2_rows, with_guided_schedule
+    from rooflab.userkernel.spec import load_spec
+
+    src = ("void other(void) {\n#pragma omp parallel for\n  for (;;) ;\n}\n"
+           "void t(double *y, long n) {\n#pragma omp parallel for schedule(static, 4) private(n)\n"
+           "  for (long i = 0; i < n; i++) y[i] = 0;\n}\n")
+    got = with_guided_schedule(src, "t")
+    assert "#pragma omp parallel for schedule(guided) private(n)" in got
+    assert got.count("schedule(guided)") == 1  # only in the function asked for
+    assert with_guided_schedule("void t(double *y) { y[0] = 1; }", "t") is None
+    (tmp_path / "k.c").write_text("void c(double *a, long n, long m) {}")
+    (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "c"\nflops = "n*m"\nbytes = "8*n*m"\n'
+                                     'sizes = {n = [1024], m = [1024]}\n[args]\na = {shape = ["m", "n"], output = true}\n'
+                                     'n = "n"\nm = "m"\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    assert pow2_rows(spec, {"n": 1024, "m": 1024}) == [("a", 8192)]
+    assert pow2_rows(spec, {"n": 1000, "m": 1024}) == []
+    assert padded_size(spec, {"n": 1024, "m": 1024}) == {"n": 1032, "m": 1024}

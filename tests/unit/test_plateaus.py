@@ -207,3 +207,22 @@ def test_a_ceiling_is_measured_at_a_working_set_that_follows_the_edge_not_the_la
     # further out a pass lasts microseconds: the plateau's own point three quarters up stands
     l3 = Plateau(0, 2, [1e6, 2e6, 8e6], [1e11] * 3, level="L3", boundary_bytes=28e6)
     assert l3.ceiling_bytes == l3.inner_bytes
+
+
+def test_an_l2_or_l3_ceiling_stays_within_a_quarter_of_the_capacity_and_in_its_plateau():
+    from rooflab.model.plateaus import Plateau
+
+    MiB = 1 << 20
+    # a burst stretched the 1-thread L3 plateau to 32 MiB: its three-quarter point would be 13.5 MiB, where the
+    # rate already falls; the ceiling stays at 8 MiB, a quarter of the 32 MiB the level holds
+    stretched = Plateau(0, 5, [1 * MiB, 2 * MiB, 4 * MiB, 8 * MiB, 16 * MiB, 32 * MiB], [1e11] * 6, level="L3",
+                        expected_bytes=32 * MiB)
+    assert stretched.inner_bytes == pytest.approx(2 ** 3.75 * MiB)
+    assert stretched.ceiling_bytes == pytest.approx(8 * MiB)
+    # a plateau that starts past a quarter of the capacity is measured at its start, never outside it
+    late = Plateau(0, 1, [12 * MiB, 20 * MiB], [1e11] * 2, level="L3", expected_bytes=32 * MiB)
+    assert late.ceiling_bytes == pytest.approx(12 * MiB)
+    # a quiet plateau well inside keeps its own point; without a capacity, as before
+    quiet = Plateau(0, 3, [1 * MiB, 2 * MiB, 4 * MiB, 8 * MiB], [1e11] * 4, level="L3", expected_bytes=32 * MiB)
+    assert quiet.ceiling_bytes == quiet.inner_bytes
+    assert Plateau(0, 5, stretched.sizes, [1e11] * 6, level="L3").ceiling_bytes == stretched.inner_bytes

@@ -4,7 +4,8 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.experiments import blas_reference_run, gemm_dims, reference_run, run_experiment
+from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, pow2_rows, reference_run,
+                                            run_experiment)
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
@@ -75,7 +76,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
-            rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches")}
+            rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
+                    "pow2_rows": pow2_rows(spec, size)}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

@@ -29,11 +29,12 @@ def _pragmas(spec: KernelSpec) -> dict:
     try:
         text = spec.source.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return {"omp": False, "omp_simd": False}
+        return {"omp": False, "omp_simd": False, "omp_text": ""}
     span = function_lines(text, spec.audit_function or spec.function)
     body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
-            "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body))}
+            "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body)),
+            "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body))}
 
 
 def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:

@@ -55,12 +55,7 @@ def _restrict_copy(spec: KernelSpec) -> KernelSpec | None:
     changed = with_restrict(text, spec.function, pointers)
     if changed is None or changed == text:
         return None
-    d = private_dir(cache_dir() / "variants")
-    path = d / f"{spec.source.stem}-restrict-{hashlib.sha256(changed.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}{spec.source.suffix}"
-    if not path.exists():
-        path.write_text(changed, encoding="utf-8")
-    # the copy lives elsewhere: the original's folder stays on the include path for its headers
-    return dataclasses.replace(spec, source=path, flags=[*spec.flags, f"-I{spec.source.parent}"])
+    return _source_copy(spec, changed, "restrict")
 
 
 def scaled_size(spec: KernelSpec, size: dict, target_bytes: float) -> dict | None:
@@ -84,6 +79,76 @@ def scaled_size(spec: KernelSpec, size: dict, target_bytes: float) -> dict | Non
         return best if best != size else None
     except RooflabError:
         return None
+
+
+def _source_copy(spec: KernelSpec, changed: str, tag: str) -> KernelSpec:
+    """The spec built from ``changed``, a copy of its source written to rooflab's cache (the user's file is never
+    touched); the original's folder stays on the include path for its headers."""
+    d = private_dir(cache_dir() / "variants")
+    digest = hashlib.sha256(changed.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    path = d / f"{spec.source.stem}-{tag}-{digest}{spec.source.suffix}"
+    if not path.exists():
+        path.write_text(changed, encoding="utf-8")
+    return dataclasses.replace(spec, source=path, flags=[*spec.flags, f"-I{spec.source.parent}"])
+
+
+_OMP_FOR = re.compile(r"(#\s*pragma\s+omp\s+(?:parallel\s+)?for\b)([^\n]*)")
+
+
+def with_guided_schedule(source: str, function: str) -> str | None:
+    """The source with schedule(guided) on the worksharing loops of ``function`` (replacing a static schedule);
+    None when it has none to change."""
+    span = function_lines(source, function)
+    if span is None:
+        return None
+    lines = source.splitlines(keepends=True)
+    a, b = span[0] - 1, span[1]
+    body = "".join(lines[a:b])
+
+    def sub(m: re.Match) -> str:
+        rest = re.sub(r"\s*\bschedule\s*\([^)]*\)", "", m.group(2))
+        return f"{m.group(1)} schedule(guided){rest}"
+
+    changed = _OMP_FOR.sub(sub, body)
+    if changed == body:
+        return None
+    return "".join(lines[:a]) + changed + "".join(lines[b:])
+
+
+def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
+    """The 2-D (or higher) arrays whose rows, at this size, are a power of two of at least 4 KiB apart: (name,
+    row bytes)."""
+    from rooflab.userkernel.expr import ExprError, arith
+    from rooflab.userkernel.spec import ArrayArg
+    import numpy as np
+
+    out = []
+    for name, v in spec.args.items():
+        if not isinstance(v, ArrayArg) or len(v.shape) < 2:
+            continue
+        try:
+            row = int(arith(v.shape[-1], size, name)) * np.dtype(v.dtype).itemsize
+        except (ExprError, ValueError, TypeError):
+            continue
+        if row >= 4096 and row & (row - 1) == 0:
+            out.append((name, row))
+    return out
+
+
+def padded_size(spec: KernelSpec, size: dict) -> dict | None:
+    """The size with each size variable that is the row length of a power-of-two-row array one cache line (64 B)
+    larger; None when no row length is a plain size variable."""
+    import numpy as np
+    from rooflab.userkernel.spec import ArrayArg
+
+    rows = dict(pow2_rows(spec, size))
+    out = dict(size)
+    for name in rows:
+        v = spec.args[name]
+        var = str(v.shape[-1]).strip()
+        if var in size and isinstance(size[var], int):
+            out[var] = size[var] + max(1, 64 // np.dtype(v.dtype).itemsize)
+    return out if out != size else None
 
 
 def gemm_dims(spec: KernelSpec, size: dict) -> tuple[int, int, int, str] | None:
@@ -139,6 +204,24 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return _flags(spec, "-ffast-math"), size, msg("a build with -ffast-math")
     if exp == "unroll":
         return _flags(spec, "-funroll-loops"), size, msg("a build with -funroll-loops")
+    if exp == "serial":
+        if not spec.openmp:
+            return None
+        return dataclasses.replace(spec, openmp=False, threads=1), size, msg("the same source built without OpenMP "
+                                                                             "(one thread)")
+    if exp == "guided":
+        text = spec.source.read_text(encoding="utf-8", errors="replace")
+        changed = with_guided_schedule(text, spec.function)
+        if changed is None:
+            return None
+        return (_source_copy(spec, changed, "guided"), size,
+                msg("its parallel loops scheduled with schedule(guided) (in a copy of the source)"))
+    if exp == "padded":
+        bigger = padded_size(spec, size)
+        if bigger is None:
+            return None
+        return spec, bigger, msg("rows one cache line longer ({size})",
+                                 size=" ".join(f"{k}={v}" for k, v in bigger.items()))
     if exp == "single_constants":
         return _flags(spec, "-fsingle-precision-constant"), size, msg("a build with -fsingle-precision-constant "
                                                                       "(float constants)")

@@ -1424,4 +1424,40 @@ ZH: dict[str, str] = {
         '求和或更新通过内存按顺序从一次迭代传到下一次：由于指针可能重叠，编译器把它留在内存中，因此循环以一次存储、一次加载和一次加法的延迟运行，并保持标量',
     'accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, declare the pointers restrict, or split the loop so that the sum is a loop of its own':
         '在局部变量中累加（double acc = q[i]; ... q[i] = acc;）并使用多个部分和，把指针声明为 restrict，或拆分循环使求和成为单独的循环',
+    'the same source built without OpenMP (one thread)':
+        '同一源码不启用 OpenMP 构建（单线程）',
+    'its parallel loops scheduled with schedule(guided) (in a copy of the source)':
+        '其并行循环改用 schedule(guided) 调度（在源码副本中）',
+    'rows one cache line longer ({size})':
+        '每行加长一个缓存行（{size}）',
+    'conflict misses (power-of-two rows)':
+        '冲突缺失（行长为二的幂）',
+    'array {name}: rows of {bytes} bytes, a power of two: a column walk maps its elements to the same few cache sets':
+        '数组 {name}：每行 {bytes} 字节，为二的幂：按列遍历时其元素映射到同样的少数几个缓存组',
+    'with rows a power of two of bytes apart, the lines of a column compete for a few sets of each cache and evict each other long before the cache is full':
+        '行间距为二的幂字节时，一列的缓存行争用每级缓存中的少数几个组，远在缓存装满之前就相互驱逐',
+    'pad the leading dimension by a cache line (allocate n + 8 doubles per row), or block the loops so that a column walk touches fewer rows at a time':
+        '将主维度填充一个缓存行（每行分配 n + 8 个 double），或对循环分块，使按列遍历每次触及更少的行',
+    'load imbalance':
+        '负载不均衡',
+    'the threads get unequal work (a static schedule over iterations that differ in cost): the call lasts as long as the slowest thread while the others wait at the barrier':
+        '各线程分到的工作量不等（对代价不同的迭代使用静态调度）：调用持续到最慢的线程完成，其他线程在屏障处等待',
+    'schedule the loop dynamically (schedule(dynamic, chunk) or schedule(guided)), or split the iterations so that each thread gets the same work':
+        '对循环使用动态调度（schedule(dynamic, chunk) 或 schedule(guided)），或拆分迭代使每个线程得到相同的工作量',
+    "it kept {busy:.1f} of its {n} threads' CPUs busy while timed (its CPU time over the wall time): the threads wait for each other {idle} of the time":
+        '计时期间它让其 {n} 个线程的 CPU 中 {busy:.1f} 个处于忙碌（CPU 时间除以墙钟时间）：线程有 {idle} 的时间在相互等待',
+    'indirect access (gathers)':
+        '间接访问（gather）',
+    'elements are fetched through an index: where the indices scatter, each element brings in a cache line of its own, and a gather loads its lanes one by one':
+        '元素通过索引取得：索引分散时，每个元素都带入自己的一个缓存行，而 gather 逐个加载各通道',
+    'sort or block the indices so that neighbouring iterations touch neighbouring data, or gather the values into a contiguous array once when they are used more than once':
+        '对索引排序或分块，使相邻迭代访问相邻数据；若值被多次使用，先一次性把它们收集到连续数组中',
+    'OpenMP overhead at this size':
+        '此规模下的 OpenMP 开销',
+    'at this size the threads cost about as much as the work: starting, scheduling and joining the team takes microseconds per call':
+        '在此规模下线程的开销与工作量相当：每次调用启动、调度和合并线程组需要数微秒',
+    'run small sizes on one thread (an if clause: #pragma omp parallel for if(n > N)), or give each call more work':
+        '小规模时用单线程运行（if 子句：#pragma omp parallel for if(n > N)），或让每次调用做更多工作',
+    'one call lasts {t} on {n} threads: a few times what a fork-join of the team costs':
+        '一次调用在 {n} 个线程上耗时 {t}：只是线程组一次 fork-join 开销的几倍',
 }

@@ -55,6 +55,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
             continue
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
+            if e.get("a_time_s") and not e.get("per_work"):  # a confirmed finding ranks by the gain measured
+                f["saving_s"] = e["a_time_s"] * (1 - 1 / e["speedup"])
         elif e.get("loop_unchanged"):  # the build left the hot loop as it was: it tested nothing, refutes nothing
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "loop_unchanged": True}
             if not e.get("disturbed_cores") and e.get("a_time_s"):  # but no gain was seen: it claims no more

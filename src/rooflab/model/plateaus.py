@@ -64,8 +64,15 @@ class Plateau:
         That matters in L1 only, where a pass over the set lasts tens of nanoseconds and its loop start weighs: an L1
         copy ceiling taken at 13 KiB (a plateau that ended at 16 KiB) ran 0.65x one taken at 22 KiB (one that ended at
         32 KiB). Further out, a pass lasts microseconds, and sets nearer the edge ran slower (an L3 copy at 12-18 MiB:
-        0.65-0.85x its rate at 5 MiB)."""
+        0.65-0.85x its rate at 5 MiB): in L2 and L3 the ceiling stays within a quarter of the capacity (and in the
+        plateau)."""
+        if self.level == "DRAM" or self.level == "?":
+            return self.inner_bytes
         if self.level != "L1":
+            # never past a quarter of the level's capacity: a plateau a burst stretched towards the edge (a 1-thread
+            # L3 plateau read to 23 MiB of 32, where the rate falls: 0.64x) must not carry its ceiling with it
+            if self.expected_bytes:
+                return min(self.inner_bytes, max(self.start_bytes, self.expected_bytes / 4))
             return self.inner_bytes
         edge = self.boundary_bytes or self.end_bytes
         inside = min(edge, self.expected_bytes or edge)  # the edge, or the capacity when that is smaller

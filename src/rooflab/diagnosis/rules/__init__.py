@@ -7,12 +7,12 @@ The order of RULES only breaks ties between findings that could save the same ti
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import (aliasing, at_roof, calls, control_flow, conversions, dependency, div_sqrt,
-                                     int_div, narrow_vectors, reduction, reuse, scalar_build, spills, strided,
-                                     threads, unexplained, working_set)
+from rooflab.diagnosis.rules import (aliasing, at_roof, calls, conflicts, control_flow, conversions, dependency,
+                                     div_sqrt, imbalance, indirect, int_div, narrow_vectors, omp_overhead, reduction,
+                                     reuse, scalar_build, spills, strided, threads, unexplained, working_set)
 
-RULES = (threads, reduction, dependency, aliasing, scalar_build, narrow_vectors, reuse, strided, working_set, calls,
-         int_div, control_flow, conversions, spills, div_sqrt)
+RULES = (threads, omp_overhead, imbalance, reduction, dependency, aliasing, scalar_build, narrow_vectors, reuse,
+         indirect, strided, conflicts, working_set, calls, int_div, control_flow, conversions, spills, div_sqrt)
 ALL = (at_roof, *RULES, unexplained)
 WORDS = {r.ID: r.WORD for r in ALL}
 TESTS = {r.ID: r.TEST for r in ALL if r.TEST}

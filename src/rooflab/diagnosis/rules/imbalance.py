@@ -1,0 +1,38 @@
+"""Load imbalance: an OpenMP kernel whose threads are idle part of the call (its CPU time over its wall time is
+well under the threads it runs), as with a static schedule over iterations of unequal work (a triangle). Tested by
+a copy of the source whose parallel loops get a guided schedule."""
+
+from __future__ import annotations
+
+import re
+
+from rooflab.diagnosis.rules.facts import MIN_PARALLEL_S, Facts, finding
+from rooflab.i18n import msg
+
+ID = "imbalance"
+TEST = "guided"
+BUSY_SHARE = 0.8  # CPUs kept busy under this share of the threads: they waited for each other
+
+
+def WORD():
+    return msg("load imbalance")
+
+
+def find(f: Facts) -> list[dict]:
+    threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
+    busy = f.row.get("cpus_busy")
+    if (not f.ctx.get("openmp") or threads < 2 or busy is None or busy >= BUSY_SHARE * threads
+            or f.row["time_s"] < 5 * MIN_PARALLEL_S):
+        return []
+    pragmas = f.code.get("pragmas") or {}
+    if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""):
+        return []  # already scheduled dynamically: the idle time has another cause
+    return [finding(
+        ID, threads / max(busy, 1.0),
+        [msg("it kept {busy:.1f} of its {n} threads' CPUs busy while timed (its CPU time over the wall time): the "
+             "threads wait for each other {idle} of the time", busy=busy, n=threads,
+             idle=f"{1 - busy / threads:.0%}")],
+        msg("the threads get unequal work (a static schedule over iterations that differ in cost): the call lasts "
+            "as long as the slowest thread while the others wait at the barrier"),
+        msg("schedule the loop dynamically (schedule(dynamic, chunk) or schedule(guided)), or split the iterations "
+            "so that each thread gets the same work"), ("guided",))]
