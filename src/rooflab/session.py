@@ -159,6 +159,11 @@ class Session:
         if w is not None and all(w.message != x.message for x in self.warnings):
             self.warnings.append(w)
 
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id (None before it starts): what a profiler attaches to."""
+        return self._worker.pid
+
     def run(self, kernel: CKernel, config: HarnessConfig = HarnessConfig(), *, reps: int | None = None,
             timeout_s: float | None = None) -> Outcome:
         """Run one kernel in the worker; a crash, hang or wrong result becomes an Outcome with an error."""

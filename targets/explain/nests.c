@@ -178,3 +178,28 @@ void colscale(double *a, long n)
         for (long i = 0; i < n; i++)
             a[i * n + j] *= 1.0001;
 }
+
+/* atax: y = A^T (A x); the tmp[i] row sum is an in-order reduction, and the y update beside it vectorizes */
+void pb_atax(long m, long n, const double *A, const double *x, double *y, double *tmp)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = 0.0;
+    for (long i = 0; i < m; i++) {
+        tmp[i] = 0.0;
+        for (long j = 0; j < n; j++)
+            tmp[i] = tmp[i] + A[i * n + j] * x[j];
+        for (long j = 0; j < n; j++)
+            y[j] = y[j] + A[i * n + j] * tmp[i];
+    }
+}
+
+/* mvt: x1 = x1 + A y1 (rows, an in-order sum) and x2 = x2 + A^T y2 (a column walk, an in-order sum too) */
+void pb_mvt(long n, double *x1, double *x2, const double *y1, const double *y2, const double *A)
+{
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            x1[i] = x1[i] + A[i * n + j] * y1[j];
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            x2[i] = x2[i] + A[j * n + i] * y2[j];
+}

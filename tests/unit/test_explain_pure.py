@@ -757,3 +757,39 @@ def test_guided_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_p
     assert pow2_rows(spec, {"n": 1024, "m": 1024}) == [("a", 8192)]
     assert pow2_rows(spec, {"n": 1000, "m": 1024}) == []
     assert padded_size(spec, {"n": 1024, "m": 1024}) == {"n": 1032, "m": 1024}
+
+
+def test_perf_script_lines_become_samples_per_function_offset_of_the_kernels_library(tmp_path):
+    from rooflab.diagnosis.sampling import parse_script
+
+    lib = tmp_path / "libk.so"
+    lib.write_bytes(b"")
+    text = (f"    7f0010001234 atax+0x40 ({lib})\n"
+            f"    7f0010001238 atax+0x40 ({lib})\n"
+            f"    7f0010001300 atax._omp_fn.0+0x8 ({lib})\n"
+            "    7f0020000000 memcpy+0x10 (/usr/lib/libc.so.6)\n"
+            "garbage line\n")
+    assert parse_script(text, lib) == {"atax": {0x40: 2}, "atax._omp_fn.0": {0x8: 1}}
+
+
+def test_the_sampled_loop_is_where_the_time_goes_not_the_busiest_looking_one():
+    # two innermost loops: a vectorized one (more FP work per iteration) and a scalar in-order sum
+    insns = asm.parse_objdump("""
+    1000:	vxorpd %xmm0,%xmm0,%xmm0
+    1004:	vmovsd (%rdi,%rax,8),%xmm1
+    100a:	vfmadd231sd (%rsi,%rax,8),%xmm1,%xmm0
+    1010:	inc    %rax
+    1013:	cmp    %rax,%rdx
+    1016:	jne    1004 <f+0x4>
+    1018:	vmovupd (%rdi,%rax,8),%zmm1
+    101f:	vfmadd231pd (%rsi,%rax,8),%zmm2,%zmm1
+    1026:	vmovupd %zmm1,(%rdi,%rax,8)
+    102d:	add    $0x8,%rax
+    1031:	cmp    %rax,%rdx
+    1034:	jne    1018 <f+0x18>
+    1036:	ret
+""")
+    assert asm.hot_loop(insns).start == 0x1018  # by the work per iteration: the vector loop
+    picked = asm.sampled_loop(insns, {0x0a: 70, 0x10: 20, 0x1f: 10})
+    assert picked.start == 0x1004  # by the samples: the scalar sum
+    assert asm.sampled_loop(insns, {0x36: 100}) is None  # no loop holds a fifth of the samples: no choice

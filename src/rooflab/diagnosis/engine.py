@@ -4,6 +4,7 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
+from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, pow2_rows, reference_run,
                                             run_experiment)
 from rooflab.errors import RooflabError
@@ -31,6 +32,24 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
     return pred
 
 
+def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict) -> dict:
+    """The hot loop by where the samples fall (perf on the worker), when that is another loop than the one that
+    does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
+    was chosen."""
+    session.progress(f"explain: {spec.name}: sampling where its time goes")
+    samples, why = sample_offsets(session, spec, lib, size)
+    if samples is None:
+        return {"hot_loop": {"by": "work", "why": why}}
+    total = sum(sum(v.values()) for v in samples.values())
+    by_samples = evidence.code_evidence(spec, lib, session.machine, samples=samples)
+    same = by_samples.get("loop_at") == code.get("loop_at")
+    info = {"by": "samples", "samples": total, "moved": not same}
+    if same or not by_samples.get("loop"):
+        return {"hot_loop": info}
+    return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction") if k in by_samples},
+            "hot_loop": info}
+
+
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
                    experiments: bool = True, quick: bool = False) -> dict:
     cpus = usable_cpus()
@@ -56,6 +75,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
            "arch": session.machine["isa"]["arch"], "precision": spec.precision}
     for i, size in enumerate(sizes):
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
+        if i == 0 and not row.get("error") and code.get("loop"):
+            code.update(_where_the_time_goes(session, spec, lib, size, code))
         if not row.get("error"):
             # the twin's prediction tells a dependency chain from port pressure: worth its run where a chain shows
             # or the kernel is bound by compute

@@ -37,9 +37,10 @@ def _pragmas(spec: KernelSpec) -> dict:
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body))}
 
 
-def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
+def code_evidence(spec: KernelSpec, lib: Library, machine: dict, samples: dict | None = None) -> dict:
     """The compiled hot loop of the user's function (audit and detail), the compiler's vectorization remarks for
-    it with their causes, and an in-core prediction where an analyzer models this core."""
+    it with their causes, and an in-core prediction where an analyzer models this core. ``samples``: where a
+    profiler found the time (per function, samples per byte offset); the hot loop is then the loop they fall in."""
     isa, uarch = machine["isa"], machine.get("uarch") or {}
     out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
            "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
@@ -47,12 +48,13 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     found = None
     where = spec.audit_function or spec.function
     try:
-        found = hot_loop_of(lib.path, where)
+        found = hot_loop_of(lib.path, where, samples=samples)
     except RooflabError as exc:
         out["audit_error"] = str(exc)
     if found is not None:
         insns, audit, detail = found
         out["audit"], out["loop"] = audit.to_dict(), detail.to_dict()
+        out["loop_at"] = [audit.start, audit.end]  # byte addresses in the library: which loop this is
         out["prediction"] = _prediction(insns, audit, uarch, isa)
     elif "audit_error" not in out:
         out["audit_error"] = f"{where} has no loop in its compiled code"

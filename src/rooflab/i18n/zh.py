@@ -1460,4 +1460,16 @@ ZH: dict[str, str] = {
         '小规模时用单线程运行（if 子句：#pragma omp parallel for if(n > N)），或让每次调用做更多工作',
     'one call lasts {t} on {n} threads: a few times what a fork-join of the team costs':
         '一次调用在 {n} 个线程上耗时 {t}：只是线程组一次 fork-join 开销的几倍',
+    'integer divisions':
+        '整数除法',
+    'branches':
+        '分支',
+    'sums kept in memory':
+        '保存在内存中的和',
+    'chosen where {n} samples of its time fell':
+        '按其时间的 {n} 个采样所在处选定',
+    'where {n} samples of its time fell':
+        '其时间的 {n} 个采样所在处',
+    'chosen by its work per iteration (no samples: {why})':
+        '按每次迭代的工作量选定（无采样：{why}）',
 }

@@ -27,8 +27,18 @@ def _code_line(code: dict) -> str:
     for key, label in (("gathers", tr("gathers")), ("masked", tr("masked")), ("spills", tr("spills"))):
         if loop.get(key):
             parts.append(f"{label} {loop[key]}")
+    for key, label in (("int_div", tr("integer divisions")), ("conversions", tr("float/double conversions")),
+                       ("branches", tr("branches")), ("memory_chains", tr("sums kept in memory"))):
+        if loop.get(key):
+            parts.append(f"{label} {loop[key]}")
     if loop.get("calls"):
         parts.append(tr("calls {names}", names=", ".join(dict.fromkeys(loop["calls"]))))
+    how = code.get("hot_loop") or {}
+    if how.get("by") == "samples":
+        parts.append(tr("chosen where {n} samples of its time fell", n=how["samples"]) if how.get("moved") else
+                     tr("where {n} samples of its time fell", n=how["samples"]))
+    elif how.get("by") == "work":
+        parts.append(tr("chosen by its work per iteration (no samples: {why})", why=how.get("why") or "?"))
     return "; ".join(parts)
 
 

@@ -562,12 +562,43 @@ def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:
     return "\n".join(out) + "\n"
 
 
-def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None
-                ) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
+SAMPLED_SHARE = 0.2  # an innermost loop holding this share of a function's samples or more is where its time goes
+
+
+def sampled_loop(insns: list[Insn], offsets: dict[int, int], arch: str | None = None) -> LoopAudit | None:
+    """The innermost loop where the samples of a function fall most (``offsets``: samples per byte offset from the
+    function's first instruction), when it holds at least SAMPLED_SHARE of them; None otherwise."""
+    if not insns or not offsets:
+        return None
+    base = insns[0].addr
+    total = sum(offsets.values())
+    best, most = None, 0
+    for lp in innermost(find_loops(insns)):
+        n = sum(c for off, c in offsets.items() if lp.start <= base + off <= lp.end)
+        if n > most:
+            best, most = lp, n
+    if best is None or most < SAMPLED_SHARE * total:
+        return None
+    return audit_loop(insns, best, arch or guess_arch(insns))
+
+
+def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,
+                samples: dict[str, dict[int, int]] | None = None) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
     """The hottest loop of a function with its audit and its detail, looked for in the function and then in the
     bodies the compiler outlined from it (gcc's ``NAME._omp_fn.N`` for an OpenMP region); None when it has no
-    loop."""
-    for name in (symbol, *outlined_from(library, symbol, objdump)):
+    loop. With ``samples`` (per function name, samples per byte offset: where a profiler found the time), the
+    innermost loop where most samples fall, in the function that has the most; else the loop doing the most work
+    per iteration."""
+    names = (symbol, *outlined_from(library, symbol, objdump))
+    if samples:
+        for name in sorted(names, key=lambda n: -sum((samples.get(n) or {}).values())):
+            if not samples.get(name):
+                break
+            insns = disassemble(library, name, objdump)
+            audit = sampled_loop(insns, samples[name])
+            if audit is not None:
+                return insns, audit, detail_loop(insns, audit, audit.arch)
+    for name in names:
         insns = disassemble(library, name, objdump)
         audit = hot_loop(insns)
         if audit is not None:

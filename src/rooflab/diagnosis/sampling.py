@@ -1,0 +1,85 @@
+"""Where a kernel's time goes, sampled: ``perf record`` on the cpu-clock software event (no hardware counters
+needed) attached to the worker while it runs the kernel. The samples that fall in the kernel's own library are
+mapped to byte offsets of its functions, so the hot loop is the loop where the time goes, not the one that looks
+busiest in the code: in a function with a vectorized loop and a scalar reduction over the same rows (PolyBench's
+atax), the reduction, which does less work per iteration, takes most of the time."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from rooflab.kernels.user import task
+from rooflab.timing.harness import HarnessConfig
+
+SAMPLE_S = 0.25  # the kernel runs this long (one sample) while perf samples it
+_LINE = re.compile(r"^\s*[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
+
+
+def perf_path() -> str | None:
+    return shutil.which("perf")
+
+
+def parse_script(text: str, library: str | Path) -> dict[str, dict[int, int]]:
+    """``perf script -F ip,sym,symoff,dso`` lines: samples per byte offset, per function of ``library``."""
+    want = os.path.realpath(str(library))
+    out: dict[str, Counter] = {}
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if m and os.path.realpath(m.group(3)) == want:
+            out.setdefault(m.group(1), Counter())[int(m.group(2), 16)] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
+def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S
+                   ) -> tuple[dict[str, dict[int, int]] | None, str | None]:
+    """(samples per function of the kernel's library and byte offset, None) or (None, why there are none)."""
+    perf = perf_path()
+    if not perf:
+        return None, "perf is not installed"
+    pid = getattr(session, "worker_pid", None)
+    if not pid:
+        return None, "no worker process to sample"
+    with tempfile.TemporaryDirectory(prefix="rooflab-sample-") as d:
+        data = Path(d) / "perf.data"
+        try:
+            rec = subprocess.Popen([perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", str(pid), "-o",
+                                    str(data)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True, errors="replace")
+        except OSError as exc:
+            return None, f"perf could not start: {exc}"
+        try:
+            time.sleep(0.15)  # perf attaches to the worker's threads
+            if rec.poll() is not None:
+                said = (rec.stderr.read() if rec.stderr else "").strip().splitlines()
+                return None, f"perf record could not sample the worker: {said[0] if said else rec.returncode}"
+            cfg = HarnessConfig(min_sample_s=seconds, samples=1, warmup=0, min_samples=1, budget_s=4 * seconds,
+                                max_sample_s=4 * seconds)
+            out = session.run(task(spec, lib, size, f"{spec.name}: sampling where its time goes"), cfg,
+                              timeout_s=spec.timeout)
+        finally:
+            if rec.poll() is None:
+                rec.send_signal(signal.SIGINT)
+                try:
+                    rec.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    rec.kill()
+                    rec.wait()
+        if not out.ok:
+            return None, f"the sampled run failed: {out.error}"
+        try:
+            script = subprocess.run([perf, "script", "-F", "ip,sym,symoff,dso", "-i", str(data)],
+                                    capture_output=True, text=True, errors="replace", timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return None, f"perf script failed: {exc}"
+    found = parse_script(script.stdout, lib.path)
+    if not found:
+        return None, "no sample fell in the kernel's library"
+    return found, None
