@@ -58,6 +58,7 @@ CASES = {
     "conversions": (SPEC, "conversions", "conversions", "single_constants", "conversions_fixed"),
     "control_flow": (SPEC, "control_flow", "control_flow", None, None),
     "indirect": (SPEC, "indirect", "indirect", None, None),
+    "short_trips": (SPEC, "short_trips", "short_trips", None, None),
     "omp_overhead": (SPEC, "omp_overhead", "omp_overhead", "serial", None),
     "imbalance": (SPEC, "imbalance", "imbalance", "guided", "imbalance_fixed"),
     "conflicts": (SPEC, "conflicts", "strided", None, None),
@@ -65,6 +66,8 @@ CASES = {
     "dot_simd": (SPEC, "dot_simd", "clean", None, None),
     "scale_l2": (SPEC, "scale_l2", "clean", None, None),
     "conversions_fixed": (SPEC, "conversions_fixed", "clean", None, None),
+    "pb_jacobi1d": (SPEC, "pb_jacobi1d", "clean", None, None),
+    "sum_omp": (SPEC, "sum_omp", "clean", None, None),
     "gemm_packed": ("lab:gemm_packed", None, "clean", None, None),
 }
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the others

@@ -203,3 +203,28 @@ void pb_mvt(long n, double *x1, double *x2, const double *y1, const double *y2, 
         for (long j = 0; j < n; j++)
             x2[i] = x2[i] + A[j * n + i] * y2[j];
 }
+
+/* nothing wrong: a 3-point Jacobi sweep over arrays held in L2 (PolyBench's jacobi-1d, one time step), vectorized */
+void pb_jacobi1d(long n, const double *restrict A, double *restrict B)
+{
+    for (long i = 1; i < n - 1; i++)
+        B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);
+}
+
+/* nothing wrong: a sum over an array far past the caches on every CPU, vectorized with an OpenMP reduction */
+double sum_omp(const double *x, long n)
+{
+    double s = 0.0;
+#pragma omp parallel for simd reduction(+:s)
+    for (long i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+/* rows of three: the inner loop runs three iterations per row, and its set-up and the outer loop cost the time */
+void short_rows(double *y, const double *a, const double *b, long n, long m)
+{
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < m; j++)
+            y[i * m + j] += a[i * m + j] * b[j];
+}

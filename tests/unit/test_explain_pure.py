@@ -793,3 +793,28 @@ def test_the_sampled_loop_is_where_the_time_goes_not_the_busiest_looking_one():
     picked = asm.sampled_loop(insns, {0x0a: 70, 0x10: 20, 0x1f: 10})
     assert picked.start == 0x1004  # by the samples: the scalar sum
     assert asm.sampled_loop(insns, {0x36: 100}) is None  # no loop holds a fifth of the samples: no choice
+
+
+def test_time_sampled_outside_the_innermost_loops_means_short_trip_counts():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    c = code(loop, hot_loop={"by": "samples", "samples": 400, "moved": False, "in_inner_loops": 0.25})
+    fs = diagnose(c, row(), CTX)
+    assert fs[0]["id"] == "short_trips" and fs[0]["factor"] == pytest.approx(4.0) and "25%" in text(fs[0]["evidence"][0])
+    # most of the time inside the loop, or no samples: nothing to say about trip counts
+    for how in ({"by": "samples", "samples": 400, "in_inner_loops": 0.9}, {"by": "work", "why": "no perf"}):
+        assert "short_trips" not in ids(diagnose(code(loop, hot_loop=how), row(), CTX))
+
+
+def test_the_share_of_samples_inside_innermost_loops():
+    insns = asm.parse_objdump("""
+    1000:	mov    %rdi,%rax
+    1003:	vmovsd (%rdi,%rax,8),%xmm1
+    1008:	inc    %rax
+    100b:	cmp    %rax,%rdx
+    100e:	jne    1003 <f+0x3>
+    1010:	add    $0x1,%rcx
+    1014:	cmp    %rcx,%r8
+    1017:	jne    1000 <f>
+    1019:	ret
+""")
+    assert asm.inner_share(insns, {0x3: 10, 0x10: 30}) == (10, 40)

@@ -14,7 +14,7 @@ from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.units import binary_bytes
-from rooflab.toolchain.asm import hot_loop_of, loop_assembly
+from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict
 from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
@@ -63,6 +63,19 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict, samples: dict |
     out["remarks"] = [r.to_dict() for r in remarks]
     out["causes"] = causes_of(remarks)
     return out
+
+
+def inner_loop_share(lib: Library, samples: dict[str, dict[int, int]]) -> float | None:
+    """The share of the kernel's samples that fall inside an innermost loop of its functions: low when the time
+    goes to loop set-up, remainders and outer loops (short inner trip counts)."""
+    inside = total = 0
+    for name, offsets in samples.items():
+        try:
+            a, b = inner_share(disassemble(lib.path, name), offsets)
+        except RooflabError:
+            continue
+        inside, total = inside + a, total + b
+    return inside / total if total else None
 
 
 def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:

@@ -1472,4 +1472,12 @@ ZH: dict[str, str] = {
         '其时间的 {n} 个采样所在处',
     'chosen by its work per iteration (no samples: {why})':
         '按每次迭代的工作量选定（无采样：{why}）',
+    'short trip counts':
+        '循环次数过短',
+    '{share} of its time (of {n} samples) falls inside an innermost loop; the rest goes to the loops around them':
+        '其时间（共 {n} 个采样）只有 {share} 落在最内层循环中；其余花在外围的循环上',
+    'the inner loops run few iterations per entry: their set-up, the remainder iterations a vector loop leaves and the outer loops cost more than the work':
+        '内层循环每次进入只执行很少的迭代：其准备、向量循环留下的剩余迭代以及外层循环的开销超过了工作本身',
+    'make the long dimension the innermost loop, let the compiler unroll a short loop of known count completely (a constant bound), or batch several small problems into one loop':
+        '把长的维度放到最内层，让编译器完全展开次数已知的短循环（常量上界），或把多个小问题合并到一个循环中',
 }

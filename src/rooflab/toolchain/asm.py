@@ -582,6 +582,16 @@ def sampled_loop(insns: list[Insn], offsets: dict[int, int], arch: str | None = 
     return audit_loop(insns, best, arch or guess_arch(insns))
 
 
+def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
+    """(samples that fall inside an innermost loop, all samples) of one function."""
+    if not insns:
+        return 0, sum(offsets.values())
+    base = insns[0].addr
+    loops = innermost(find_loops(insns))
+    inside = sum(c for off, c in offsets.items() if any(lp.start <= base + off <= lp.end for lp in loops))
+    return inside, sum(offsets.values())
+
+
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,
                 samples: dict[str, dict[int, int]] | None = None) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
     """The hottest loop of a function with its audit and its detail, looked for in the function and then in the

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from rooflab.diagnosis.rules import (aliasing, at_roof, calls, conflicts, control_flow, conversions, dependency,
                                      div_sqrt, imbalance, indirect, int_div, narrow_vectors, omp_overhead, reduction,
-                                     reuse, scalar_build, spills, strided, threads, unexplained, working_set)
+                                     reuse, scalar_build, short_trips, spills, strided, threads, unexplained,
+                                     working_set)
 
 RULES = (threads, omp_overhead, imbalance, reduction, dependency, aliasing, scalar_build, narrow_vectors, reuse,
-         indirect, strided, conflicts, working_set, calls, int_div, control_flow, conversions, spills, div_sqrt)
+         indirect, strided, conflicts, working_set, calls, int_div, control_flow, conversions, short_trips, spills,
+         div_sqrt)
 ALL = (at_roof, *RULES, unexplained)
 WORDS = {r.ID: r.WORD for r in ALL}
 TESTS = {r.ID: r.TEST for r in ALL if r.TEST}
