@@ -236,6 +236,11 @@ def test_with_restrict_qualifies_the_pointers_of_the_definition_only():
     assert "double *__restrict__ y, const double *__restrict__ x, long n)" in out.splitlines()[1]
     assert with_restrict(out, "f", ["y", "x"]) == out  # already restrict: nothing doubles
     assert with_restrict(src, "g", ["y"]) is None
+    # array parameters get the qualifier in their first brackets, once
+    arr = "void k(int n, double C[n][n], const double x[])\n{ C[0][0] = x[0]; }\n"
+    got = with_restrict(arr, "k", ["C", "x"])
+    assert "double C[__restrict__ n][n], const double x[__restrict__ ])" in got
+    assert with_restrict(got, "k", ["C", "x"]) == got
 
 
 def test_scaled_size_shrinks_every_size_variable_to_fit(tmp_path):

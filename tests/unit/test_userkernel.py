@@ -83,6 +83,18 @@ def test_prototypes_from_source_and_text():
         parse_prototype("void f(int n")
 
 
+def test_array_parameters_are_pointers_to_their_first_element():
+    # C99 variable-length and fixed array parameters, as PolyBench-style kernels declare them
+    p = parse_prototype("void g(int ni, int nj, double alpha, double C[ni][nj], const double A[restrict ni][nj], "
+                        "float x[], double t[4][8])")
+    assert [(q.name, q.base, q.pointer, q.const) for q in p.params][3:] == [
+        ("C", "double", True, False), ("A", "double", True, True), ("x", "float", True, False),
+        ("t", "double", True, False)]
+    assert "double *C" in p.declaration()
+    with pytest.raises(RooflabError, match="arrays of pointers"):
+        parse_prototype("void f(double *rows[4])")
+
+
 def test_wrapper_calls_the_kernel_reps_times_with_names_no_user_can_take():
     w = wrapper_source(prototype_from_source(SRC, "dot", "spec"))
     assert ("double rooflab_bench_entry(long rooflab_reps, size_t rooflab_a0, const double *rooflab_a1, "

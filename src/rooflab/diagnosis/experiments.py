@@ -44,6 +44,8 @@ def with_restrict(source: str, function: str, pointers: list[str]) -> str | None
     head = source[m.end():end]
     for name in pointers:
         head = re.sub(rf"(\*+\s*)(?:__restrict__\s+|restrict\s+)?({re.escape(name)})\b", r"\1__restrict__ \2", head)
+        # an array parameter (double C[n][m], double x[]): the qualifier goes in its first brackets
+        head = re.sub(rf"\b({re.escape(name)})\s*\[\s*(?:__restrict__\s*|restrict\s*)?", r"\1[__restrict__ ", head)
     return source[:m.end()] + head + source[end:]
 
 

@@ -171,7 +171,17 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
     def base_of(t) -> tuple[str, bool, bool]:
         pointer = False
         const = False
+        if isinstance(t, c_ast.ArrayDecl):
+            # an array parameter (double A[n][m], double x[]) is a pointer to its first element: the kernel gets
+            # one contiguous row-major buffer, as for double *A
+            while isinstance(t, c_ast.ArrayDecl):
+                t = t.type
+            if isinstance(t, c_ast.PtrDecl):
+                raise RooflabError(f"{where}: arrays of pointers are not supported ({text!r})")
+            pointer = True
         if isinstance(t, c_ast.PtrDecl):
+            if pointer:
+                raise RooflabError(f"{where}: arrays of pointers are not supported ({text!r})")
             pointer = True
             t = t.type
             if isinstance(t, c_ast.PtrDecl):
