@@ -134,7 +134,7 @@ void scale_l2(double *y, const double *x, long n)
 }
 
 /* indirect indexing: every element fetched through an index array (x[idx[i]]), gathered */
-void gather(double *y, const double *x, const int *idx, long n)
+void gather(double *restrict y, const double *restrict x, const int *restrict idx, long n)
 {
     for (long i = 0; i < n; i++)
         y[i] = 2.0 * x[idx[i]];
@@ -153,22 +153,33 @@ static inline double poly8(double v)
     return ((((((((0.1 * v + 0.2) * v + 0.3) * v + 0.4) * v + 0.5) * v + 0.6) * v + 0.7) * v + 0.8) * v + 0.9);
 }
 
-/* a triangle split statically between threads: the thread with the last rows does three times the work */
-void triangle(double *y, const double *x, long n)
+/* work that grows with the square of the row (a row i sums i*i/n terms), split statically between threads: the
+   last thread gets seven eighths of it */
+double rows_squared(double *y, const double *x, long n)
 {
 #pragma omp parallel for
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j <= i; j++)
-            y[i * n + j] = poly8(x[j]);
+    for (long i = 0; i < n; i++) {
+        double s = 0.0;
+#pragma omp simd reduction(+:s)
+        for (long j = 0; j < i * i / n; j++)
+            s += poly8(x[j]);
+        y[i] = s;
+    }
+    return y[n - 1];
 }
 
 /* the same, fixed: a guided schedule */
-void triangle_fixed(double *y, const double *x, long n)
+double rows_squared_fixed(double *y, const double *x, long n)
 {
 #pragma omp parallel for schedule(guided)
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j <= i; j++)
-            y[i * n + j] = poly8(x[j]);
+    for (long i = 0; i < n; i++) {
+        double s = 0.0;
+#pragma omp simd reduction(+:s)
+        for (long j = 0; j < i * i / n; j++)
+            s += poly8(x[j]);
+        y[i] = s;
+    }
+    return y[n - 1];
 }
 
 /* a column walk over a matrix whose rows are 8 KiB apart: the lines of a column land in the same cache sets */
@@ -219,12 +230,4 @@ double sum_omp(const double *x, long n)
     for (long i = 0; i < n; i++)
         s += x[i];
     return s;
-}
-
-/* rows of three: the inner loop runs three iterations per row, and its set-up and the outer loop cost the time */
-void short_rows(double *y, const double *a, const double *b, long n, long m)
-{
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < m; j++)
-            y[i * m + j] += a[i * m + j] * b[j];
 }

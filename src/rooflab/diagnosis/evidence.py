@@ -34,7 +34,30 @@ def _pragmas(spec: KernelSpec) -> dict:
     body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body)),
-            "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body))}
+            "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
+            "uneven_loop": uneven_loop(body)}
+
+
+_OMP_FOR_LOOP = re.compile(r"#\s*pragma\s+omp\s+(?:parallel\s+)?for\b[^\n]*\n\s*for\s*\(([^;]*);([^;]*);")
+_INNER_FOR = re.compile(r"for\s*\([^;]*;([^;]*);")
+
+
+def uneven_loop(body: str) -> dict | None:
+    """A worksharing loop whose body holds a loop with a bound that depends on the shared loop's variable (a
+    triangle: ``for (j = 0; j <= i; j++)``): {var, bound}; None when there is none (or it cannot be read)."""
+    m = _OMP_FOR_LOOP.search(body)
+    if not m:
+        return None
+    var = re.search(r"(\w+)\s*=", m.group(1))
+    if not var:
+        return None
+    v = var.group(1)
+    rest = body[m.end():m.end() + 4000]
+    for inner in _INNER_FOR.finditer(rest):
+        cond = inner.group(1).strip()
+        if re.search(rf"\b{re.escape(v)}\b", cond):
+            return {"var": v, "bound": cond}
+    return None
 
 
 def code_evidence(spec: KernelSpec, lib: Library, machine: dict, samples: dict | None = None) -> dict:

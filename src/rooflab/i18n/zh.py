@@ -1480,4 +1480,8 @@ ZH: dict[str, str] = {
         '内层循环每次进入只执行很少的迭代：其准备、向量循环留下的剩余迭代以及外层循环的开销超过了工作本身',
     'make the long dimension the innermost loop, let the compiler unroll a short loop of known count completely (a constant bound), or batch several small problems into one loop':
         '把长的维度放到最内层，让编译器完全展开次数已知的短循环（常量上界），或把多个小问题合并到一个循环中',
+    'its parallel loop over {var} holds a loop whose bound depends on {var} (`{bound}`): the iterations differ in work, and a static schedule gives each thread a block of them':
+        '其对 {var} 的并行循环内含一个上界依赖于 {var} 的循环（`{bound}`）：各迭代的工作量不同，而静态调度给每个线程分配一整块迭代',
+    '{method}: L1 brought in {r:.1f}x the bytes the model counts, while {level}, where the working set lives, delivered them about once: each line brought into L1 was used only in part':
+        '{method}：L1 调入的字节是模型所计的 {r:.1f} 倍，而工作集所在的 {level} 大约只提供了一次：调入 L1 的每个缓存行只被使用了一部分',
 }

@@ -370,15 +370,17 @@ def _x86_operand_regs(ops: str) -> list[int]:
     return [int(m.group(2)) if (m := None if "(" in p else _X86_VREG.search(p)) else -1 for p in parts]
 
 
-def _note_update(d: dict, cls: str, dst: int, srcs: set[int]) -> None:
+def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool = False) -> None:
     """Follow accumulators: an add or FMA whose destination it also reads (an FMA always reads it) extends the
     chain of that register when the register's value comes from the previous iteration or from the chain itself;
-    any other write makes the register a value of this iteration."""
+    any other write makes the register a value of this iteration. ``accumulates``: an FMA whose destination is
+    only its addend (x86 ``vfmadd231``: d = a*b + d; AArch64 ``fmla``): the chain is a sum (an add), not a
+    recurrence that multiplies the carried value."""
     if dst < 0:
         return
     if cls in ("fma", "add") and (cls == "fma" or dst in srcs) and (dst in d["chains"] or dst not in d["written"]):
         d["chains"][dst] = d["chains"].get(dst, 0) + 1
-        d["chain_ops"].setdefault(dst, set()).add(cls)
+        d["chain_ops"].setdefault(dst, set()).add("add" if cls == "fma" and accumulates else cls)
     else:
         d["chains"].pop(dst, None)
         d["chain_ops"].pop(dst, None)
@@ -388,7 +390,7 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int]) -> None:
 def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
-    stored: set[int] = set()  # vector registers written to memory
+    stored_at: list[tuple[int, str]] = []  # (vector register, address operand) of each store
     d.update(int_div=0, conversions=0, branches=0)
     last = body[-1].addr if body else None
     for i in body:
@@ -402,7 +404,7 @@ def _detail_x86(body: list[Insn]) -> dict:
         if m.startswith(("vmov", "mov")) and ops and "(" in re.split(r",(?![^()]*\))", ops)[-1]:
             src = _x86_operand_regs(ops)[:1]
             if src and src[0] >= 0:
-                stored.add(src[0])
+                stored_at.append((src[0], re.split(r",(?![^()]*\))", ops)[-1].replace(" ", "")))
         if m.startswith(("call",)):
             name = re.search(r"<([^>@+]+)", ops)
             d["calls"].append(name.group(1) if name else ops)
@@ -430,7 +432,8 @@ def _detail_x86(body: list[Insn]) -> dict:
             d["flops"] += lanes * (2 if cls == "fma" else 1)
             d["element_bits"] = max(d["element_bits"], elem)
             operands = _x86_operand_regs(ops)
-            _note_update(d, cls, operands[-1] if operands else -1, set(operands[:-1]))
+            _note_update(d, cls, operands[-1] if operands else -1, set(operands[:-1]),
+                         accumulates=bool(re.match(r"vf(n?m(add|sub))231", m)))
         elif regs and not m.startswith(_X86_NOT_MEM):
             _note_update(d, "", _x86_operand_regs(ops)[-1], set())
         if not m.startswith(_X86_NOT_MEM) and not _is_branch(m):
@@ -445,9 +448,28 @@ def _detail_x86(body: list[Insn]) -> dict:
     ops = d.pop("chain_ops")
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
-    d["stored_chain"] = longest is not None and longest in stored
+    # a scan stores its running value at every element (an address that moves); a sum written back to one
+    # loop-invariant address each iteration (the compiler must, where the output may alias an input) is a reduction
+    written = _x86_written(body)
+    moving = {r for r, addr in stored_at if not _invariant_address(addr, written)}
+    d["stored_chain"] = longest is not None and longest in moving
     d["memory_chains"] = _x86_memory_chains(body)
     return d
+
+
+def _x86_written(body: list[Insn]) -> set[str]:
+    """The general registers a loop body writes (the last operand of every instruction that is not a store)."""
+    out = set()
+    for i in body:
+        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        if ops and ops[-1].startswith("%") and not _is_branch(i.mnemonic):
+            out.add(ops[-1])
+    return out
+
+
+def _invariant_address(addr: str, written: set[str]) -> bool:
+    m = _X86_PLAIN_MEM.match(addr)
+    return bool(m and m.group(2) not in written)
 
 
 _X86_PLAIN_MEM = re.compile(r"^(-?(?:0x)?[0-9a-f]*)\((%\w+)\)$")
@@ -461,7 +483,7 @@ def _x86_memory_chains(body: list[Insn]) -> int:
     def operands(ops: str) -> list[str]:
         return [o.strip() for o in re.split(r",(?![^()]*\))", ops or "")]
 
-    written = set()
+    written = _x86_written(body)
     loads, stores = set(), set()
     for i in body:
         ops = operands(i.operands)
@@ -470,17 +492,10 @@ def _x86_memory_chains(body: list[Insn]) -> int:
         dst = ops[-1]
         if "(" in dst and i.mnemonic.startswith(("mov", "vmov")):
             stores.add(dst.replace(" ", ""))
-        elif dst.startswith("%"):
-            written.add(dst)
         for o in ops[:-1] if len(ops) > 1 else ops:
             if "(" in o:
                 loads.add(o.replace(" ", ""))
-    out = 0
-    for addr in stores & loads:
-        m = _X86_PLAIN_MEM.match(addr)
-        if m and m.group(2) not in written and m.group(2) not in ("%rsp",):
-            out += 1
-    return out
+    return sum(1 for addr in stores & loads if _invariant_address(addr, written) and "%rsp" not in addr)
 
 
 _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")
@@ -525,7 +540,10 @@ def _detail_a64(body: list[Insn]) -> dict:
             d["element_bits"] = max(d["element_bits"], elem)
             reg = re.match(r"[vsdhq](\d+)", parts[0])
             srcs = {int(r.group(1)) for p in parts[1:] for r in [re.match(r"[vsdhq](\d+)", p)] if r}
-            _note_update(d, cls, int(reg.group(1)) if reg else -1, srcs)
+            # fmla/fmls: d += a*b; fmadd d, a, b, c: the addend is the last operand
+            acc = m in ("fmla", "fmls") or (m in ("fmadd", "fmsub", "fnmadd", "fnmsub") and len(parts) == 4
+                                            and parts[3].strip()[1:] == parts[0].strip()[1:])
+            _note_update(d, cls, int(reg.group(1)) if reg else -1, srcs, accumulates=acc)
         if m.startswith(("ld", "st")) and "[" in ops:
             width = max((int(a) * {"b": 8, "h": 16, "s": 32, "d": 64}[b] for a, b in re.findall(r"v\d+\.(\d+)([bhsd])",
                                                                                                   ops)), default=0)

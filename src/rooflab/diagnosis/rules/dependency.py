@@ -25,7 +25,10 @@ def find(f: Facts) -> list[dict]:
                 "threads), then a second pass adds each block's offset; unrolling alone does not shorten the chain"),
             ("unroll",))]
     fma_chain = f.chain >= 1 and "fma" in (f.loop.get("chain_op") or "") and f.vb == 0
-    if not f.reduction and (f.dependency_bound or fma_chain):
+    # the analyzer's latency bound alone is no carried chain where the loop gathers: a gather's own latency, within
+    # one iteration, overlaps with the next iteration's
+    predicted = f.dependency_bound and not f.loop.get("gathers")
+    if not f.reduction and (predicted or fma_chain):
         return [finding(
             ID, f.chain_factor(), f.chain_evidence(),
             msg("each iteration waits for the result of the previous one: the loop runs at the latency of its "

@@ -21,17 +21,28 @@ def WORD():
 def find(f: Facts) -> list[dict]:
     threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
     busy = f.row.get("cpus_busy")
-    if (not f.ctx.get("openmp") or threads < 2 or busy is None or busy >= BUSY_SHARE * threads
-            or f.row["time_s"] < 5 * MIN_PARALLEL_S):
+    if not f.ctx.get("openmp") or threads < 2 or f.row["time_s"] < 5 * MIN_PARALLEL_S:
         return []
     pragmas = f.code.get("pragmas") or {}
     if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""):
         return []  # already scheduled dynamically: the idle time has another cause
+    idle = busy is not None and busy < BUSY_SHARE * threads
+    # an OpenMP runtime's waiting threads spin for a while, and spinning is CPU time: the source says more
+    uneven = pragmas.get("uneven_loop")
+    if not (idle or uneven):
+        return []
+    ev = []
+    if idle:
+        ev.append(msg("it kept {busy:.1f} of its {n} threads' CPUs busy while timed (its CPU time over the wall "
+                      "time): the threads wait for each other {idle} of the time", busy=busy, n=threads,
+                      idle=f"{1 - busy / threads:.0%}"))
+    if uneven:
+        ev.append(msg("its parallel loop over {var} holds a loop whose bound depends on {var} (`{bound}`): the "
+                      "iterations differ in work, and a static schedule gives each thread a block of them",
+                      var=uneven["var"], bound=uneven["bound"]))
+    factor = threads / max(busy, 1.0) if idle else (2 * threads - 1) / threads
     return [finding(
-        ID, threads / max(busy, 1.0),
-        [msg("it kept {busy:.1f} of its {n} threads' CPUs busy while timed (its CPU time over the wall time): the "
-             "threads wait for each other {idle} of the time", busy=busy, n=threads,
-             idle=f"{1 - busy / threads:.0%}")],
+        ID, factor, ev,
         msg("the threads get unequal work (a static schedule over iterations that differ in cost): the call lasts "
             "as long as the slowest thread while the others wait at the barrier"),
         msg("schedule the loop dynamically (schedule(dynamic, chunk) or schedule(guided)), or split the iterations "
