@@ -862,3 +862,22 @@ def test_on_a_tie_the_finding_about_the_code_comes_before_more_threads():
     assert [f["id"] for f in sorted(fs, key=_order)] == ["indirect", "single_thread"]
     fs[1]["saving_s"] = 0.5e-3  # threads save far more: they go first
     assert [f["id"] for f in sorted(fs, key=_order)] == ["single_thread", "indirect"]
+
+
+def test_an_experiment_that_is_the_fix_itself_refutes_even_when_the_loop_did_not_change():
+    # restrict on every pointer is the advice itself: no change and no gain means aliasing was not the reason
+    same = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.01], "a_time_s": 4.0,
+            "loop_unchanged": True}
+    (f,) = weigh([{"id": "aliasing", "saving_s": 3.0}], [same])
+    assert f["refuted"] and f["saving_s"] == 0
+
+
+def test_an_experiment_that_only_approaches_the_fix_confirms_at_least_its_gain():
+    # blocking alone gains 1.24x; the BLAS measured alongside says a tuned kernel gains 2.6x: the finding keeps that
+    blocked = {**experiment("blocked", "faster", 1.24), "a_time_s": 1.0}
+    (f,) = weigh([{"id": "reuse", "saving_s": 0.62}], [blocked])
+    assert f["confirmed"]["speedup"] == 1.24 and f["saving_s"] == 0.62
+    # an exact fix ranks by what it measured
+    exact = {**experiment("guided", "faster", 1.5), "a_time_s": 1.0}
+    (g,) = weigh([{"id": "imbalance", "saving_s": 0.1}], [exact])
+    assert g["saving_s"] == pytest.approx(1 / 3)
