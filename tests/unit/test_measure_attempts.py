@@ -381,3 +381,27 @@ def test_dram_moments_far_apart_are_named_in_an_observation():
     (o,) = _dram_moments_obs(doc(20e9, 25e9))
     assert "triad x2" in o["text"] and "faster moment" in o["text"]
     assert _dram_moments_obs(doc(20e9, 21e9)) == []
+
+
+def test_a_dram_set_is_not_measured_again_in_its_pass_but_at_its_second_moment(machine):
+    m = {**machine, "virtualized": False}
+    plan = make_plan(MeasureOptions(), m)
+    # a spread far above the limit: an L2 set would be measured again at once; a DRAM set waits for its revisit
+    noisy = [1e-3, 1.3e-3, 0.8e-3, 1.2e-3, 0.9e-3]
+
+    class Noisy(FakeBandwidthSession):
+        def call(self, name, fn, lib, kind, sizes, threads, *args, **kwargs):
+            self.calls.append(name)
+            self.n_calls += 1
+            return [{"n": n, "rel_error": 0.0, "thread_balance": None,
+                     "timing": {**Timing(reps=1, samples=noisy, raw=noisy).to_dict(), "running": [1.0] * 5}}
+                    for n in sizes]
+
+    s = Noisy([], beside=[0.0] * 8)
+    measure._bandwidth_ceilings(s, plan, m, type("L", (), {"path": "x"}), "read", 1, [("DRAM", 1 << 24)], {}, None,
+                                1e9)
+    assert len(s.calls) == 1
+    s = Noisy([], beside=[0.0] * 8)
+    measure._bandwidth_ceilings(s, plan, m, type("L", (), {"path": "x"}), "read", 1, [("L2", 1 << 14)], {}, None,
+                                1e9)
+    assert len(s.calls) == plan.bw_attempts

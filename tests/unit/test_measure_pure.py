@@ -26,7 +26,7 @@ def test_plans_cover_several_times_the_llc():
     quick = make_plan(MeasureOptions(quick=True), MACHINE)
     full = make_plan(MeasureOptions(), MACHINE)
     assert quick.ws_max >= 4 * (32 << 20) and full.ws_max >= 8 * (32 << 20)
-    assert full.batch_d == 8192 and max(full.batches) == 2048 and quick.batch_d < 8192
+    assert full.batch_d == 8192 and max(full.batches) == 512 and quick.batch_d < 8192
     ws = working_sets(full)
     assert ws[0] == 8 << 10 and ws[-1] == full.ws_max and len(ws) == 2 * 15 + 1
 

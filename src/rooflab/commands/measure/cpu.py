@@ -9,6 +9,7 @@ them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -125,7 +126,7 @@ def make_plan(opts: MeasureOptions, machine: dict) -> Plan:
                      edge_step=None)
     else:
         sizes = dict(gemm_n=2048, gemv_d=8192, copy_bytes=256 << 20, ws_max=min(max(8 * llc, 256 << 20), mem // 6),
-                     points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(12)),
+                     points_per_octave=2, batch_d=8192, batches=tuple(2 ** i for i in range(10)),
                      edge_step=2 ** (1 / 4))
     return Plan(**configs, **sizes, ws_min=8 << 10, attempts=2, bw_attempts=2)
 
@@ -527,6 +528,11 @@ def _revisit_dram(session: Session, plan: Plan, machine: dict, lib, ceilings: li
     ``ok`` (a clean later moment also stands in for a disturbed first one). ``moments`` lists each moment's rate and
     status. Every rank of an MPI job revisits the same ceilings, in the same order."""
     out = list(ceilings)
+    # the second moment is itself the measurement made again, with as many samples as --quick takes
+    c = plan.ceiling
+    once = dataclasses.replace(plan, bw_attempts=1, ceiling=dataclasses.replace(
+        c, samples=min(c.samples, 5), min_samples=min(c.min_samples, 5), warmup=min(c.warmup, 1),
+        budget_s=min(c.budget_s, 0.4)))
     for i, c in enumerate(ceilings):
         if c.get("level") != "DRAM" or c.get("status") in ("failed", "refused") or not c.get("working_set_bytes"):
             continue
@@ -534,8 +540,9 @@ def _revisit_dram(session: Session, plan: Plan, machine: dict, lib, ceilings: li
         session.progress(f"bandwidth ceilings: {c['kernel']} x{c['threads']} in DRAM, a second moment")
         for _ in range(DRAM_MOMENTS - 1):
             # the repetitions the first moment calibrated: the second costs only its samples
-            later = _bandwidth_ceilings(session, plan, machine, lib, c["kernel"], c["threads"], [("DRAM", n)], {},
-                                        None, clock_hz, fixed_reps={n: c["reps"]} if c.get("reps") else None)[0]
+            later = _bandwidth_ceilings(session, once, machine, lib, c["kernel"], c["threads"], [("DRAM", n)], {},
+                                        None, clock_hz, fixed_reps={n: c["reps"]} if c.get("reps") else None,
+                                        revisited=False)[0]
             out[i] = later_moment(out[i], later)
     return out
 
@@ -606,7 +613,8 @@ def _shared_level(machine: dict, level: str) -> bool:
 
 def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: str, threads: int,
                         targets: list[tuple[str, int]], expect: dict[int, float], refusal: dict | None,
-                        clock_hz: float, fixed_reps: dict[int, int] | None = None) -> list[dict]:
+                        clock_hz: float, fixed_reps: dict[int, int] | None = None, revisited: bool = True
+                        ) -> list[dict]:
     """Measure each (level, elements) target of one kernel and thread count, again while the machine is not
     quiet, and return one ceiling entry per target: ok, or failed, impossible, refused or disturbed with why."""
     bpe = tasks.STREAM_BYTES_PER_ELEM[kind]
@@ -651,7 +659,9 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
                                       "thread_balance": r.get("thread_balance"), "beside": beside,
                                       "beside_only": beside_only, "others": others, "disturbance": score,
                                       "reasons": reasons})
-            todo = [n for n in todo if not tries[n] or tries[n][-1]["disturbance"] > 1.0]
+            # a DRAM set is measured again at a second moment later in the run (_revisit_dram), not here
+            todo = [n for n in todo if not tries[n] or (tries[n][-1]["disturbance"] > 1.0
+                                                          and not (revisited and level_of[n] == "DRAM"))]
             worst = max((tries[n][-1] for n in todo if tries[n]), key=lambda a: a["disturbance"], default=None)
             if not session.agree(bool(todo)):
                 break
