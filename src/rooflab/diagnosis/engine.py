@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.sampling import sample_offsets
+from rooflab.toolchain.asm import innermost_loops
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, pow2_rows, reference_run,
                                             run_experiment)
 from rooflab.errors import RooflabError
@@ -36,6 +37,11 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     """The hot loop by where the samples fall (perf on the worker), when that is another loop than the one that
     does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
     was chosen."""
+    try:
+        if innermost_loops(lib.path, spec.audit_function or spec.function) <= 1:
+            return {"hot_loop": {"by": "only loop"}}
+    except RooflabError:
+        pass
     session.progress(f"explain: {spec.name}: sampling where its time goes")
     samples, why = sample_offsets(session, spec, lib, size)
     if samples is None:
@@ -117,7 +123,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                         if r is not None:
                             r["finding"] = f["id"]
                             row["experiments"].append(r)
-                row["findings"] = weigh(row["findings"], row["experiments"])
+                row["findings"] = weigh(row["findings"], row["experiments"], row["time_s"])
         row.pop("timing", None)
         entry["sizes"].append(row)
         session.record(row["label"], {k: v for k, v in row.items() if k != "caches"})

@@ -19,7 +19,7 @@ from pathlib import Path
 from rooflab.kernels.user import task
 from rooflab.timing.harness import HarnessConfig
 
-SAMPLE_S = 0.25  # the kernel runs this long (one sample) while perf samples it
+SAMPLE_S = 0.1  # the kernel runs this long (one sample) while perf samples it: some 400 samples
 _LINE = re.compile(r"^\s*[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
 
 
@@ -56,7 +56,7 @@ def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S
         except OSError as exc:
             return None, f"perf could not start: {exc}"
         try:
-            time.sleep(0.15)  # perf attaches to the worker's threads
+            time.sleep(0.1)  # perf attaches to the worker's threads
             if rec.poll() is not None:
                 said = (rec.stderr.read() if rec.stderr else "").strip().splitlines()
                 return None, f"perf record could not sample the worker: {said[0] if said else rec.returncode}"

@@ -1484,4 +1484,6 @@ ZH: dict[str, str] = {
         '其对 {var} 的并行循环内含一个上界依赖于 {var} 的循环（`{bound}`）：各迭代的工作量不同，而静态调度给每个线程分配一整块迭代',
     '{method}: L1 brought in {r:.1f}x the bytes the model counts, while {level}, where the working set lives, delivered them about once: each line brought into L1 was used only in part':
         '{method}：L1 调入的字节是模型所计的 {r:.1f} 倍，而工作集所在的 {level} 大约只提供了一次：调入 L1 的每个缓存行只被使用了一部分',
+    'its only loop':
+        '其唯一的循环',
 }

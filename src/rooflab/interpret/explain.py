@@ -41,7 +41,7 @@ TESTS = rules.TESTS
 EXACT_FIXES = {"restrict", "no_math_errno", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller"}
 
 
-def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
+def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:
     """The findings once their experiments were run: one whose direct test made it faster is ``confirmed`` (with
     the measured speed-up); one whose test excluded any gain (the fast end of its interval under the threshold) is
     ``refuted``: it can save nothing and goes last. A test whose interval still allows a gain refutes nothing (a
@@ -61,8 +61,8 @@ def weigh(findings: list[dict], experiments: list[dict]) -> list[dict]:
         exact = e["id"] in EXACT_FIXES
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
-            if e.get("a_time_s"):  # a confirmed finding ranks by the gain measured (per unit of work)
-                measured = e["a_time_s"] * (1 - 1 / e["speedup"])
+            if time_s or e.get("a_time_s"):  # a confirmed finding ranks by the gain measured (per unit of work),
+                measured = (time_s or e["a_time_s"]) * (1 - 1 / e["speedup"])  # a share of the time measured
                 # an experiment that only approaches the fix (blocking alone, for a kernel BLAS runs far faster)
                 # shows at least that much
                 f["saving_s"] = measured if exact else max(f["saving_s"], measured)

@@ -37,6 +37,8 @@ def _code_line(code: dict) -> str:
     if how.get("by") == "samples":
         parts.append(tr("chosen where {n} samples of its time fell", n=how["samples"]) if how.get("moved") else
                      tr("where {n} samples of its time fell", n=how["samples"]))
+    elif how.get("by") == "only loop":
+        parts.append(tr("its only loop"))
     elif how.get("by") == "work":
         parts.append(tr("chosen by its work per iteration (no samples: {why})", why=how.get("why") or "?"))
     return "; ".join(parts)

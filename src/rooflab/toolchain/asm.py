@@ -610,6 +610,13 @@ def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
     return inside, sum(offsets.values())
 
 
+def innermost_loops(library: str | Path, symbol: str, objdump: str | None = None) -> int:
+    """How many innermost loops a function and the bodies outlined from it hold: with one, there is no choice of a
+    hot loop to make."""
+    return sum(len(innermost(find_loops(disassemble(library, name, objdump))))
+               for name in (symbol, *outlined_from(library, symbol, objdump)))
+
+
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,
                 samples: dict[str, dict[int, int]] | None = None) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
     """The hottest loop of a function with its audit and its detail, looked for in the function and then in the
