@@ -4,14 +4,14 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.sampling import sample_offsets
-from rooflab.toolchain.asm import innermost_loops
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, pow2_rows, reference_run,
                                             run_experiment)
+from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
 from rooflab.machine.env import usable_cpus
+from rooflab.toolchain.asm import innermost_loops
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.spec import KernelSpec, size_for
 

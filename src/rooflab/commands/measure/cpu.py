@@ -159,6 +159,10 @@ IMBALANCE_LIMIT = 1.4
 # 0.47x its quiet rate, with clean signals of its own)
 VM_SHARED_CORE_FRACTION = 0.8
 OTHERS_LIMIT = COMPETING_CORES  # cores used by others, meanwhile, on the CPUs that matter to the ceiling
+# a one-thread private-cache ceiling measured again only for the load on the other vCPUs: this many more tries,
+# this far apart (bursts come and go within a second)
+BESIDE_EXTRA_ATTEMPTS = 2
+BESIDE_SPACING_S = 0.3
 
 
 def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, fraction: float | None = None,
@@ -518,10 +522,6 @@ def _bandwidth(session: Session, plan: Plan, machine: dict, threads_all: int,
 DRAM_MOMENTS = 2
 
 
-BESIDE_EXTRA_ATTEMPTS = 2
-BESIDE_SPACING_S = 0.3
-
-
 def _revisit_dram(session: Session, plan: Plan, machine: dict, lib, ceilings: list[dict],
                   clock_hz: float) -> list[dict]:
     """Each DRAM ceiling measured once more, later in the run; the entry kept is the faster of the moments that are
@@ -529,10 +529,10 @@ def _revisit_dram(session: Session, plan: Plan, machine: dict, lib, ceilings: li
     status. Every rank of an MPI job revisits the same ceilings, in the same order."""
     out = list(ceilings)
     # the second moment is itself the measurement made again, with as many samples as --quick takes
-    c = plan.ceiling
+    cfg = plan.ceiling
     once = dataclasses.replace(plan, bw_attempts=1, ceiling=dataclasses.replace(
-        c, samples=min(c.samples, 5), min_samples=min(c.min_samples, 5), warmup=min(c.warmup, 1),
-        budget_s=min(c.budget_s, 0.4)))
+        cfg, samples=min(cfg.samples, 5), min_samples=min(cfg.min_samples, 5), warmup=min(cfg.warmup, 1),
+        budget_s=min(cfg.budget_s, 0.4)))
     for i, c in enumerate(ceilings):
         if c.get("level") != "DRAM" or c.get("status") in ("failed", "refused") or not c.get("working_set_bytes"):
             continue
