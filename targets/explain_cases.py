@@ -54,6 +54,16 @@ CASES = {
     "pb_seidel": (SPEC, "pb_seidel", "dependency_chain", None, None),
     "pb_atax": (SPEC, "pb_atax", "reduction_chain", None, None),
     "pb_mvt": (SPEC, "pb_mvt", "strided", None, None),
+    "pb_gesummv": (SPEC, "pb_gesummv", "reduction_chain", None, None),
+    # i-j-k order: the k loop walks B and C by columns, which loop interchange fixes first
+    "pb_2mm": (SPEC, "pb_2mm", "strided", None, None),
+    # memory-bound sweeps of L3 on one CPU: L2's roof here is only ~1.2x L3's, so blocking for L2 gains less than
+    # the second CPU would
+    "pb_floyd": (SPEC, "pb_floyd", "single_thread", None, None),
+    "pb_durbin": (SPEC, "pb_durbin", "reduction_chain", None, None),
+    # the s loop walks C4 by columns (stride np): interchanging p and s makes it contiguous and vectorizable
+    "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, None),
+    "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, None),
     "int_div": (SPEC, "int_div", "int_div", None, "int_div_fixed"),
     "conversions": (SPEC, "conversions", "conversions", "single_constants", "conversions_fixed"),
     "control_flow": (SPEC, "control_flow", "control_flow", None, None),

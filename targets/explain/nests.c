@@ -231,3 +231,96 @@ double sum_omp(const double *x, long n)
         s += x[i];
     return s;
 }
+
+/* gesummv: y = alpha A x + beta B x; two in-order row sums in one loop */
+void pb_gesummv(long n, double alpha, double beta, const double *A, const double *B, double *tmp, const double *x,
+                double *y)
+{
+    for (long i = 0; i < n; i++) {
+        tmp[i] = 0.0;
+        y[i] = 0.0;
+        for (long j = 0; j < n; j++) {
+            tmp[i] = A[i * n + j] * x[j] + tmp[i];
+            y[i] = B[i * n + j] * x[j] + y[i];
+        }
+        y[i] = alpha * tmp[i] + beta * y[i];
+    }
+}
+
+/* 2mm: D = alpha A B C + beta D, both products in i-j-k order (k innermost: a column walk over B and C) */
+void pb_2mm(long n, double alpha, double beta, double *tmp, const double *A, const double *B, const double *C,
+            double *D)
+{
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            tmp[i * n + j] = 0.0;
+            for (long k = 0; k < n; k++)
+                tmp[i * n + j] += alpha * A[i * n + k] * B[k * n + j];
+        }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            D[i * n + j] *= beta;
+            for (long k = 0; k < n; k++)
+                D[i * n + j] += tmp[i * n + k] * C[k * n + j];
+        }
+}
+
+/* floyd-warshall: n sweeps over the whole distance matrix, one per intermediate node */
+void pb_floyd(long n, double *path)
+{
+    for (long k = 0; k < n; k++)
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                double via = path[i * n + k] + path[k * n + j];
+                path[i * n + j] = path[i * n + j] < via ? path[i * n + j] : via;
+            }
+}
+
+/* durbin: Levinson-Durbin recursion; each step sums a reversed slice in order */
+void pb_durbin(long n, const double *r, double *y, double *z)
+{
+    double alpha = -r[0], beta = 1.0;
+    y[0] = -r[0];
+    for (long k = 1; k < n; k++) {
+        beta = (1 - alpha * alpha) * beta;
+        double sum = 0.0;
+        for (long i = 0; i < k; i++)
+            sum += r[k - i - 1] * y[i];
+        alpha = -(r[k] + sum) / beta;
+        for (long i = 0; i < k; i++)
+            z[i] = y[i] + alpha * y[k - i - 1];
+        for (long i = 0; i < k; i++)
+            y[i] = z[i];
+        y[k] = alpha;
+    }
+}
+
+/* doitgen: a 3-D tensor times a matrix, one slice at a time; each output sums over s in order */
+void pb_doitgen(long nr, long nq, long np, double *A, const double *C4, double *sum)
+{
+    for (long r = 0; r < nr; r++)
+        for (long q = 0; q < nq; q++) {
+            for (long p = 0; p < np; p++) {
+                sum[p] = 0.0;
+                for (long s = 0; s < np; s++)
+                    sum[p] += A[(r * nq + q) * np + s] * C4[s * np + p];
+            }
+            for (long p = 0; p < np; p++)
+                A[(r * nq + q) * np + p] = sum[p];
+        }
+}
+
+/* jacobi-2d: tsteps of two 5-point sweeps (A to B, B to A) over arrays held in L3 */
+void pb_jacobi2d(long tsteps, long n, double *A, double *B)
+{
+    for (long t = 0; t < tsteps; t++) {
+        for (long i = 1; i < n - 1; i++)
+            for (long j = 1; j < n - 1; j++)
+                B[i * n + j] = 0.2 * (A[i * n + j] + A[i * n + j - 1] + A[i * n + j + 1] + A[(i + 1) * n + j] +
+                                      A[(i - 1) * n + j]);
+        for (long i = 1; i < n - 1; i++)
+            for (long j = 1; j < n - 1; j++)
+                A[i * n + j] = 0.2 * (B[i * n + j] + B[i * n + j - 1] + B[i * n + j + 1] + B[(i + 1) * n + j] +
+                                      B[(i - 1) * n + j]);
+    }
+}
