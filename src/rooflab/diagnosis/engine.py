@@ -47,14 +47,13 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     if samples is None:
         return {"hot_loop": {"by": "work", "why": why}}
     total = sum(sum(v.values()) for v in samples.values())
-    by_samples = evidence.code_evidence(spec, lib, session.machine, samples=samples)
+    by_samples = evidence.loop_evidence(lib, spec.audit_function or spec.function, session.machine, samples)
     same = by_samples.get("loop_at") == code.get("loop_at")
     info = {"by": "samples", "samples": total, "moved": not same,
             "in_inner_loops": evidence.inner_loop_share(lib, samples)}
     if same or not by_samples.get("loop"):
         return {"hot_loop": info}
-    return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction") if k in by_samples},
-            "hot_loop": info}
+    return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction")}, "hot_loop": info}
 
 
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,

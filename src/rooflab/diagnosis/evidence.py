@@ -60,32 +60,36 @@ def uneven_loop(body: str) -> dict | None:
     return None
 
 
-def code_evidence(spec: KernelSpec, lib: Library, machine: dict, samples: dict | None = None) -> dict:
+def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     """The compiled hot loop of the user's function (audit and detail), the compiler's vectorization remarks for
-    it with their causes, and an in-core prediction where an analyzer models this core. ``samples``: where a
-    profiler found the time (per function, samples per byte offset); the hot loop is then the loop they fall in."""
-    isa, uarch = machine["isa"], machine.get("uarch") or {}
+    it with their causes, and an in-core prediction where an analyzer models this core."""
+    isa = machine["isa"]
+    where = spec.audit_function or spec.function
     out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
            "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
-           "pragmas": _pragmas(spec), "loop": None, "audit": None, "prediction": None}
-    found = None
-    where = spec.audit_function or spec.function
-    try:
-        found = hot_loop_of(lib.path, where, samples=samples)
-    except RooflabError as exc:
-        out["audit_error"] = str(exc)
-    if found is not None:
-        insns, audit, detail = found
-        out["audit"], out["loop"] = audit.to_dict(), detail.to_dict()
-        out["loop_at"] = [audit.start, audit.end]  # byte addresses in the library: which loop this is
-        out["prediction"] = _prediction(insns, audit, uarch, isa)
-    elif "audit_error" not in out:
-        out["audit_error"] = f"{where} has no loop in its compiled code"
+           "pragmas": _pragmas(spec), **loop_evidence(lib, where, machine)}
     remarks = compiler_remarks(lib.compiler, spec.source, [f for f in lib.flags if not f.startswith("-I")],
                                where, include_dirs=[spec.source.parent])
     out["remarks"] = [r.to_dict() for r in remarks]
     out["causes"] = causes_of(remarks)
     return out
+
+
+def loop_evidence(lib: Library, where: str, machine: dict, samples: dict | None = None) -> dict:
+    """The hot loop of ``where`` (audit, detail, its byte addresses and an in-core prediction), or why there is
+    none. ``samples``: where a profiler found the time (per function, samples per byte offset); the hot loop is
+    then the loop they fall in."""
+    out = {"loop": None, "audit": None, "prediction": None}
+    try:
+        found = hot_loop_of(lib.path, where, samples=samples)
+    except RooflabError as exc:
+        return {**out, "audit_error": str(exc)}
+    if found is None:
+        return {**out, "audit_error": f"{where} has no loop in its compiled code"}
+    insns, audit, detail = found
+    return {"audit": audit.to_dict(), "loop": detail.to_dict(),
+            "loop_at": [audit.start, audit.end],  # byte addresses in the library: which loop this is
+            "prediction": _prediction(insns, audit, machine.get("uarch") or {}, machine["isa"])}
 
 
 def inner_loop_share(lib: Library, samples: dict[str, dict[int, int]]) -> float | None:
@@ -187,7 +191,7 @@ def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | N
                    "data in {level}", t=est, level=level)
 
 
-def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict | None = None) -> dict:
+def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict) -> dict:
     """Memory traffic per call implied by the counted misses, against the bytes the spec's model counts, at each
     level: ``l1_bytes`` (D1 misses: what L1 fetched), ``ll_bytes`` (misses of the simulated last level
     ``ll_level``), and ``holding_bytes``, the traffic out of the level that holds the working set (for data in L2,
@@ -195,7 +199,6 @@ def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict | N
     fetched). The spec's byte model is read as the traffic from that level: far more than it means lines brought
     in and not used (strided access) or operands fetched again (missing reuse); extra D1 traffic alone is data
     reused from a faster level than the one holding the working set."""
-    row = row or {"time_s": 0.0, "working_set_bytes": spec.array_bytes(size), "level": None}
     at, note = counted_size(spec, size, row)
     if not at:
         return {"skipped": note}

@@ -9,18 +9,23 @@ import dataclasses
 import hashlib
 import re
 
+import numpy as np
+
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
 from rooflab.model.bounds import check_bandwidth_bound
+from rooflab.model.caches import block_size
 from rooflab.kernels.runner import compare_c_kernels
 from rooflab.kernels.user import build_spec, task
-from rooflab.paths import cache_dir
+from rooflab.paths import CSRC, cache_dir
 from rooflab.timing.checks import COMPETING_CORES
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.stats import paired_ratio
 from rooflab.toolchain.compiler import CompileError, private_dir
 from rooflab.toolchain.remarks import function_lines
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.userkernel.expr import ExprError, arith
+from rooflab.userkernel.proto import prototype_from_source
+from rooflab.userkernel.spec import ArrayArg, KernelSpec
 
 THRESHOLD = 0.02  # a relative change under this is no difference (as compare's default)
 
@@ -120,10 +125,6 @@ def with_guided_schedule(source: str, function: str) -> str | None:
 def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
     """The 2-D (or higher) arrays whose rows, at this size, are a power of two of at least 4 KiB apart: (name,
     row bytes)."""
-    from rooflab.userkernel.expr import ExprError, arith
-    from rooflab.userkernel.spec import ArrayArg
-    import numpy as np
-
     out = []
     for name, v in spec.args.items():
         if not isinstance(v, ArrayArg) or len(v.shape) < 2:
@@ -140,9 +141,6 @@ def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
 def padded_size(spec: KernelSpec, size: dict) -> dict | None:
     """The size with each size variable that is the row length of a power-of-two-row array one cache line (64 B)
     larger; None when no row length is a plain size variable."""
-    import numpy as np
-    from rooflab.userkernel.spec import ArrayArg
-
     rows = dict(pow2_rows(spec, size))
     out = dict(size)
     for name in rows:
@@ -156,9 +154,6 @@ def padded_size(spec: KernelSpec, size: dict) -> dict | None:
 def gemm_dims(spec: KernelSpec, size: dict) -> tuple[int, int, int, str] | None:
     """(M, N, K, dtype) when the kernel is a matrix product: a 2-D output C of M x N and two 2-D inputs A of M x K
     and B of K x N (by their shapes at this size), with the spec counting about 2·M·N·K FLOP; else None."""
-    from rooflab.userkernel.expr import ExprError, arith
-    from rooflab.userkernel.spec import ArrayArg
-
     try:
         env = spec.scalars(size)
         shapes = {k: (tuple(int(arith(d, env, k)) for d in v.shape), v)
@@ -180,11 +175,6 @@ def gemm_dims(spec: KernelSpec, size: dict) -> tuple[int, int, int, str] | None:
 def blocked_gemm_spec(spec: KernelSpec, dims: tuple[int, int, int, str], l2_bytes: int) -> KernelSpec:
     """The same product (C = A·B, row-major) blocked in square tiles sized for L2, as a kernel spec checked against
     NumPy: what blocking alone gives at this size on this machine."""
-    from rooflab.model.caches import block_size
-    from rooflab.paths import CSRC
-    from rooflab.userkernel.proto import prototype_from_source
-    from rooflab.userkernel.spec import ArrayArg
-
     m, n, k, dtype = dims
     ctype = "float" if dtype == "float32" else "double"
     src = CSRC / "blocked_gemm.c"
