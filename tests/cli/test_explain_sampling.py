@@ -60,7 +60,8 @@ def test_the_explained_loop_is_where_the_samples_fall(spec):
     assert how["samples"] > 0
     # the in-order sum, not the vector update: one accumulator extended by adds, in scalar code
     assert code["loop"]["longest_chain"] >= 1 and "add" in code["loop"]["chain_op"]
-    assert doc["kernels"][0]["sizes"][0]["findings"][0]["id"] == "reduction_chain"
+    # (its rank against "one thread on several CPUs" depends on what this machine measured)
+    assert "reduction_chain" in [f["id"] for f in doc["kernels"][0]["sizes"][0]["findings"]]
 
 
 def test_without_perf_the_busiest_looking_loop_is_explained_and_the_reason_is_given(spec, monkeypatch):
