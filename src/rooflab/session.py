@@ -41,10 +41,11 @@ class Outcome:
 
     def __init__(self, name: str, timing: Timing | None = None, rel_error: float | None = None,
                  error: str | None = None, error_kind: str | None = None, output: dict | None = None,
-                 cpus_busy: float | None = None):
+                 cpus_busy: float | None = None, subnormals: dict | None = None):
         self.name, self.timing, self.rel_error, self.error, self.error_kind = name, timing, rel_error, error, error_kind
         self.output = output or {}  # what the kernel printed: {"stdout": ..., "stderr": ...}
         self.cpus_busy = cpus_busy  # CPUs the kernel kept busy while it was timed (its CPU time over wall time)
+        self.subnormals = subnormals  # the share of subnormal values in its arrays after its calls, where any
 
     @property
     def ok(self) -> bool:
@@ -183,7 +184,7 @@ class Session:
         else:
             t = Timing.from_dict(res["timing"])
             out = Outcome(kernel.name, timing=t, rel_error=res["rel_error"], output=self._worker.last_output,
-                          cpus_busy=res.get("cpus_busy"))
+                          cpus_busy=res.get("cpus_busy"), subnormals=res.get("subnormals"))
             self.check_timing(kernel.name, t)
         self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
         return out

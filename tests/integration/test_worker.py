@@ -226,3 +226,30 @@ def test_a_fast_math_library_keeps_its_flush_to_zero_to_itself(tmp_path):
 
     if platform.machine() in ("x86_64", "AMD64"):  # crtfastmath's FTZ is an x86 (and some Arm) link-time effect
         assert b_seen == 1.0
+
+
+def _ftz_seen_when_bound_again(b: CKernel) -> float:
+    """In the worker: bind B once (its library loads), then again on the same arrays, as a paired comparison of two
+    kernels with the same inputs does; run the second binding."""
+    from rooflab.kernels.runner import _bind
+
+    _, arrays = _bind(b)
+    tb, _ = _bind(b, arrays)
+    tb(1)
+    return float(arrays[0][0])
+
+
+def test_a_librarys_load_time_environment_stays_its_own_when_bound_again():
+    """A library's constructors run at its first load only: the flush-to-zero the ftz experiment's build sets then
+    (``-include rl_ftz.h``) must hold for its calls through a second binding as well."""
+    import platform
+
+    from rooflab.paths import CSRC
+
+    if platform.machine() not in ("x86_64", "AMD64", "aarch64", "arm64"):
+        pytest.skip("rl_ftz.h sets flush-to-zero on x86 and AArch64")
+    lib = str(build([DATA / "kernels.c"], name="ftzinclude", flags=[f"-include{CSRC / 'rl_ftz.h'}"]).path)
+    k = CKernel(name="ftz", library=lib, symbol="ftz_seen", argtypes=("double*",),
+                args=(ArraySpec((1,), "float64", "zeros"),))
+    with Worker() as w:
+        assert w.call("ftz again", _ftz_seen_when_bound_again, k) == 1.0

@@ -159,6 +159,9 @@ class _FpEnv:
             cls.libm().fesetenv(env)
 
 
+_LOAD_ENV: dict[str, tuple] = {}  # library path -> the FP environment (and control state) it left at its first load
+
+
 def _check_mappable(k: CKernel) -> None:
     """Refuse, before allocating anything, arrays this process cannot map under its RLIMIT_AS (``ulimit -v``): the
     bytes needed (each array is made once and copied into its guarded buffer) against the bytes left."""
@@ -188,7 +191,9 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
     flush-to-zero, and the variant runs as it would in a program of its own."""
     clean, clean_ctl = _FpEnv.get(), fp_control()
     lib = ctypes.CDLL(k.library)
-    own, own_ctl = _FpEnv.get(), fp_control()
+    if k.library not in _LOAD_ENV:  # a library's constructors run at its first load only: what they left is kept
+        _LOAD_ENV[k.library] = (_FpEnv.get(), fp_control())
+    own, own_ctl = _LOAD_ENV[k.library]
     _FpEnv.set(clean)
     if own_ctl != clean_ctl:
         report_fp_at_load(clean_ctl, own_ctl)
@@ -277,7 +282,28 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
     # the CPUs the kernel kept busy: the worker's CPU time (all its threads) over the wall time of the samples
     busy = (time.process_time() - cpu0) / max(time.perf_counter() - wall0, 1e-9)
     check_guards(k.name, guards)  # once more: a write outside may depend on the repetition
-    return {"timing": t.to_dict(), "rel_error": rel_error, "cpus_busy": busy}
+    out = {"timing": t.to_dict(), "rel_error": rel_error, "cpus_busy": busy}
+    sub = subnormals(k, _arrays)
+    if sub:
+        out["subnormals"] = sub
+    return out
+
+
+def subnormals(k: CKernel, arrays: list[np.ndarray]) -> dict | None:
+    """The share of subnormal values (non-zero, smaller than the type's smallest normal number) in each
+    floating-point array the kernel worked on, after its calls; None when there are none. Arithmetic on such values
+    takes a slow path on many cores, which flush-to-zero avoids."""
+    specs = [a for a in k.args if isinstance(a, ArraySpec)]
+    shares, total, count = {}, 0, 0
+    for spec, a in zip(specs, arrays):
+        if a.dtype.kind != "f" or a.size == 0:
+            continue
+        tiny = np.finfo(a.dtype).tiny
+        n = int(np.count_nonzero((np.abs(a) < tiny) & (a != 0)))
+        total, count = total + n, count + a.size
+        if n:
+            shares[spec.name or f"array {len(shares) + 1}"] = n / a.size
+    return {"share": total / count, "arrays": shares} if total else None
 
 
 def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:
