@@ -5,9 +5,11 @@ or kept in memory as in PolyBench's bicg), column access, a working set past a c
 (a scan, PolyBench's seidel-2d), one thread on several CPUs, a build that does not vectorize, sqrt kept scalar by
 errno, missing reuse (PolyBench's gemm, unblocked), an integer modulo per element, double constants in a float loop,
 a branch that keeps a loop scalar, a gather through an index array, OpenMP on a tiny size, a triangle split
-statically between threads, and a column walk over rows 8 KiB apart (conflict misses). Loop nests in the form of PolyBench/C are in targets/explain/nests.c. A streaming
-triad on every CPU, a SIMD dot product, a scale in L2, a fixed float loop and the ladder's packed GEMM
-(lab:gemm_packed) have nothing wrong. For each, the script runs `rooflab explain` with its experiments and prints:
+statically between threads, a column walk over rows 8 KiB apart (conflict misses), a STREAM triad with ordinary
+stores at DRAM (write-allocate), an update whose products underflow (subnormal numbers) and a per-thread histogram
+whose rows share lines (false sharing; targets/explain/more.c). Loop nests in the form of PolyBench/C are in
+targets/explain/nests.c. The triad with streaming stores, an in-place update and an OpenMP sum on every CPU, a SIMD
+dot product, a scale in L2, a fixed float loop and the ladder's packed GEMM (lab:gemm_packed) have nothing wrong. For each, the script runs `rooflab explain` with its experiments and prints:
 
 - the top finding, and whether it is the known problem (for a kernel with nothing wrong: whether it is told only
   that it is at its roof, or to use the other CPUs);
@@ -71,7 +73,12 @@ CASES = {
     "omp_overhead": (SPEC, "omp_overhead", "omp_overhead", "serial", None),
     "imbalance": (SPEC, "imbalance", "imbalance", "guided", "imbalance_fixed"),
     "conflicts": (SPEC, "conflicts", "conflicts", "padded", None),
-    "streaming": (SPEC, "streaming", "clean", None, None),
+    # a plain-store triad at DRAM: every line of a is read before it is written; streaming stores avoid that
+    "streaming": (SPEC, "streaming", "write_allocate", "streaming_stores", "streaming_nt"),
+    "denormals": (SPEC, "denormals", "denormals", "ftz", "denormals_fixed"),
+    "false_sharing": (SPEC, "false_sharing", "false_sharing", "unshared", "false_sharing_fixed"),
+    "streaming_nt": (SPEC, "streaming_nt", "clean", None, None),
+    "update_omp": (SPEC, "update_omp", "clean", None, None),
     "dot_simd": (SPEC, "dot_simd", "clean", None, None),
     "scale_l2": (SPEC, "scale_l2", "clean", None, None),
     "conversions_fixed": (SPEC, "conversions_fixed", "clean", None, None),

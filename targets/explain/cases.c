@@ -72,7 +72,8 @@ void poly(double *y, const double *x, long n)
         y[i] = horner(x[i]);
 }
 
-/* No problem: a STREAM triad on every CPU at a working set far past the caches. */
+/* Write-allocate: a STREAM triad on every CPU at a working set far past the caches, with ordinary stores: each line
+   of a is read from memory before it is written. */
 void triad_omp(double *a, const double *b, const double *c, long n)
 {
 #pragma omp parallel for

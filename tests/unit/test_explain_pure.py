@@ -881,3 +881,152 @@ def test_an_experiment_that_only_approaches_the_fix_confirms_at_least_its_gain()
     exact = {**experiment("guided", "faster", 1.5), "a_time_s": 1.0}
     (g,) = weigh([{"id": "imbalance", "saving_s": 0.1}], [exact])
     assert g["saving_s"] == pytest.approx(1 / 3)
+
+
+# ------------------------------------------------------------------------------ data, threads and stores
+
+HISTOGRAM = """void h(const double *x, long n, long *counts)
+{
+    int rows[64][8] = {{0}};
+#pragma omp parallel
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        long lo = n * t / nt, hi = n * (t + 1) / nt;
+        for (long i = lo; i < hi; i++)
+            rows[t][(int)((x[i] - 0.5) * 8)]++;
+    }
+    for (int b = 0; b < 8; b++)
+        for (int t = 0; t < 64; t++)
+            counts[b] += rows[t][b];
+}
+"""
+
+
+def test_each_thread_updating_its_own_element_in_a_loop_is_found_in_the_source():
+    from rooflab.diagnosis.evidence import thread_slots
+
+    assert thread_slots(HISTOGRAM) == [{"array": "rows", "index": "t"}]
+    # a struct's field, and the thread number used directly
+    body = "{\n#pragma omp parallel\n{ int id = omp_get_thread_num();\n for (i = 0; i < n; i++) { acc[id].v += x[i]; } } }"
+    assert thread_slots(body) == [{"array": "acc", "index": "id"}]
+    direct = "{\n#pragma omp parallel for\n for (i = 0; i < n; i++) s[omp_get_thread_num()] += x[i]; }"
+    assert thread_slots(direct)[0]["array"] == "s"
+    # written once per thread (after a local sum), or in a loop of a few iterations: no traffic to speak of
+    once = "{\n#pragma omp parallel\n{ int t = omp_get_thread_num(); double s = 0;\n for (i = 0; i < n; i++) s += x[i];\n p[t] = s; } }"
+    assert thread_slots(once) == []
+    few = "{\n#pragma omp parallel\n{ int t = omp_get_thread_num(); int m[8];\n for (int b = 0; b < 8; b++) rows[t][b] = m[b]; } }"
+    assert thread_slots(few) == []
+    assert thread_slots(HISTOGRAM.replace("#pragma omp parallel\n", "")) == []  # no parallel region
+
+
+def test_the_unshared_copy_spaces_each_threads_element_by_a_line_and_refuses_a_parameter():
+    from rooflab.diagnosis.experiments import PAD, with_unshared_slots
+
+    out = with_unshared_slots(HISTOGRAM, ["rows"], ["x", "n", "counts"])
+    assert f"int rows[(64) * {PAD}][8]" in out
+    assert f"rows[(t) * {PAD}][(int)((x[i] - 0.5) * 8)]++" in out and f"rows[(t) * {PAD}][b]" in out
+    assert with_unshared_slots(HISTOGRAM, ["counts"], ["x", "n", "counts"]) is None  # the caller's memory
+
+
+def test_false_sharing_is_found_for_an_openmp_kernel_and_tested_by_the_unshared_copy():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": ""}
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    pragmas = {"omp": True, "omp_text": "#pragma omp parallel", "thread_slots": [{"array": "rows", "index": "t"}]}
+    fs = diagnose(code(loop, pragmas=pragmas), row(cpus_busy=1.9, of_roof=0.05), ctx)
+    f = next(x for x in fs if x["id"] == "false_sharing")
+    assert f["experiments"] == ["unshared"] and "`rows[t]`" in text(f["evidence"][0])
+    # one thread: nothing shared
+    assert "false_sharing" not in ids(diagnose(code(loop, pragmas=pragmas), row(of_roof=0.05), CTX))
+
+
+def test_subnormal_values_in_the_arrays_are_named_and_tested_with_flush_to_zero_even_at_the_roof():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    sub = {"share": 0.5, "arrays": {"dv": 1.0}}
+    fs = diagnose(code(loop), row(of_roof=0.3, subnormals=sub), CTX)
+    assert fs[0]["id"] == "denormals" and fs[0]["experiments"] == ["ftz"]
+    assert "50%" in text(fs[0]["evidence"][0]) and "dv" in text(fs[0]["evidence"][1])
+    # at what looks like its roof the slow path may be what holds it there: named beside it, to be tested
+    at = diagnose(code(loop), row(of_roof=0.95, subnormals=sub), CTX)
+    assert sorted(ids(at)) == ["at_roof", "denormals"]
+    # a trace of them is no finding
+    assert "denormals" not in ids(diagnose(code(loop), row(of_roof=0.3, subnormals={"share": 1e-4,
+                                                                                     "arrays": {"y": 1e-4}}), CTX))
+    # confirmed by flush-to-zero, it ranks by what that gained; refuted, the roof is what holds it
+    (f, g) = weigh(at, [{**experiment("ftz", "faster", 1.3), "a_time_s": 1e-3}], 1e-3)
+    assert f["id"] == "denormals" and f["confirmed"] and f["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 1.3))
+    (f, g) = weigh(at, [{**experiment("ftz", "no difference", 1.0), "speedup_ci95": [0.99, 1.01]}], 1e-3)
+    assert f["id"] == "at_roof" and g["refuted"]
+
+
+def test_the_share_of_subnormal_values_is_counted_in_each_float_array():
+    import numpy as np
+
+    from rooflab.kernels.runner import ArraySpec, CKernel, subnormals
+
+    k = CKernel("k", "lib.so", "f", ("double*", "double*", "long*"),
+                (ArraySpec((4,), name="y"), ArraySpec((4,), name="x"), ArraySpec((4,), "int64", name="i")))
+    y = np.array([1e-310, 0.0, 1.0, -5e-320])
+    x = np.ones(4)
+    got = subnormals(k, [y, x, np.zeros(4, np.int64)])
+    assert got == {"share": 2 / 8, "arrays": {"y": 0.5}}
+    assert subnormals(k, [x, x, np.zeros(4, np.int64)]) is None
+
+
+def test_arrays_only_written_are_told_from_arrays_also_read():
+    from rooflab.diagnosis.evidence import written_only
+
+    body = "void f(double *a, const double *b, double *c, long n) {\n for (i = 0; i < n; i++) a[i] = b[i] + c[i]; }"
+    assert written_only(body, ["a", "b", "c"]) == ["a"]  # the parameter list is not a read
+    assert written_only("{ a[i] += b[i]; }", ["a", "b"]) == []
+    assert written_only("{ C[i][j] = A[j][i]; }", ["A", "C"]) == ["C"]
+    assert written_only("{ C[i*n+j] = 0; x = C[0]; }", ["C"]) == []
+    assert written_only("{ C[i] == 0; }", ["C"]) == []  # a comparison reads
+
+
+WA_CTX = {**CTX, "roofs_nt": {"compute": [], "memory": [{"level": "DRAM", "value": 3e10, "kernel": "copy_nt"}]},
+          "roofs": {"compute": [], "memory": [*CTX["roofs"]["memory"][:3],
+                                              {"level": "DRAM", "value": 2e10, "kernel": "copy"}]}}
+
+
+def test_write_allocate_for_a_dram_stream_that_only_writes_an_array_with_ordinary_stores():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    only = {"omp": False, "write_only": ["a"]}
+    c = code(loop, audit={"loads": 2, "stores": 1, "nt_stores": 0}, pragmas=only)
+    fs = diagnose(c, row(level="DRAM", of_roof=0.95), WA_CTX)  # at the roof of ordinary stores
+    assert ids(fs) == ["write_allocate"] and fs[0]["experiments"] == ["streaming_stores"]
+    assert fs[0]["factor"] == pytest.approx(1.5 / 0.95) and "1.50x" in text(fs[0]["evidence"][1])
+    # streaming stores already, an array also read, data in a cache, or no gain here: none
+    nt = code(loop, audit={"loads": 2, "stores": 1, "nt_stores": 1}, pragmas=only)
+    assert "write_allocate" not in ids(diagnose(nt, row(level="DRAM", of_roof=0.95), WA_CTX))
+    read = code(loop, audit={"loads": 2, "stores": 1, "nt_stores": 0}, pragmas={"omp": False, "write_only": []})
+    assert "write_allocate" not in ids(diagnose(read, row(level="DRAM", of_roof=0.95), WA_CTX))
+    assert "write_allocate" not in ids(diagnose(c, row(level="L2", of_roof=0.95), WA_CTX))
+    flat = {**WA_CTX, "roofs_nt": {"memory": [{"level": "DRAM", "value": 2.1e10, "kernel": "copy_nt"}]}}
+    assert "write_allocate" not in ids(diagnose(c, row(level="DRAM", of_roof=0.95), flat))
+
+
+def test_a_loop_that_reads_what_it_writes_is_judged_at_dram_by_the_streaming_store_roof():
+    from rooflab.diagnosis.evidence import roofs_for
+    from rooflab.userkernel.spec import load_spec
+
+    def ceil(level, kernel, gbs):
+        return {"level": level, "kernel": kernel, "threads": 1, "bytes_per_s": gbs * 1e9, "status": "ok"}
+
+    doc = {"run_id": 1, "ceilings": {"compute": [], "bandwidth": [
+        ceil("L2", "copy", 200), ceil("DRAM", "copy", 25), ceil("DRAM", "triad", 24), ceil("DRAM", "copy_nt", 40),
+        ceil("DRAM", "triad_nt", 38)]}}
+    import tempfile
+    from pathlib import Path
+
+    d = Path(tempfile.mkdtemp())
+    (d / "k.c").write_text("void f(double *a, const double *b, long n) { for (long i = 0; i < n; i++) a[i] += b[i]; }")
+    (d / "k.toml").write_text('[[kernel]]\nsource = "k.c"\nfunction = "f"\nflops = "n"\nbytes = "24*n"\n'
+                              'sizes = {n = [100]}\nargs = {a = {shape = ["n"], output = true}, b = {shape = ["n"]}, '
+                              'n = "n"}\n')
+    spec = load_spec(d / "k.toml")[0]
+    dram = lambda roofs: next(m for m in roofs["memory"] if m["level"] == "DRAM")  # noqa: E731
+    one, _ = roofs_for([doc], spec, 1, ("copy", "triad"), {"pragmas": {"write_only": []}})
+    assert dram(one)["kernel"] == "copy_nt" and dram(one)["value"] == 40e9
+    assert next(m for m in one["memory"] if m["level"] == "L2")["kernel"] == "copy"  # in a cache: as before
+    one, _ = roofs_for([doc], spec, 1, ("copy", "triad"), {"pragmas": {"write_only": ["a"]}})
+    assert dram(one)["kernel"] == "copy"

@@ -261,3 +261,8 @@ void rl_copy_call(double *a, const double *b, long n, int threads) { run(1, 1, t
 void rl_triad_call(double *a, const double *b, const double *c, double s, long n, int threads) {
     run(2, 1, threads, a, b, c, s, n, 0);
 }
+/* The same with streaming stores (where rl_stream_has_nt()): what avoiding the write-allocate gains at a size. */
+void rl_copy_nt_call(double *a, const double *b, long n, int threads) { run(4, 1, threads, a, b, 0, 0.0, n, 0); }
+void rl_triad_nt_call(double *a, const double *b, const double *c, double s, long n, int threads) {
+    run(5, 1, threads, a, b, c, s, n, 0);
+}

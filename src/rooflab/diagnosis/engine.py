@@ -11,6 +11,7 @@ from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
 from rooflab.machine.env import usable_cpus
+from rooflab.model.reference import roofs_at
 from rooflab.toolchain.asm import innermost_loops
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.spec import KernelSpec, size_for
@@ -56,6 +57,16 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction")}, "hot_loop": info}
 
 
+def _roofs(roofline: list[dict] | None, spec: KernelSpec, cpus: int, code: dict) -> dict:
+    """The roofs that bound the hot loop as it accesses memory (``code["access"]`` is set from it), on the threads
+    declared and on all CPUs, and those its stores would have as streaming stores (write-allocate avoided)."""
+    code["access"] = evidence.access_kinds(code)
+    one, every = evidence.roofs_for(roofline, spec, cpus, code["access"], code)
+    nt = roofs_at(roofline, spec.threads, spec.precision, ("copy_nt", "triad_nt")) \
+        if roofline and code["access"] and code["access"][0] in ("copy", "triad") else None
+    return {"roofs": one, "roofs_all": every, "roofs_nt": nt, "stream_kind": evidence.reference_kind(code)}
+
+
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
                    experiments: bool = True, quick: bool = False) -> dict:
     cpus = usable_cpus()
@@ -73,16 +84,21 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
     session.progress(f"explain: reading the code of {spec.name}")
     code = evidence.code_evidence(spec, lib, session.machine)
     entry["code"] = code
-    code["access"] = evidence.access_kinds(code)
-    roofs_one, roofs_all = evidence.roofs_for(roofline, spec, cpus, code["access"])
-    entry["roofs"] = roofs_one
     ctx = {"cpus": cpus, "threads": spec.threads, "isa_vector_bits": code["isa_vector_bits"],
-           "profile": spec.profile, "openmp": spec.openmp, "roofs": roofs_one, "roofs_all": roofs_all,
-           "arch": session.machine["isa"]["arch"], "precision": spec.precision}
+           "profile": spec.profile, "openmp": spec.openmp, "arch": session.machine["isa"]["arch"],
+           "precision": spec.precision, **_roofs(roofline, spec, cpus, code)}
+    roofs_one, roofs_all = ctx["roofs"], ctx["roofs_all"]
+    entry["roofs"] = roofs_one
     for i, size in enumerate(sizes):
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code))
+            before = code["access"]
+            ctx.update(_roofs(roofline, spec, cpus, code))
+            if code["access"] != before:  # the loop the time goes to accesses memory otherwise: its roofs
+                roofs_one, roofs_all = ctx["roofs"], ctx["roofs_all"]
+                entry["roofs"] = roofs_one
+                evidence.place_row(session, row, roofs_one, roofs_all)
         if not row.get("error"):
             # the twin's prediction tells a dependency chain from port pressure: worth its run where a chain shows
             # or the kernel is bound by compute
@@ -104,7 +120,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
-                    "pow2_rows": pow2_rows(spec, size)}
+                    "pow2_rows": pow2_rows(spec, size), "busy_threads": busy}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

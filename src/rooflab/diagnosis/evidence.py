@@ -10,6 +10,7 @@ from rooflab.counters.count import count_kernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.timing.harness import Timing
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
@@ -18,14 +19,15 @@ from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_as
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict
 from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.userkernel.spec import ArrayArg, KernelSpec
 
 # cachegrind runs a kernel 20 to 100 times slower: the traffic is counted at sizes up to this working set
 TRAFFIC_MAX_BYTES = 96 << 20
 
 
 def _pragmas(spec: KernelSpec) -> dict:
-    """OpenMP and vectorization pragmas inside the kernel's own function."""
+    """OpenMP and vectorization pragmas inside the kernel's own function, the arrays its threads write one element
+    each of, and the array parameters it only writes."""
     try:
         text = spec.source.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -35,7 +37,22 @@ def _pragmas(spec: KernelSpec) -> dict:
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
-            "uneven_loop": uneven_loop(body)}
+            "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
+            "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)])}
+
+
+def written_only(body: str, names: list[str]) -> list[str]:
+    """The arrays of ``names`` that the function body only assigns elements of (``a[i] = ...``), never reads: a
+    cache writes each of their lines after reading it from memory first (write-allocate), which a streaming store
+    avoids. A name used any other way (read, updated with +=, passed on) counts as read."""
+    out = []
+    body = body[body.find("{") + 1:]  # the statements, not the parameter list
+    for name in names:
+        uses = [m.start() for m in re.finditer(rf"\b{re.escape(name)}\b", body)]
+        plain = re.compile(rf"{re.escape(name)}\s*\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\](?:\s*\[[^\[\]]*\])*\s*=(?!=)")
+        if uses and all(plain.match(body, u) for u in uses):
+            out.append(name)
+    return out
 
 
 _OMP_FOR_LOOP = re.compile(r"#\s*pragma\s+omp\s+(?:parallel\s+)?for\b[^\n]*\n\s*for\s*\(([^;]*);([^;]*);")
@@ -58,6 +75,61 @@ def uneven_loop(body: str) -> dict | None:
         if re.search(rf"\b{re.escape(v)}\b", cond):
             return {"var": v, "bound": cond}
     return None
+
+
+_TID = re.compile(r"\b(\w+)\s*=\s*omp_get_thread_num\s*\(\s*\)")
+# a write to one element of an array: x[i] = / op= / ++ / -- (a row's element, x[i][j], and a struct's field,
+# x[i].f, as well)
+_BRACKET = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"  # an index, which may hold one level of brackets (x[idx[i]])
+_ELEMENT_WRITE = re.compile(rf"(?:(?:\+\+|--)\s*)?\b(\w+)\s*{_BRACKET}((?:\s*{_BRACKET})*)(\s*\.\s*\w+)?\s*"
+                            r"(?:[-+*/|&^]?=(?!=)|\+\+|--)")
+
+
+_LOOP = re.compile(r"\b(?:for|while)\s*\(([^{}]*)\)\s*$")
+_SHORT_TRIP = re.compile(r"<=?\s*(\d+)\s*;")  # a bound that is a small constant: for (b = 0; b < 8; b++)
+SHORT_TRIP = 64
+
+
+def _in_loop(body: str, pos: int) -> bool:
+    """Whether the statement at ``pos`` runs in a loop of many iterations: inside the braces of a for or while, or
+    the single statement of one, whose bound is not a small constant."""
+    def long_loop(head: str) -> bool:
+        m = _LOOP.search(head)
+        if not m:
+            return False
+        short = _SHORT_TRIP.search(m.group(1) + ";")
+        return not (short and int(short.group(1)) <= SHORT_TRIP)
+
+    stack: list[bool] = []
+    for i in range(pos):
+        c = body[i]
+        if c == "{":
+            stack.append(long_loop(body[max(0, i - 300):i]))
+        elif c == "}" and stack:
+            stack.pop()
+    if any(stack):
+        return True
+    start = max(body.rfind(";", 0, pos), body.rfind("{", 0, pos), body.rfind("}", 0, pos))
+    # a loop header just before the statement (its own ';'s are inside its parentheses)
+    head = body[max(0, start - 300):pos]
+    m = re.search(r"\b(?:for|while)\s*\([^{}]*\)\s*$", head)
+    return bool(m) and long_loop(head[:m.end()])
+
+
+def thread_slots(body: str) -> list[dict]:
+    """Arrays the threads of a parallel region write one element each of, inside a loop (``sum[tid] += ...``
+    where tid = omp_get_thread_num()): neighbouring elements share a cache line, which then moves between the
+    threads' caches at every write (false sharing). [{array, index}]; empty where there are none."""
+    if not re.search(r"#\s*pragma\s+omp\s+parallel", body):
+        return []
+    tids = set(_TID.findall(body))
+    out: list[dict] = []
+    for m in _ELEMENT_WRITE.finditer(body):
+        name, index = m.group(1), m.group(2)
+        by_thread = "omp_get_thread_num" in index or any(re.search(rf"\b{re.escape(t)}\b", index) for t in tids)
+        if by_thread and _in_loop(body, m.start()) and all(o["array"] != name for o in out):
+            out.append({"array": name, "index": index.strip()})
+    return out
 
 
 def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
@@ -246,21 +318,32 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     if not out.ok:
         row.update(error=out.error, error_kind=out.error_kind)
         return row
-    timed_row(row, flops, nbytes, out.timing, roofs_one, caps, [])
     row["cpus_busy"] = out.cpus_busy
+    if out.subnormals:
+        row["subnormals"] = out.subnormals
     row["timing"] = out.timing.to_dict()
+    place_row(session, row, roofs_one, roofs_all)
+    return row
+
+
+def place_row(session, row: dict, roofs_one: dict, roofs_all: dict | None) -> None:
+    """A measured size on the roofline of the threads it was declared for, and of all the CPUs (again, when the
+    roofs changed: the hot loop found by sampling accesses memory another way than the one first read)."""
+    t = Timing.from_dict(row["timing"])
+    timed_row(row, row["flops"], row["bytes"], t, roofs_one, row["caches"], [])
+    row.pop("all_threads", None)
     if roofs_all is not None and row.get("intensity"):
-        p = place(flops, nbytes, row["time_s"], row["working_set_bytes"], roofs_all,
+        p = place(row["flops"], row["bytes"], row["time_s"], row["working_set_bytes"], roofs_all,
                   cache_capacities(session.machine, roofs_all["threads"]))
         if p.get("of_roof") is not None:
             row["all_threads"] = {"threads": roofs_all["threads"], "roof_flops_per_s": p["roof_flops_per_s"],
                                   "of_roof": p["of_roof"], "level": p["level"]}
-    return row
 
 
 def access_kinds(code: dict) -> tuple[str, ...] | None:
     """The bandwidth kernels whose ceilings bound a loop with these memory accesses: only loads, the read kernels;
-    streaming stores, the non-temporal kernels; ordinary stores (which read each line first), copy and triad."""
+    streaming stores, the non-temporal kernels; ordinary stores (which read each line first), copy and triad (see
+    :func:`roofs_for` for DRAM)."""
     audit = code.get("audit") or {}
     if not audit or not (audit.get("loads") or audit.get("stores")):
         return None
@@ -284,10 +367,28 @@ def reference_kind(code: dict) -> str | None:
     return "triad" if (audit.get("loads") or 0) >= 2 else "copy"
 
 
-def roofs_for(roofline: list[dict] | None, spec: KernelSpec, cpus: int,
-              kinds: tuple[str, ...] | None = None) -> tuple[dict, dict | None]:
+def roofs_for(roofline: list[dict] | None, spec: KernelSpec, cpus: int, kinds: tuple[str, ...] | None = None,
+              code: dict | None = None) -> tuple[dict, dict | None]:
     """The roofs at the kernel's declared thread count, and at all the CPUs (None when those are the same), the
-    memory roofs from the bandwidth kernels that access memory as the loop does."""
+    memory roofs from the bandwidth kernels that access memory as the loop does.
+
+    copy and triad count the bytes a program asks for; with ordinary stores their DRAM traffic is a third (triad: a
+    quarter) more, as each line written is read first. A loop that reads every array it writes (``a[i] += ...``)
+    wastes no such read: every byte it moves is one it counts, as with streaming stores, so its DRAM roof is the
+    streaming-store kernels' (``code`` tells which arrays it only writes)."""
     one = roofs_at(roofline, spec.threads, spec.precision, kinds)
     every = roofs_at(roofline, cpus, spec.precision, kinds) if cpus > spec.threads else None
+    if roofline and kinds == ("copy", "triad") and code is not None and \
+            not (code.get("pragmas") or {}).get("write_only"):
+        for roofs, t in ((one, spec.threads), (every, cpus)):
+            if roofs is not None:
+                _dram_from(roofs, roofs_at(roofline, t, spec.precision, ("copy_nt", "triad_nt")))
     return one, every
+
+
+def _dram_from(roofs: dict, other: dict) -> None:
+    """``roofs`` with its DRAM roof replaced by ``other``'s where that one is higher."""
+    new = next((m for m in other["memory"] if m["level"] == "DRAM"), None)
+    for i, m in enumerate(roofs["memory"]):
+        if m["level"] == "DRAM" and new and new["value"] > m["value"]:
+            roofs["memory"][i] = new

@@ -122,6 +122,22 @@ def with_guided_schedule(source: str, function: str) -> str | None:
     return "".join(lines[:a]) + changed + "".join(lines[b:])
 
 
+PAD = 16  # elements between two threads' slots in the unshared copy: a line or more apart for any element type
+
+
+def with_unshared_slots(source: str, arrays: list[str], params: list[str]) -> str | None:
+    """The source with every element access ``a[e]`` of ``arrays`` (their declarations included) made ``a[(e) *
+    PAD]``, so that each thread's element lies on a cache line of its own; None when one of them is a parameter
+    (its memory is the caller's, which a copy of the source cannot enlarge) or nothing changed."""
+    if not arrays or any(a in params for a in arrays):
+        return None
+    out = source
+    for name in arrays:
+        out = re.sub(rf"\b({re.escape(name)})\s*\[((?:[^\[\]]|\[[^\[\]]*\])*)\]",
+                     lambda m: f"{m.group(1)}[({m.group(2)}) * {PAD}]", out)
+    return out if out != source else None
+
+
 def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
     """The 2-D (or higher) arrays whose rows, at this size, are a power of two of at least 4 KiB apart: (name,
     row bytes)."""
@@ -208,6 +224,24 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
             return None
         return (_source_copy(spec, changed, "guided"), size,
                 msg("its parallel loops scheduled with schedule(guided) (in a copy of the source)"))
+    if exp == "ftz":
+        if spec.openmp:
+            return None  # set at load, the mode would hold for the calling thread only, not for an OpenMP team
+        return (_flags(spec, f"-include{CSRC / 'rl_ftz.h'}"), size,
+                msg("its calls run with flush-to-zero and denormals-are-zero set"))
+    if exp == "unshared":
+        from rooflab.diagnosis.evidence import thread_slots
+
+        text = spec.source.read_text(encoding="utf-8", errors="replace")
+        span = function_lines(text, spec.audit_function or spec.function)
+        body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
+        arrays = [s["array"] for s in thread_slots(body)]
+        changed = with_unshared_slots(text, arrays, [p.name for p in spec.prototype.params])
+        if changed is None:
+            return None
+        return (_source_copy(spec, changed, "unshared"), size,
+                msg("each thread's element of {arrays} {pad} elements apart, on a cache line of its own (in a copy of "
+                    "the source)", arrays=", ".join(arrays), pad=PAD))
     if exp == "padded":
         bigger = padded_size(spec, size)
         if bigger is None:
@@ -285,6 +319,8 @@ def _rounds_config(spec: KernelSpec, rounds: int) -> HarnessConfig:
 
 def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: dict, rounds: int) -> dict | None:
     """Time the original against the variant in interleaved rounds; None when the experiment does not apply."""
+    if exp == "streaming_stores":
+        return streaming_stores(session, spec, size, ctx, rounds)
     v = variant(exp, spec, size, ctx)
     if v is None:
         return None
@@ -328,6 +364,52 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     if others is not None:
         out["disturbed_cores"] = others  # other processes and the host's steal, meanwhile: it refutes nothing
     session.check_timing(f"experiment {exp}", tb)
+    return out
+
+
+def streaming_stores(session, spec: KernelSpec, size: dict, ctx: dict, rounds: int) -> dict | None:
+    """What streaming stores gain here and now at the kernel's size: rooflab's copy or triad kernel (the one nearest
+    the kernel's accesses) with streaming stores against the same kernel with ordinary ones, over as many bytes of
+    arrays on as many threads as the kernel keeps busy, alternated. It measures the fix on rooflab's kernel, not on
+    the user's (no compiler here can be told to stream a loop's stores): it approaches the fix. None where the ISA
+    has no streaming stores or the kernel's accesses match neither."""
+    from rooflab.kernels.labkernels import stream_reference
+
+    kind = ctx.get("stream_kind")
+    if kind not in ("copy", "triad") or not ctx.get("roofs_nt"):
+        return None
+    n = int(spec.array_bytes(size) / (8 * (2 if kind == "copy" else 3)))
+    if n < 1024:
+        return None
+    threads = ctx.get("busy_threads") or spec.threads
+    plain, nt = (stream_reference(k, n, threads, session.machine) for k in (kind, f"{kind}_nt"))
+    what = msg("rooflab's {kind} kernel with streaming stores against the same with ordinary stores, over as many "
+               "bytes ({n} doubles per array) on {t} thread(s)", kind=kind, n=n, t=threads)
+    out = {"id": "streaming_stores", "what": what, "size": {"n": n}}
+    try:
+        libs = [build_spec(plain), build_spec(nt)]
+    except CompileError as exc:
+        out.update(error=str(exc), error_kind="build")
+        return out
+    session.progress(f"explain: {spec.name}: {kind} with and without streaming stores")
+    m0 = session.mark()
+    try:
+        res = session.call("experiment streaming_stores", compare_c_kernels,
+                           task(plain, libs[0], {"n": n}, f"A {kind} n={n}"),
+                           task(nt, libs[1], {"n": n}, f"B {kind}_nt n={n}"), _rounds_config(spec, rounds), rounds,
+                           timeout_s=max(spec.timeout, 30.0) * 4)
+    except RooflabError as exc:
+        out.update(error=str(exc), error_kind="error")
+        return out
+    ta, tb, c = _paired(res, 1.0, 1.0)
+    lo, hi = c.ci95
+    out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
+               threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
+               a_time_s=None, b_time_s=tb.summary.median, per_work=False)
+    others = _others_since(session, m0)
+    if others is not None:
+        out["disturbed_cores"] = others
+    session.check_timing("experiment streaming_stores", tb)
     return out
 
 

@@ -1486,4 +1486,40 @@ ZH: dict[str, str] = {
         '{method}：L1 调入的字节是模型所计的 {r:.1f} 倍，而工作集所在的 {level} 大约只提供了一次：调入 L1 的每个缓存行只被使用了一部分',
     'its only loop':
         '其唯一的循环',
+    "rooflab's {kind} kernel with streaming stores against the same with ordinary stores, over as many bytes ({n} doubles per array) on {t} thread(s)":
+        'rooflab 的 {kind} 内核用流式存储与用普通存储对比，字节数相同（每个数组 {n} 个 double），{t} 个线程',
+    'its calls run with flush-to-zero and denormals-are-zero set':
+        '其调用在开启 flush-to-zero 与 denormals-are-zero 的情况下运行',
+    "each thread's element of {arrays} {pad} elements apart, on a cache line of its own (in a copy of the source)":
+        '{arrays} 中每个线程的元素相隔 {pad} 个元素，各占一个缓存行（在源代码的副本中）',
+    'subnormal numbers':
+        '次正规数（非规格化数）',
+    'after its calls, {share} of the values in its arrays are subnormal (non-zero and below the smallest normal number of their type)':
+        '调用之后，其数组中 {share} 的值是次正规数（非零，且小于其类型最小的正规数）',
+    'array {name}: {share} subnormal':
+        '数组 {name}：{share} 为次正规数',
+    'arithmetic on subnormal numbers may take a slow path in the core (a microcode assist on many x86 cores), many times the cost of an ordinary operation':
+        '对次正规数的运算可能在核心中走慢速路径（许多 x86 核心上是微码辅助），代价是普通运算的许多倍',
+    "set flush-to-zero and denormals-are-zero for this code (on x86 `_mm_setcsr(_mm_getcsr() | 0x8040)`; -ffast-math sets them in a program's start-up code), or keep values out of the subnormal range (rescale them, or set what decays below a threshold to zero)":
+        '为这段代码开启 flush-to-zero 与 denormals-are-zero（x86 上用 `_mm_setcsr(_mm_getcsr() | 0x8040)`；-ffast-math 会在程序的启动代码中开启它们），或让数值远离次正规数范围（重新缩放，或把衰减到阈值以下的值置零）',
+    'false sharing between threads':
+        '线程之间的伪共享',
+    'in its parallel region each thread updates element `{array}[{index}]` inside a loop: the elements of the threads lie side by side, on one cache line':
+        '在其并行区域中，每个线程在循环里更新元素 `{array}[{index}]`：各线程的元素紧挨着，位于同一个缓存行',
+    'it kept {busy:.1f} CPUs busy and reached {frac} of its roof':
+        '它让 {busy:.1f} 个 CPU 保持忙碌，达到其屋顶的 {frac}',
+    "each write by one thread takes the line from the other threads' caches: the threads wait for the line to move between cores at every iteration, though they never touch the same element":
+        '一个线程的每次写入都把该缓存行从其他线程的缓存中夺走：尽管它们从不访问同一个元素，各线程每次迭代都要等待缓存行在核心之间移动',
+    "accumulate in a variable local to each thread and write its element once at the end (or use a reduction clause), or give each thread's element a cache line of its own (pad it to 64 bytes)":
+        '在每个线程的局部变量中累加，最后只写一次其元素（或使用 reduction 子句），或让每个线程的元素独占一个缓存行（填充到 64 字节）',
+    'write-allocate traffic':
+        '写分配流量',
+    'each line it writes is first read from memory into the cache (write-allocate), then written back: the written arrays cross the memory bus twice':
+        '它写入的每个缓存行都先从内存读入缓存（写分配），再写回：被写的数组两次经过内存总线',
+    "write the arrays it only writes with streaming stores (`_mm512_stream_pd` / `_mm256_stream_pd` on aligned data, or a compiler's nontemporal pragma where it honours one), so that whole lines go to memory without being read first":
+        '对只写不读的数组使用流式存储（对齐数据上的 `_mm512_stream_pd` / `_mm256_stream_pd`，或编译器支持时的 nontemporal pragma），让整行直接写入内存而不先读取',
+    'it writes {arrays} without reading them, with ordinary stores: its working set is in DRAM':
+        '它用普通存储写 {arrays} 而从不读取它们：其工作集在 DRAM 中',
+    'on this machine the DRAM roof with streaming stores ({nt}, the {nk} kernel) is {g:.2f}x the roof with ordinary stores ({plain}, the {pk} kernel)':
+        '在本机上，流式存储的 DRAM 屋顶（{nt}，{nk} 内核）是普通存储屋顶（{plain}，{pk} 内核）的 {g:.2f} 倍',
 }

@@ -35,10 +35,12 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
 
 # the experiment that tests each finding directly (each rule's TEST): when it makes no difference, it is refuted
 TESTS = rules.TESTS
-# experiments that are the advice itself, applied (restrict on the pointers, the flag, the schedule, the padding):
-# one that left the loop as it was still refutes its finding; the others only approach the fix (-ffast-math for
-# partial sums, blocking alone for a tuned GEMM, float constants for float functions)
-EXACT_FIXES = {"restrict", "no_math_errno", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller"}
+# experiments that are the advice itself, applied (restrict on the pointers, the flag, the schedule, the padding,
+# flush-to-zero, a cache line per thread's element): one that left the loop as it was still refutes its finding; the
+# others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
+# float functions, streaming stores in rooflab's own bandwidth kernel)
+EXACT_FIXES = {"restrict", "no_math_errno", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller",
+               "ftz", "unshared"}
 
 
 def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:
@@ -87,8 +89,8 @@ def _ranked(row: dict, eff: dict, findings: list) -> list[dict]:
     every = row.get("all_threads") or {}
     for f in findings:
         cap = 1 / every["of_roof"] if f["id"] == "single_thread" and every.get("of_roof") else gap
-        if f["id"] == "working_set":
-            cap = None  # its roof is the faster level's: its factor says how far that is
+        if f["id"] in ("working_set", "write_allocate"):
+            cap = None  # its roof is another (the faster level's, streaming stores'): its factor says how far
         g = min(f["factor"], cap) if cap else f["factor"]
         f["saving_s"] = t * (1 - 1 / g) if g > 1 else 0.0
     return sorted(findings, key=_order)

@@ -72,7 +72,8 @@ def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
 
 
 REFERENCE = {"read": ("rl_read_call", "0", "8*n"), "copy": ("rl_copy_call", "0", "16*n"),
-             "triad": ("rl_triad_call", "2*n", "24*n")}
+             "triad": ("rl_triad_call", "2*n", "24*n"), "copy_nt": ("rl_copy_nt_call", "0", "16*n"),
+             "triad_nt": ("rl_triad_nt_call", "2*n", "24*n")}
 
 
 def stream_reference(kind: str, n: int, threads: int, machine: dict) -> KernelSpec:
@@ -86,4 +87,7 @@ def stream_reference(kind: str, n: int, threads: int, machine: dict) -> KernelSp
     args = {p.name: arrays.get(p.name, {"s": 3.0, "n": "n", "threads": threads}.get(p.name)) for p in proto.params}
     return KernelSpec(name=f"{kind} reference", source=src, function=fn, prototype=proto, flops=flops, bytes=nbytes,
                       sizes=[{"n": n}], args=args, flags=[f"-DRL_VBYTES={vector_bytes(machine['isa'])}"],
-                      check={}, precision="fp64", threads=threads, openmp=True)
+                      check=CHECK.get(kind.removesuffix("_nt"), {}), precision="fp64", threads=threads, openmp=True)
+
+
+CHECK = {"copy": {"a": "b"}, "triad": {"a": "b + 3.0 * c"}}  # what the references write, checked before timing

@@ -1,10 +1,11 @@
 """At its roof: within a fifth of it, or of the reference alternated with it (rooflab's bandwidth kernel at DRAM;
 bound by compute, the machine's BLAS GEMM on the same threads). Then nothing is left to gain in the kernel itself,
-and this finding stands alone (or beside a working set that a faster level could hold)."""
+and this finding stands alone; unless a faster level could hold its working set, or streaming stores would lift
+the roof of the arrays it only writes. Subnormal numbers in its arrays are named beside it, to be tested."""
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import working_set
+from rooflab.diagnosis.rules import denormals, working_set, write_allocate
 from rooflab.diagnosis.rules.facts import AT_ROOF, Facts, finding, reference_evidence
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
@@ -51,6 +52,9 @@ def find(f: Facts) -> list[dict] | None:
     ws = working_set.at_roof_of_a_slower_level(row, f.ctx)
     if ws is not None:  # at the roof of a level its data could be kept above
         return [ws]
+    wa = write_allocate.find(f)
+    if wa:  # at the roof of ordinary stores, which the streaming-store roof is above
+        return wa
     live = row.get("reference") or {}
     if live.get("ratio") and (live["ci95"][1] >= AT_ROOF or live["ratio"] > of_roof):
         of_roof = live["ratio"]  # the same moment's bandwidth says more than a stored roof
@@ -73,4 +77,6 @@ def find(f: Facts) -> list[dict] | None:
     blas = _blas(_roofs_used(f))
     if row.get("bound") == "compute" and blas and live.get("kind") != "blas_gemm":
         ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
-    return [finding(ID, 1.0, ev, words)]
+    # subnormal numbers can hold a kernel at what looks like its roof (the slow path takes the time, not the
+    # memory): beside it, with flush-to-zero as its test
+    return [finding(ID, 1.0, ev, words), *denormals.find(f)]
