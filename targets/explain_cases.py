@@ -66,6 +66,10 @@ CASES = {
     # the s loop walks C4 by columns (stride np): interchanging p and s makes it contiguous and vectorizable
     "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, None),
     "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, None),
+    # written down before their first run: syrk's innermost j loop walks A by columns; fdtd-2d sweeps its fields
+    # (29 MiB, L3) on one CPU, vectorized, with nothing else wrong in the loops
+    "pb_syrk": (SPEC, "pb_syrk", "strided", None, None),
+    "pb_fdtd2d": (SPEC, "pb_fdtd2d", "single_thread", None, None),
     "int_div": (SPEC, "int_div", "int_div", None, "int_div_fixed"),
     "conversions": (SPEC, "conversions", "conversions", "single_constants", "conversions_fixed"),
     "control_flow": (SPEC, "control_flow", "control_flow", None, None),
@@ -77,6 +81,8 @@ CASES = {
     "streaming": (SPEC, "streaming", "write_allocate", "streaming_stores", "streaming_nt"),
     "denormals": (SPEC, "denormals", "denormals", "ftz", "denormals_fixed"),
     "false_sharing": (SPEC, "false_sharing", "false_sharing", "unshared", "false_sharing_fixed"),
+    # a GEMM's panel packing: every step to another page, on the 4 KiB pages a C program's malloc gets here
+    "tlb": (SPEC, "tlb", "tlb", "huge_pages", "tlb_fixed"),
     "streaming_nt": (SPEC, "streaming_nt", "clean", None, None),
     "update_omp": (SPEC, "update_omp", "clean", None, None),
     "dot_simd": (SPEC, "dot_simd", "clean", None, None),

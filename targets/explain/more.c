@@ -130,3 +130,13 @@ void update_omp(double *a, const double *c, long n)
     for (long i = 0; i < n; i++)
         a[i] += 3.0 * c[i];
 }
+
+/* TLB misses: B (k x n, row-major) packed into panels of 8 columns, as a GEMM packs its operand. Each row of a
+   panel is one cache line of B, used whole; but rows are n doubles apart, so every step is to another page. */
+void pack_panels(long k, long n, const double *restrict B, double *restrict P)
+{
+    for (long j0 = 0; j0 < n; j0 += 8)
+        for (long p = 0; p < k; p++)
+            for (long jj = 0; jj < 8; jj++)
+                P[j0 * k + p * 8 + jj] = B[p * n + j0 + jj];
+}

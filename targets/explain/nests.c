@@ -324,3 +324,35 @@ void pb_jacobi2d(long tsteps, long n, double *A, double *B)
                                       B[(i - 1) * n + j]);
     }
 }
+
+/* PolyBench/C 4.2 syrk (lower triangle of C = alpha A A^T + beta C), in its own loop order: the j loop, innermost,
+   walks A[j][k] down a column. */
+void pb_syrk(long n, long m, double alpha, double beta, double C[n][n], double A[n][m])
+{
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j <= i; j++)
+            C[i][j] *= beta;
+        for (long k = 0; k < m; k++)
+            for (long j = 0; j <= i; j++)
+                C[i][j] += alpha * A[i][k] * A[j][k];
+    }
+}
+
+/* PolyBench/C 4.2 fdtd-2d: the three field updates of each time step, each a sweep over its arrays. */
+void pb_fdtd2d(long tmax, long nx, long ny, double ex[nx][ny], double ey[nx][ny], double hz[nx][ny],
+               double fict[tmax])
+{
+    for (long t = 0; t < tmax; t++) {
+        for (long j = 0; j < ny; j++)
+            ey[0][j] = fict[t];
+        for (long i = 1; i < nx; i++)
+            for (long j = 0; j < ny; j++)
+                ey[i][j] = ey[i][j] - 0.5 * (hz[i][j] - hz[i - 1][j]);
+        for (long i = 0; i < nx; i++)
+            for (long j = 1; j < ny; j++)
+                ex[i][j] = ex[i][j] - 0.5 * (hz[i][j] - hz[i][j - 1]);
+        for (long i = 0; i < nx - 1; i++)
+            for (long j = 0; j < ny - 1; j++)
+                hz[i][j] = hz[i][j] - 0.7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j]);
+    }
+}

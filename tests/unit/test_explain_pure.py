@@ -994,7 +994,10 @@ def test_write_allocate_for_a_dram_stream_that_only_writes_an_array_with_ordinar
     c = code(loop, audit={"loads": 2, "stores": 1, "nt_stores": 0}, pragmas=only)
     fs = diagnose(c, row(level="DRAM", of_roof=0.95), WA_CTX)  # at the roof of ordinary stores
     assert ids(fs) == ["write_allocate"] and fs[0]["experiments"] == ["streaming_stores"]
-    assert fs[0]["factor"] == pytest.approx(1.5 / 0.95) and "1.50x" in text(fs[0]["evidence"][1])
+    # from the fast end of its interval up to the streaming-store roof
+    assert fs[0]["factor"] == pytest.approx(1.5 / (0.95 * 1e-3 / 0.99e-3)) and "1.50x" in text(fs[0]["evidence"][1])
+    # far below the roof of ordinary stores something else holds it back (a strided read, a page walk per step)
+    assert "write_allocate" not in ids(diagnose(c, row(level="DRAM", of_roof=0.38), WA_CTX))
     # streaming stores already, an array also read, data in a cache, or no gain here: none
     nt = code(loop, audit={"loads": 2, "stores": 1, "nt_stores": 1}, pragmas=only)
     assert "write_allocate" not in ids(diagnose(nt, row(level="DRAM", of_roof=0.95), WA_CTX))
@@ -1030,3 +1033,49 @@ def test_a_loop_that_reads_what_it_writes_is_judged_at_dram_by_the_streaming_sto
     assert next(m for m in one["memory"] if m["level"] == "L2")["kernel"] == "copy"  # in a cache: as before
     one, _ = roofs_for([doc], spec, 1, ("copy", "triad"), {"pragmas": {"write_only": ["a"]}})
     assert dram(one)["kernel"] == "copy"
+
+
+def test_page_strides_on_small_pages_beyond_the_tlbs_reach_are_tested_with_huge_pages():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "small_pages": {"text": "huge_pages = false in the spec", "args": {}}, "tlb_entries": 3584,
+           "page_rows": [("B", 8000)]}
+    big = row(level="DRAM", of_roof=0.35, working_set_bytes=64 << 20)
+    fs = diagnose(code(loop), big, ctx)
+    f = next(x for x in fs if x["id"] == "tlb")
+    assert f["experiments"] == ["huge_pages"] and "16384 pages" in text(f["evidence"][0])
+    assert "3584" in text(f["evidence"][1]) and "8000 bytes" in text(f["evidence"][2])
+    # on huge pages, within the TLB's reach, rows under a page, or at the roof: none
+    assert "tlb" not in ids(diagnose(code(loop), big, {**ctx, "small_pages": None}))
+    assert "tlb" not in ids(diagnose(code(loop), row(level="DRAM", of_roof=0.35, working_set_bytes=8 << 20), ctx))
+    assert "tlb" not in ids(diagnose(code(loop), big, {**ctx, "page_rows": []}))
+    assert "tlb" not in ids(diagnose(code(loop), {**big, "of_roof": 0.7}, ctx))
+    # where the OS does not tell the TLB's size, a usual one is assumed and said
+    f = next(x for x in diagnose(code(loop), big, {**ctx, "tlb_entries": None}) if x["id"] == "tlb")
+    assert "not told by the OS" in text(f["evidence"][1])
+
+
+def test_the_tlb_size_is_read_where_the_os_gives_it(tmp_path):
+    from rooflab.machine.env import tlb_entries
+
+    (tmp_path / "amd").write_text("processor\t: 0\nTLB size\t: 3584 4K pages\nflags\t: fpu\n")
+    (tmp_path / "intel").write_text("processor\t: 0\nflags\t: fpu\n")
+    assert tlb_entries(str(tmp_path / "amd")) == 3584 and tlb_entries(str(tmp_path / "intel")) is None
+
+
+def test_arrays_asked_on_small_pages_are_advised_off_huge_pages():
+    import numpy as np
+
+    from rooflab.timing.memory import HUGE_FROM, aligned_array
+
+    a = aligned_array(HUGE_FROM // 8, np.float64, 1.0, skew=1088, huge=False)
+    b = aligned_array(HUGE_FROM // 8, np.float64, 1.0, skew=1088)
+    assert a.ctypes.data % 4096 == 1088 and b.ctypes.data % 4096 == 1088 and a.sum() == b.sum() == HUGE_FROM // 8
+
+
+def test_a_kernel_that_computes_nothing_is_judged_by_its_bandwidth():
+    from rooflab.model.roofline import place
+
+    roofs = {"compute": [{"value": 1e11, "name": "fp64 FMA"}], "memory": [{"level": "DRAM", "value": 2e10}]}
+    p = place(0.0, 1e9, 0.1, 1e9, roofs, {"L1": 48 << 10, "L2": 1 << 20, "L3": 32 << 20})
+    assert p["bound"] == "memory" and p["of_roof"] == pytest.approx(0.5) and p["roof_bytes_per_s"] == 2e10
+    assert p["level"] == "DRAM" and not p["intensity"]

@@ -4,14 +4,16 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 from __future__ import annotations
 
 from rooflab.diagnosis import evidence
-from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, pow2_rows, reference_run,
+from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_rows, pow2_rows, reference_run,
                                             run_experiment)
 from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
-from rooflab.machine.env import usable_cpus
+from rooflab.i18n import msg
+from rooflab.machine.env import tlb_entries, usable_cpus
 from rooflab.model.reference import roofs_at
+from rooflab.timing.memory import thp_mode
 from rooflab.toolchain.asm import innermost_loops
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.spec import KernelSpec, size_for
@@ -67,6 +69,15 @@ def _roofs(roofline: list[dict] | None, spec: KernelSpec, cpus: int, code: dict)
     return {"roofs": one, "roofs_all": every, "roofs_nt": nt, "stream_kind": evidence.reference_kind(code)}
 
 
+def _pages(spec: KernelSpec) -> dict:
+    """The pages the kernel's arrays are on: ``small_pages`` says why they are 4 KiB pages (the spec's huge_pages =
+    false, or no transparent huge pages on this machine), None when they are huge; with the TLB's size."""
+    thp = thp_mode()
+    why = (msg("huge_pages = false in the spec") if not spec.huge_pages else
+           msg("this machine gives no transparent huge pages") if thp == "never" else None)
+    return {"small_pages": why, "thp": thp, "tlb_entries": tlb_entries()}
+
+
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
                    experiments: bool = True, quick: bool = False) -> dict:
     cpus = usable_cpus()
@@ -86,7 +97,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
     entry["code"] = code
     ctx = {"cpus": cpus, "threads": spec.threads, "isa_vector_bits": code["isa_vector_bits"],
            "profile": spec.profile, "openmp": spec.openmp, "arch": session.machine["isa"]["arch"],
-           "precision": spec.precision, **_roofs(roofline, spec, cpus, code)}
+           "precision": spec.precision, **_roofs(roofline, spec, cpus, code), **_pages(spec)}
     roofs_one, roofs_all = ctx["roofs"], ctx["roofs_all"]
     entry["roofs"] = roofs_one
     for i, size in enumerate(sizes):
@@ -120,7 +131,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
-                    "pow2_rows": pow2_rows(spec, size), "busy_threads": busy}
+                    "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

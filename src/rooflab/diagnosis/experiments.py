@@ -138,9 +138,8 @@ def with_unshared_slots(source: str, arrays: list[str], params: list[str]) -> st
     return out if out != source else None
 
 
-def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
-    """The 2-D (or higher) arrays whose rows, at this size, are a power of two of at least 4 KiB apart: (name,
-    row bytes)."""
+def page_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
+    """The 2-D (or higher) arrays whose rows, at this size, are 4 KiB or more apart: (name, row bytes)."""
     out = []
     for name, v in spec.args.items():
         if not isinstance(v, ArrayArg) or len(v.shape) < 2:
@@ -149,9 +148,15 @@ def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
             row = int(arith(v.shape[-1], size, name)) * np.dtype(v.dtype).itemsize
         except (ExprError, ValueError, TypeError):
             continue
-        if row >= 4096 and row & (row - 1) == 0:
+        if row >= 4096:
             out.append((name, row))
     return out
+
+
+def pow2_rows(spec: KernelSpec, size: dict) -> list[tuple[str, int]]:
+    """The 2-D (or higher) arrays whose rows, at this size, are a power of two of at least 4 KiB apart: (name,
+    row bytes)."""
+    return [(name, row) for name, row in page_rows(spec, size) if row & (row - 1) == 0]
 
 
 def padded_size(spec: KernelSpec, size: dict) -> dict | None:
@@ -242,6 +247,11 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return (_source_copy(spec, changed, "unshared"), size,
                 msg("each thread's element of {arrays} {pad} elements apart, on a cache line of its own (in a copy of "
                     "the source)", arrays=", ".join(arrays), pad=PAD))
+    if exp == "huge_pages":
+        if spec.huge_pages or ctx.get("thp") == "never":
+            return None
+        return (dataclasses.replace(spec, huge_pages=True), size,
+                msg("its arrays on transparent huge pages (2 MiB) instead of 4 KiB pages"))
     if exp == "padded":
         bigger = padded_size(spec, size)
         if bigger is None:

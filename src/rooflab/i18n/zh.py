@@ -1522,4 +1522,24 @@ ZH: dict[str, str] = {
         '它用普通存储写 {arrays} 而从不读取它们：其工作集在 DRAM 中',
     'on this machine the DRAM roof with streaming stores ({nt}, the {nk} kernel) is {g:.2f}x the roof with ordinary stores ({plain}, the {pk} kernel)':
         '在本机上，流式存储的 DRAM 屋顶（{nt}，{nk} 内核）是普通存储屋顶（{plain}，{pk} 内核）的 {g:.2f} 倍',
+    'huge_pages = false in the spec':
+        '规格中 huge_pages = false',
+    'this machine gives no transparent huge pages':
+        '本机不提供透明大页',
+    'its arrays on transparent huge pages (2 MiB) instead of 4 KiB pages':
+        '其数组放在透明大页（2 MiB）上，而非 4 KiB 页',
+    'TLB misses (page strides)':
+        'TLB 未命中（跨页步长）',
+    'its arrays are on 4 KiB pages ({why}): its working set of {ws} spans {pages} pages':
+        '其数组位于 4 KiB 页上（{why}）：{ws} 的工作集跨越 {pages} 个页',
+    'array {name}: rows of {bytes} bytes, a page or more: a walk down a column or a panel steps to a new page at every access':
+        '数组 {name}：每行 {bytes} 字节，至少一页：沿列或面板遍历时每次访问都跨到新的页',
+    "the core's TLB holds {n} translations of 4 KiB pages (the OS says so): {reach}":
+        '该核心的 TLB 可容纳 {n} 个 4 KiB 页的地址转换（操作系统给出）：{reach}',
+    "the core's TLB size is not told by the OS; many hold about {n} translations of 4 KiB pages ({reach})":
+        '操作系统未给出该核心的 TLB 大小；常见的约可容纳 {n} 个 4 KiB 页的地址转换（{reach}）',
+    'each step to a page whose translation is not in the TLB waits for a walk of the page tables (tens of cycles) before its data can come':
+        '每次跨到地址转换不在 TLB 中的页，都要先遍历页表（数十个周期），数据才能到来',
+    'put the arrays on huge pages (allocate them 2 MiB-aligned and madvise(MADV_HUGEPAGE), or use a huge-page allocator), or reorder or block the loops so that consecutive accesses stay within a page':
+        '把数组放到大页上（按 2 MiB 对齐分配并调用 madvise(MADV_HUGEPAGE)，或使用大页分配器），或重排、分块循环，使相邻访问留在同一页内',
 }

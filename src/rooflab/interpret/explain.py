@@ -40,7 +40,7 @@ TESTS = rules.TESTS
 # others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
 # float functions, streaming stores in rooflab's own bandwidth kernel)
 EXACT_FIXES = {"restrict", "no_math_errno", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller",
-               "ftz", "unshared"}
+               "ftz", "unshared", "huge_pages"}
 
 
 def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:

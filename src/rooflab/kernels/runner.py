@@ -33,12 +33,13 @@ class ArraySpec:
     seed: int = 0
     skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
     name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
+    huge: bool = True  # large arrays on transparent huge pages where the OS allows; False: 4 KiB pages
 
     def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
         A kernel that writes past either end changes them, which :func:`check_guards` reports."""
         src = self.make()
-        buf = aligned_array(self.nbytes + 2 * GUARD, np.uint8, skew=self.skew)
+        buf = aligned_array(self.nbytes + 2 * GUARD, np.uint8, skew=self.skew, huge=self.huge)
         buf.fill(GUARD_BYTE)
         a = buf[GUARD:GUARD + self.nbytes].view(np.dtype(self.dtype)).reshape(self.shape)
         a[...] = src
@@ -59,7 +60,7 @@ class ArraySpec:
             src = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
         else:
             src = np.full(self.shape, self.fill, dt)
-        a = aligned_array(math.prod(self.shape), dt, skew=self.skew).reshape(self.shape)
+        a = aligned_array(math.prod(self.shape), dt, skew=self.skew, huge=self.huge).reshape(self.shape)
         a[...] = src
         return a
 

@@ -92,7 +92,7 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
             shape = tuple(int(arith(d, size, f"args.{p.name}.shape")) for d in v.shape)
             # every array on its own 4 KiB offset (17 lines apart), the same for every kernel of a comparison
             a = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i), skew=(1088 * len(arrays)) % 4096,
-                          name=p.name)
+                          name=p.name, huge=spec.huge_pages)
             argtypes.append(f"{p.base}*")
             args.append(a)
             arrays.append((p.name, a))

@@ -30,6 +30,15 @@ def usable_cpus() -> int:
     return max(1, min(n, math.ceil(quota))) if quota else n
 
 
+def tlb_entries(cpuinfo: str = "/proc/cpuinfo") -> int | None:
+    """The entries of the core's last-level data TLB for 4 KiB pages where the OS says (AMD's "TLB size: 3584 4K
+    pages" in /proc/cpuinfo); None elsewhere."""
+    import re
+
+    m = re.search(r"^TLB size\s*:\s*(\d+)\s*4K pages", _read(cpuinfo) or "", re.M)
+    return int(m.group(1)) if m else None
+
+
 def _cgroup_dirs(root: str = "/sys/fs/cgroup", proc: str = "/proc/self/cgroup") -> list[Path]:
     """This process's cgroup directories (v2 unified, and the v1 controllers), most specific first."""
     out = []

@@ -180,6 +180,12 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
                    bound=("memory" if inten * bw < comp else "compute"),
                    bound_by=(msg("{level} bandwidth", level=roof_level) if inten * bw < comp else
                              roofs["compute"][0]["name"]))
+    elif bw and nbytes and not flops:
+        # it moves data and computes nothing (a copy, a transpose, a packing): judged by its bandwidth alone, with
+        # no point on the roofline (an intensity of zero has no place on its log axis)
+        out.update(level=level, roof_flops_per_s=0.0, roof_bytes_per_s=bw, of_roof=by / bw, bound="memory",
+                   bound_by=msg("{level} bandwidth", level=roof_level))
+    if out.get("of_roof") is not None:
         if roof_level != level:
             out["roof_level"] = roof_level
         if out["of_roof"] > ABOVE_ROOF and out["bound"] == "memory" and roof_level == level:

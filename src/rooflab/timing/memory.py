@@ -30,18 +30,48 @@ def _huge_backed(nbytes: int, skew: int) -> np.ndarray:
     return base[off + skew: off + skew + nbytes]
 
 
-def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int = 0) -> np.ndarray:
+def _small_backed(nbytes: int, skew: int) -> np.ndarray:
+    """Bytes that start ``skew`` bytes past a page boundary of a region advised never to use transparent huge
+    pages: 4 KiB pages, as a C program's malloc gets them where huge pages are given on request only."""
+    import mmap
+
+    mm = mmap.mmap(-1, nbytes + 4096 + skew, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mm, "madvise") and hasattr(mmap, "MADV_NOHUGEPAGE"):
+        try:
+            mm.madvise(mmap.MADV_NOHUGEPAGE)
+        except OSError:  # without THP they are 4 KiB pages anyway
+            pass
+    base = np.frombuffer(mm, np.uint8)
+    return base[skew: skew + nbytes]
+
+
+def thp_mode() -> str | None:
+    """The kernel's transparent huge page mode (always, madvise or never), or None where it does not say."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            text = f.read()
+    except OSError:
+        return None
+    import re
+
+    m = re.search(r"\[(\w+)\]", text)
+    return m.group(1) if m else None
+
+
+def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int = 0,
+                  huge: bool = True) -> np.ndarray:
     """A 1-D array whose data starts ``skew`` bytes after an ``align``-byte boundary.
 
     Large allocations come page-aligned, so arrays used together would sit at the same offset in their pages and
     every load would alias the store of the same element in the other array (4K aliasing), slowing copy and triad
     in L1. Give each array of a kernel a different skew (a multiple of the line size) to keep them apart. Arrays of
-    256 KiB and more start in a transparent huge page where the kernel allows it.
+    256 KiB and more start in a transparent huge page where the kernel allows it; with ``huge`` False they are on
+    4 KiB pages (as a C program's malloc gets them where huge pages are given on request only).
     """
     dt = np.dtype(dtype)
     nbytes = n * dt.itemsize
     if nbytes >= HUGE_FROM:
-        a = _huge_backed(nbytes, skew).view(dt)
+        a = (_huge_backed(nbytes, skew) if huge else _small_backed(nbytes, skew)).view(dt)
     else:
         raw = np.empty(nbytes + align + skew + 4096, np.uint8)
         off = (-raw.ctypes.data) % 4096 + skew if skew else (-raw.ctypes.data) % align

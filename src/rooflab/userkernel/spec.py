@@ -52,7 +52,7 @@ class SpecError(RooflabError):
 
 
 KERNEL_KEYS = {"name", "source", "function", "prototype", "flags", "profile", "openmp", "threads", "sizes", "flops",
-               "bytes", "args", "check", "timeout", "min_sample", "samples", "precision"}
+               "bytes", "args", "check", "timeout", "min_sample", "samples", "precision", "huge_pages"}
 ARRAY_KEYS = {"shape", "dtype", "fill", "output", "seed"}
 FILLS = ("random", "zeros", "ones", "arange")
 # names that generated code uses: a kernel or parameter of the user's may not take them
@@ -120,6 +120,7 @@ class KernelModel(_Model):
     min_sample: Annotated[float, Field(gt=0, le=60, allow_inf_nan=False)] = 0.01
     samples: Annotated[int, Field(ge=1, le=100000)] = 11
     precision: Optional[Literal["fp32", "fp64"]] = None
+    huge_pages: StrictBool = True
 
 
 class CheckModel(_Model):
@@ -200,6 +201,7 @@ class KernelSpec:
     samples: int = 11
     precision: str = "fp64"
     spec_path: Path | None = None
+    huge_pages: bool = True  # arrays of 256 KiB and more on transparent huge pages where the OS allows (as NumPy's)
     audit_function: str | None = None  # where the hot loop is, when not in `function` itself (the labs' kernels)
 
     def scalars(self, size: dict) -> dict:
@@ -227,7 +229,8 @@ class KernelSpec:
                 "prototype": self.prototype.declaration(), "flops": self.flops, "bytes": self.bytes,
                 "sizes": self.sizes, "flags": self.flags, "profile": self.profile, "openmp": self.openmp,
                 "threads": self.threads, "check": self.check, "tolerance": self.tolerance,
-                "precision": self.precision, "spec": str(self.spec_path) if self.spec_path else None}
+                "precision": self.precision, "huge_pages": self.huge_pages,
+                "spec": str(self.spec_path) if self.spec_path else None}
 
 
 def _sizes(raw, where: str) -> list[dict]:
@@ -363,7 +366,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
                       sizes=sizes, args=args, flags=list(m.flags), profile=m.profile, openmp=m.openmp,
                       threads=m.threads, check=check, tolerance=chk.tolerance, timeout=m.timeout,
                       min_sample=m.min_sample, samples=m.samples, precision=m.precision or _precision(args),
-                      spec_path=spec_path)
+                      spec_path=spec_path, huge_pages=m.huge_pages)
     _validate_expressions(spec, where)
     return spec
 

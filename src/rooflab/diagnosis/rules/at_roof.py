@@ -69,8 +69,10 @@ def find(f: Facts) -> list[dict] | None:
     else:
         words = msg("at {frac} of {roof}, as fast as the best real code gets there: nothing left to gain in this "
                     "kernel; only fewer operations would make it faster", frac=pct(of_roof), roof=roof)
+    moved = not row.get("flops") and row.get("roof_bytes_per_s")  # it moves data and computes nothing
     ev = [msg("{rate} against a roof of {roof} at its working set ({ws} in {level})",
-              rate=si(row["flops_per_s"], "FLOP/s"), roof=si(eff["roof_flops_per_s"], "FLOP/s"),
+              rate=si(row["bytes_per_s"], "B/s") if moved else si(row["flops_per_s"], "FLOP/s"),
+              roof=si(row["roof_bytes_per_s"], "B/s") if moved else si(eff["roof_flops_per_s"], "FLOP/s"),
               ws=binary_bytes(row["working_set_bytes"]), level=eff["level"])]
     if live.get("ratio"):
         ev.append(reference_evidence(live))
