@@ -42,17 +42,17 @@ SPEC = Path(__file__).resolve().parent / "explain" / "cases.toml"
 # case -> (spec, kernel, the finding that is right first ("clean": nothing wrong), the experiment that tests it,
 # the kernel with the source fixed, timed against the original to size what the experiment recovers)
 CASES = {
-    "aliasing": (SPEC, "aliasing", "aliasing", "restrict", None),
-    "reduction": (SPEC, "reduction", "reduction_chain", "fast_math", None),
-    "column": (SPEC, "column", "strided", None, None),
+    "aliasing": (SPEC, "aliasing", "aliasing", "restrict", "aliasing_fixed"),
+    "reduction": (SPEC, "reduction", "reduction_chain", "fast_math", "reduction_fixed"),
+    "column": (SPEC, "column", "strided", None, "column_fixed"),
     "working_set": (SPEC, "working_set", "working_set", "smaller", None),
     "dependency": (SPEC, "dependency", "dependency_chain", "unroll", None),
-    "single_thread": (SPEC, "single_thread", "single_thread", "openmp", None),
-    "scalar_build": (SPEC, "scalar_build", "scalar_build", "vectorize", None),
-    "errno": (SPEC, "errno", "calls", "no_math_errno", None),
+    "single_thread": (SPEC, "single_thread", "single_thread", "openmp", "single_thread_fixed"),
+    "scalar_build": (SPEC, "scalar_build", "scalar_build", "vectorize", "scalar_build_fixed"),
+    "errno": (SPEC, "errno", "calls", "no_math_errno", "errno_fixed"),
     "pb_gemm": (SPEC, "pb_gemm", "reuse", "blocked", "pb_gemm_tiled"),
-    "pb_bicg": (SPEC, "pb_bicg", "reduction_chain", "restrict", None),
-    "pb_trisolv": (SPEC, "pb_trisolv", "reduction_chain", "fast_math", None),
+    "pb_bicg": (SPEC, "pb_bicg", "reduction_chain", "restrict", "pb_bicg_fixed"),
+    "pb_trisolv": (SPEC, "pb_trisolv", "reduction_chain", "fast_math", "pb_trisolv_fixed"),
     "pb_seidel": (SPEC, "pb_seidel", "dependency_chain", None, None),
     "pb_atax": (SPEC, "pb_atax", "reduction_chain", None, None),
     "pb_mvt": (SPEC, "pb_mvt", "strided", None, None),
@@ -62,7 +62,7 @@ CASES = {
     # memory-bound sweeps of L3 on one CPU: L2's roof here is only ~1.2x L3's, so blocking for L2 gains less than
     # the second CPU would
     "pb_floyd": (SPEC, "pb_floyd", "single_thread", None, None),
-    "pb_durbin": (SPEC, "pb_durbin", "reduction_chain", None, None),
+    "pb_durbin": (SPEC, "pb_durbin", "reduction_chain", "fast_math", "pb_durbin_fixed"),
     # the s loop walks C4 by columns (stride np): interchanging p and s makes it contiguous and vectorizable
     "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, None),
     "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, None),
@@ -72,11 +72,11 @@ CASES = {
     "pb_fdtd2d": (SPEC, "pb_fdtd2d", "single_thread", None, None),
     "int_div": (SPEC, "int_div", "int_div", None, "int_div_fixed"),
     "conversions": (SPEC, "conversions", "conversions", "single_constants", "conversions_fixed"),
-    "control_flow": (SPEC, "control_flow", "control_flow", None, None),
+    "control_flow": (SPEC, "control_flow", "control_flow", None, "control_flow_fixed"),
     "indirect": (SPEC, "indirect", "indirect", None, None),
-    "omp_overhead": (SPEC, "omp_overhead", "omp_overhead", "serial", None),
+    "omp_overhead": (SPEC, "omp_overhead", "omp_overhead", "serial", "omp_overhead_fixed"),
     "imbalance": (SPEC, "imbalance", "imbalance", "guided", "imbalance_fixed"),
-    "conflicts": (SPEC, "conflicts", "conflicts", "padded", None),
+    "conflicts": (SPEC, "conflicts", "conflicts", "padded", "conflicts_fixed"),
     # a plain-store triad at DRAM: every line of a is read before it is written; streaming stores avoid that
     "streaming": (SPEC, "streaming", "write_allocate", "streaming_stores", "streaming_nt"),
     "denormals": (SPEC, "denormals", "denormals", "ftz", "denormals_fixed"),
@@ -91,7 +91,12 @@ CASES = {
     "pb_jacobi1d": (SPEC, "pb_jacobi1d", "clean", None, None),
     "sum_omp": (SPEC, "sum_omp", "clean", None, None),
     "gemm_packed": ("lab:gemm_packed", None, "clean", None, None),
+    # the course's ladder below its top rung, at the sizes of its lecture: the naive i-j-k order walks B down a
+    # column in its innermost loop (loop order is the first lesson); i-k-j streams rows but blocks nothing
+    "gemm_ijk": ("lab:gemm_ijk", None, "strided", None, None),
+    "gemm_ikj": ("lab:gemm_ikj", None, "reuse", "blocked", None),
 }
+SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
 # others, or that no rule found anything to change (no advice)
 CLEAN = (["at_roof"], ["single_thread"], ["at_roof", "single_thread"], ["unexplained"])
@@ -119,7 +124,7 @@ def run_case(name: str, quick: bool) -> dict:
     spec, kernel, want, exp, fixed = CASES[name]
     t0 = time.perf_counter()
     try:
-        res = rooflab.explain(str(spec), kernel=kernel, quick=quick)
+        res = rooflab.explain(str(spec), kernel=kernel, quick=quick, **({"size": SIZES[name]} if name in SIZES else {}))
     except RooflabError as exc:
         return {"name": name, "error": str(exc), "wall_s": time.perf_counter() - t0}
     wall = time.perf_counter() - t0

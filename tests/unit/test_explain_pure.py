@@ -1079,3 +1079,41 @@ def test_a_kernel_that_computes_nothing_is_judged_by_its_bandwidth():
     p = place(0.0, 1e9, 0.1, 1e9, roofs, {"L1": 48 << 10, "L2": 1 << 20, "L3": 32 << 20})
     assert p["bound"] == "memory" and p["of_roof"] == pytest.approx(0.5) and p["roof_bytes_per_s"] == 2e10
     assert p["level"] == "DRAM" and not p["intensity"]
+
+
+def test_innermost_loops_that_step_by_a_row_are_read_from_the_source():
+    from rooflab.diagnosis.evidence import column_walks
+
+    ijk = """{ for (long i = 0; i < M; i++)
+        for (long j = 0; j < N; j++) {
+            float s = 0.0f;
+            for (long k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
+            C[i * N + j] = s;
+        } }"""
+    assert column_walks(ijk) == [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]
+    ikj = ijk.replace("for (long j = 0; j < N; j++) {", "for (long k = 0; k < K; k++) {").replace(
+        "for (long k = 0; k < K; k++) s", "for (long j = 0; j < N; j++) s")
+    assert column_walks(ikj) == []  # j innermost: B[k * N + j] and A[i * K + k] walk rows or stay put
+    syrk = "{ for (i = 0; i < n; i++) for (k = 0; k < m; k++) for (j = 0; j <= i; j++) C[i][j] += A[i][k] * A[j][k]; }"
+    assert column_walks(syrk) == [{"array": "A", "index": "[j][k]", "var": "j", "stride": ""}]
+    assert column_walks("{ for (i = 0; i < n; i++) y[2 * i] = x[i]; }") == []  # every other element: one line
+    assert column_walks("{ for (i = 0; i < n; i++) y[i] = x[i * 16]; }")[0]["stride"] == "16"
+
+
+def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_counted():
+    loop = {**LOOP_SCALAR_SUM, "vector_bits": 0}
+    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]}
+    pred = {"cycles_per_iteration": 6.0, "block_rthroughput": 1.8, "bound": "dependencies", "dependency_share": 0.86,
+            "tool": "llvm-mca", "model": "znver4"}
+    c = code(loop, pragmas=walks, prediction=pred)
+    fs = diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, bound="compute"), CTX)
+    f = next(x for x in fs if x["id"] == "strided")
+    assert f["factor"] == pytest.approx(22.5 / 6.0) and "`B[k * N + j]`" in text(f["evidence"][0])
+    assert "waiting for memory" in text(f["evidence"][1])
+    # as fast as its instructions allow: the walk costs nothing here
+    fast = diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=7.0, bound="compute"), CTX)
+    assert "strided" not in ids(fast)
+    # the traffic, where counted, decides instead
+    counted = row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, traffic={"holding_ratio": 1.0,
+                                                                                   "l1_ratio": 1.2})
+    assert "strided" not in ids(diagnose(c, counted, CTX))

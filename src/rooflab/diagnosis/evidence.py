@@ -38,7 +38,66 @@ def _pragmas(spec: KernelSpec) -> dict:
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
-            "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)])}
+            "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
+            "column_walks": column_walks(body)}
+
+
+_FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
+_ACCESS = re.compile(r"\b([A-Za-z_]\w*)\s*((?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*)+)")
+
+
+def _closing(text: str, i: int, open_c: str, close_c: str) -> int:
+    """The index just past the bracket that closes the one at ``i``."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == open_c:
+            depth += 1
+        elif text[j] == close_c:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def innermost_loops(body: str) -> list[tuple[str, str]]:
+    """The innermost for loops of a function body, as (loop variable, loop body text)."""
+    out = []
+    for m in _FOR_HEAD.finditer(body):
+        head_end = _closing(body, body.index("(", m.start()), "(", ")")
+        rest = body[head_end:].lstrip()
+        start = len(body) - len(rest)
+        end = _closing(body, start, "{", "}") if rest.startswith("{") else body.find(";", start) + 1
+        inner = body[start:end]
+        if end > start and not _FOR_HEAD.search(inner):
+            out.append((m.group(1), inner))
+    return out
+
+
+def column_walks(body: str) -> list[dict]:
+    """Accesses in an innermost loop that step by a row (or more) at each iteration: the loop variable multiplied by
+    a length in a flat index (``B[k * N + j]`` in a loop over k), or in a row index of a multi-dimensional array
+    and not in its last (``A[k][i]``): each iteration touches another cache line. [{array, index, var, stride}],
+    ``stride`` the length multiplied ("" for a row of a multi-dimensional array)."""
+    out: list[dict] = []
+    for var, inner in innermost_loops(body):
+        v = re.escape(var)
+        for m in _ACCESS.finditer(inner):
+            name, subs = m.group(1), m.group(2)
+            parts = [p for p in re.findall(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]", subs)]
+            if not parts or name == var:
+                continue
+            stride = None
+            if len(parts) == 1:
+                t = re.search(rf"(?:\b{v}\s*\*\s*([A-Za-z_]\w*|\d+)|([A-Za-z_]\w*|\d+)\s*\*\s*{v}\b)", parts[0])
+                if t:
+                    by = t.group(1) or t.group(2)
+                    stride = None if by.isdigit() and int(by) <= 2 else by
+            elif any(re.search(rf"\b{v}\b", p) for p in parts[:-1]) and not re.search(rf"\b{v}\b", parts[-1]):
+                stride = ""  # a row
+            if stride is not None and all(o["array"] != name for o in out):
+                out.append({"array": name, "index": "".join(f"[{p}]" for p in parts), "var": var,
+                            "stride": stride})
+    return out
 
 
 def written_only(body: str, names: list[str]) -> list[str]:

@@ -1542,4 +1542,10 @@ ZH: dict[str, str] = {
         '每次跨到地址转换不在 TLB 中的页，都要先遍历页表（数十个周期），数据才能到来',
     'put the arrays on huge pages (allocate them 2 MiB-aligned and madvise(MADV_HUGEPAGE), or use a huge-page allocator), or reorder or block the loops so that consecutive accesses stay within a page':
         '把数组放到大页上（按 2 MiB 对齐分配并调用 madvise(MADV_HUGEPAGE)，或使用大页分配器），或重排、分块循环，使相邻访问留在同一页内',
+    'measured {m:.1f} cycles per iteration of the hot loop against {p:.1f} predicted for its instructions alone: the rest is waiting for memory':
+        '热循环每次迭代实测 {m:.1f} 个周期，而仅按其指令预测为 {p:.1f}：其余时间在等待内存',
+    'in its innermost loop over {var}, `{array}{index}` steps by {stride} elements at each iteration: every access touches another cache line':
+        '在其关于 {var} 的最内层循环中，`{array}{index}` 每次迭代跨 {stride} 个元素：每次访问都触及另一个缓存行',
+    'in its innermost loop over {var}, `{array}{index}` steps by a row at each iteration: every access touches another cache line':
+        '在其关于 {var} 的最内层循环中，`{array}{index}` 每次迭代跨一行：每次访问都触及另一个缓存行',
 }

@@ -1,6 +1,7 @@
 """Strided access: the traffic out of the level that holds the working set far exceeds the model (lines brought in
 and used in part), or the compiler names the access pattern and L1 brought in far more than the model (or nothing
-was counted).
+was counted), or, where nothing was counted, the source's innermost loop steps by a row at each iteration while the
+loop takes far more cycles than its instructions need (it waits for memory).
 Extra traffic into L1 alone is data reused from L2, not stride."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ TEST = None
 # L1 bringing in this many times the bytes used: lines used for a fraction of their bytes (a column walk over
 # doubles brings in 8x); rows or a vector reused out of L2 (a stencil's rows, bicg's s[]) bring in 2-3x
 L1_STRIDE = 4.0
+WAITING = 2.0  # measured cycles per iteration this many times the in-core prediction: the loop waits for memory
+FAR_BELOW = 0.25  # without a prediction: this share of its roof or less
 
 
 def WORD():
@@ -30,8 +33,12 @@ def find(f: Facts) -> list[dict]:
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
     named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE if counted else f.vb < f.isa_vb)
-    if not ((excess or 0) >= EXCESS or named):
+    walked = None if counted else _walks(f)
+    if not ((excess or 0) >= EXCESS or named or walked):
         return []
+    if walked and not ((excess or 0) >= EXCESS or named):
+        ev, factor = walked
+        return [_finding(ev, factor)]
     ev = []
     if (excess or 0) >= EXCESS:
         ev.append(f.traffic_evidence())
@@ -40,8 +47,40 @@ def find(f: Facts) -> list[dict]:
                       "set lives, delivered them about once: each line brought into L1 was used only in part",
                       method=f.traffic["method"], r=l1, level=f.traffic.get("holding_level") or "?"))
     ev += f.cause_remarks("stride")
-    return [finding(
-        ID, max(excess or 0, l1 if named and l1 else 0, 1.5), ev,
+    return [_finding(ev, max(excess or 0, l1 if named and l1 else 0, 1.5))]
+
+
+def _finding(ev: list, factor: float) -> dict:
+    return finding(
+        ID, factor, ev,
         msg("strided or column-wise access: each cache line brought in is used for only part of its bytes"),
         msg("make the inner loop walk memory contiguously (interchange the loops, or store the matrix "
-            "transposed), or block the loops so that each line is reused before it is evicted"))]
+            "transposed), or block the loops so that each line is reused before it is evicted"))
+
+
+def _walks(f: Facts) -> tuple[list, float] | None:
+    """Where no traffic was counted: an innermost loop of the source that steps by a row at each iteration, while
+    the loop waits for memory (measured cycles per iteration far above the in-core prediction; without one, the
+    kernel far below its roof, beyond L1). (evidence, factor) or None."""
+    walks = (f.code.get("pragmas") or {}).get("column_walks") or []
+    if not walks or f.row.get("level") in (None, "L1"):
+        return None
+    measured = f.row.get("cycles_per_iteration")
+    pred = (f.prediction or {}).get("cycles_per_iteration")
+    if measured and pred:
+        if measured < WAITING * pred:
+            return None
+        factor = measured / pred
+        why = msg("measured {m:.1f} cycles per iteration of the hot loop against {p:.1f} predicted for its "
+                  "instructions alone: the rest is waiting for memory", m=measured, p=pred)
+    elif (f.of_roof or 1.0) <= FAR_BELOW:
+        factor = min(8.0, 1 / max(f.of_roof, 1e-3))
+        why = None
+    else:
+        return None
+    ev = [msg("in its innermost loop over {var}, `{array}{index}` steps by {stride} elements at each iteration: "
+              "every access touches another cache line", var=w["var"], array=w["array"], index=w["index"],
+              stride=w["stride"]) if w["stride"] else
+          msg("in its innermost loop over {var}, `{array}{index}` steps by a row at each iteration: every access "
+              "touches another cache line", var=w["var"], array=w["array"], index=w["index"]) for w in walks[:2]]
+    return ev + ([why] if why else []), factor
