@@ -54,22 +54,22 @@ CASES = {
     "pb_bicg": (SPEC, "pb_bicg", "reduction_chain", "restrict", "pb_bicg_fixed"),
     "pb_trisolv": (SPEC, "pb_trisolv", "reduction_chain", "fast_math", "pb_trisolv_fixed"),
     "pb_seidel": (SPEC, "pb_seidel", "dependency_chain", None, None),
-    "pb_atax": (SPEC, "pb_atax", "reduction_chain", None, None),
-    "pb_mvt": (SPEC, "pb_mvt", "strided", None, None),
-    "pb_gesummv": (SPEC, "pb_gesummv", "reduction_chain", None, None),
+    "pb_atax": (SPEC, "pb_atax", "reduction_chain", None, "pb_atax_fixed"),
+    "pb_mvt": (SPEC, "pb_mvt", "strided", None, "pb_mvt_fixed"),
+    "pb_gesummv": (SPEC, "pb_gesummv", "reduction_chain", "restrict", "pb_gesummv_fixed"),
     # i-j-k order: the k loop walks B and C by columns, which loop interchange fixes first
-    "pb_2mm": (SPEC, "pb_2mm", "strided", None, None),
+    "pb_2mm": (SPEC, "pb_2mm", "strided", None, "pb_2mm_fixed"),
     # memory-bound sweeps of L3 on one CPU: L2's roof here is only ~1.2x L3's, so blocking for L2 gains less than
     # the second CPU would
-    "pb_floyd": (SPEC, "pb_floyd", "single_thread", None, None),
+    "pb_floyd": (SPEC, "pb_floyd", "single_thread", None, "pb_floyd_fixed"),
     "pb_durbin": (SPEC, "pb_durbin", "reduction_chain", "fast_math", "pb_durbin_fixed"),
     # the s loop walks C4 by columns (stride np): interchanging p and s makes it contiguous and vectorizable
-    "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, None),
-    "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, None),
+    "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, "pb_doitgen_fixed"),
+    "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, "pb_jacobi2d_fixed"),
     # written down before their first run: syrk's innermost j loop walks A by columns; fdtd-2d sweeps its fields
     # (29 MiB, L3) on one CPU, vectorized, with nothing else wrong in the loops
-    "pb_syrk": (SPEC, "pb_syrk", "strided", None, None),
-    "pb_fdtd2d": (SPEC, "pb_fdtd2d", "single_thread", None, None),
+    "pb_syrk": (SPEC, "pb_syrk", "strided", None, "pb_syrk_fixed"),
+    "pb_fdtd2d": (SPEC, "pb_fdtd2d", "single_thread", None, "pb_fdtd2d_fixed"),
     "int_div": (SPEC, "int_div", "int_div", None, "int_div_fixed"),
     "conversions": (SPEC, "conversions", "conversions", "single_constants", "conversions_fixed"),
     "control_flow": (SPEC, "control_flow", "control_flow", None, "control_flow_fixed"),

@@ -139,3 +139,189 @@ long compact_simd(double *y, const double *x, long n)
             y[c++] = x[i];
     return c;
 }
+
+
+/* atax (nests.c pb_atax): the row sum in a local variable and partial sums, with restrict */
+void pb_atax_fixed(long m, long n, const double *restrict A, const double *restrict x, double *restrict y,
+                   double *restrict tmp)
+{
+    for (long i = 0; i < n; i++)
+        y[i] = 0.0;
+    for (long i = 0; i < m; i++) {
+        double s[8] = {0};
+        long j = 0;
+        for (; j + 8 <= n; j += 8)
+            for (int k = 0; k < 8; k++)
+                s[k] += A[i * n + j + k] * x[j + k];
+        double t = 0.0;
+        for (; j < n; j++)
+            t += A[i * n + j] * x[j];
+        for (int k = 0; k < 8; k++)
+            t += s[k];
+        tmp[i] = t;
+        for (long j2 = 0; j2 < n; j2++)
+            y[j2] = y[j2] + A[i * n + j2] * t;
+    }
+}
+
+/* mvt (nests.c pb_mvt): the transposed product with its loops interchanged, so that A is walked by rows */
+void pb_mvt_fixed(long n, double *restrict x1, double *restrict x2, const double *restrict y1,
+                  const double *restrict y2, const double *restrict A)
+{
+    for (long i = 0; i < n; i++) {
+        double s[8] = {0};
+        long j = 0;
+        for (; j + 8 <= n; j += 8)
+            for (int k = 0; k < 8; k++)
+                s[k] += A[i * n + j + k] * y1[j + k];
+        double t = 0.0;
+        for (; j < n; j++)
+            t += A[i * n + j] * y1[j];
+        for (int k = 0; k < 8; k++)
+            t += s[k];
+        x1[i] += t;
+    }
+    for (long j = 0; j < n; j++)
+        for (long i = 0; i < n; i++)
+            x2[i] = x2[i] + A[j * n + i] * y2[j];
+}
+
+/* gesummv (nests.c pb_gesummv): both row sums in local partial sums, with restrict */
+void pb_gesummv_fixed(long n, double alpha, double beta, const double *restrict A, const double *restrict B,
+                      double *restrict tmp, const double *restrict x, double *restrict y)
+{
+    for (long i = 0; i < n; i++) {
+        double a[8] = {0}, b[8] = {0};
+        long j = 0;
+        for (; j + 8 <= n; j += 8)
+            for (int k = 0; k < 8; k++) {
+                a[k] += A[i * n + j + k] * x[j + k];
+                b[k] += B[i * n + j + k] * x[j + k];
+            }
+        double ta = 0.0, tb = 0.0;
+        for (; j < n; j++) {
+            ta += A[i * n + j] * x[j];
+            tb += B[i * n + j] * x[j];
+        }
+        for (int k = 0; k < 8; k++) {
+            ta += a[k];
+            tb += b[k];
+        }
+        tmp[i] = ta;
+        y[i] = alpha * ta + beta * tb;
+    }
+}
+
+/* 2mm (nests.c pb_2mm): both products in i-k-j order, so that the innermost loop walks rows of B, C and D */
+void pb_2mm_fixed(long n, double alpha, double beta, double *restrict tmp, const double *restrict A,
+                  const double *restrict B, const double *restrict C, double *restrict D)
+{
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++)
+            tmp[i * n + j] = 0.0;
+        for (long k = 0; k < n; k++) {
+            double a = alpha * A[i * n + k];
+            for (long j = 0; j < n; j++)
+                tmp[i * n + j] += a * B[k * n + j];
+        }
+    }
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++)
+            D[i * n + j] *= beta;
+        for (long k = 0; k < n; k++) {
+            double t = tmp[i * n + k];
+            for (long j = 0; j < n; j++)
+                D[i * n + j] += t * C[k * n + j];
+        }
+    }
+}
+
+/* doitgen (nests.c pb_doitgen): the s and p loops interchanged, so that the innermost loop walks rows of C4 */
+void pb_doitgen_fixed(long nr, long nq, long np, double *restrict A, const double *restrict C4, double *restrict sum)
+{
+    for (long r = 0; r < nr; r++)
+        for (long q = 0; q < nq; q++) {
+            for (long p = 0; p < np; p++)
+                sum[p] = 0.0;
+            for (long s = 0; s < np; s++) {
+                double a = A[(r * nq + q) * np + s];
+                for (long p = 0; p < np; p++)
+                    sum[p] += a * C4[s * np + p];
+            }
+            for (long p = 0; p < np; p++)
+                A[(r * nq + q) * np + p] = sum[p];
+        }
+}
+
+/* floyd-warshall (nests.c pb_floyd): each sweep's rows split between threads (row and column k do not change
+   during sweep k) */
+void pb_floyd_omp(long n, double *path)
+{
+    for (long k = 0; k < n; k++) {
+#pragma omp parallel for
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                double via = path[i * n + k] + path[k * n + j];
+                path[i * n + j] = path[i * n + j] < via ? path[i * n + j] : via;
+            }
+    }
+}
+
+/* jacobi-2d (nests.c pb_jacobi2d): each sweep's rows split between threads */
+void pb_jacobi2d_omp(long tsteps, long n, double *A, double *B)
+{
+    for (long t = 0; t < tsteps; t++) {
+#pragma omp parallel for
+        for (long i = 1; i < n - 1; i++)
+            for (long j = 1; j < n - 1; j++)
+                B[i * n + j] = 0.2 * (A[i * n + j] + A[i * n + j - 1] + A[i * n + j + 1] + A[(i + 1) * n + j] +
+                                      A[(i - 1) * n + j]);
+#pragma omp parallel for
+        for (long i = 1; i < n - 1; i++)
+            for (long j = 1; j < n - 1; j++)
+                A[i * n + j] = 0.2 * (B[i * n + j] + B[i * n + j - 1] + B[i * n + j + 1] + B[(i + 1) * n + j] +
+                                      B[(i - 1) * n + j]);
+    }
+}
+
+/* fdtd-2d (nests.c pb_fdtd2d): each field update's rows split between threads */
+void pb_fdtd2d_omp(long tmax, long nx, long ny, double ex[nx][ny], double ey[nx][ny], double hz[nx][ny],
+                   double fict[tmax])
+{
+    for (long t = 0; t < tmax; t++) {
+        for (long j = 0; j < ny; j++)
+            ey[0][j] = fict[t];
+#pragma omp parallel for
+        for (long i = 1; i < nx; i++)
+            for (long j = 0; j < ny; j++)
+                ey[i][j] = ey[i][j] - 0.5 * (hz[i][j] - hz[i - 1][j]);
+#pragma omp parallel for
+        for (long i = 0; i < nx; i++)
+            for (long j = 1; j < ny; j++)
+                ex[i][j] = ex[i][j] - 0.5 * (hz[i][j] - hz[i][j - 1]);
+#pragma omp parallel for
+        for (long i = 0; i < nx - 1; i++)
+            for (long j = 0; j < ny - 1; j++)
+                hz[i][j] = hz[i][j] - 0.7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j]);
+    }
+}
+
+/* syrk (nests.c pb_syrk): the k loop innermost, so that both rows of A are walked contiguously, in eight partial
+   sums */
+void pb_syrk_fixed(long n, long m, double alpha, double beta, double C[n][n], double A[n][m])
+{
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++) {
+            double s[8] = {0};
+            long k = 0;
+            for (; k + 8 <= m; k += 8)
+                for (int q = 0; q < 8; q++)
+                    s[q] += A[i][k + q] * A[j][k + q];
+            double t = 0.0;
+            for (; k < m; k++)
+                t += A[i][k] * A[j][k];
+            for (int q = 0; q < 8; q++)
+                t += s[q];
+            C[i][j] = beta * C[i][j] + alpha * t;
+        }
+}

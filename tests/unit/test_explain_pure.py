@@ -1117,3 +1117,58 @@ def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_cou
     counted = row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, traffic={"holding_ratio": 1.0,
                                                                                    "l1_ratio": 1.2})
     assert "strided" not in ids(diagnose(c, counted, CTX))
+
+
+def test_a_matrix_product_whose_traffic_could_not_be_counted_is_judged_by_the_blas_alongside_it():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    live = {"kind": "blas_gemm", "ratio": 0.36, "ci95": [0.35, 0.37], "rounds": 10, "n": 960, "threads": 1,
+            "reference_flops_per_s": 9e10}
+    from rooflab.i18n import msg
+
+    skipped = {"skipped": msg("not counted: cachegrind did not finish within {t:.0f} s at {size}", t=12.0,
+                              size="n=530")}
+    r = row(level="L3", bound="compute", of_roof=0.3, reference=live, traffic=skipped)
+    fs = diagnose(code(loop), r, {**CTX, "gemm_like": True})
+    f = next(x for x in fs if x["id"] == "reuse")
+    assert f["experiments"] == ["blocked"] and f["factor"] == pytest.approx(1 / 0.36)
+    assert "did not finish within 12 s" in text(f["evidence"][0])
+    # not a matrix product, or as fast as the BLAS: nothing to say without the traffic
+    assert "reuse" not in ids(diagnose(code(loop), r, {**CTX, "gemm_like": False}))
+    fast = {**r, "reference": {**live, "ratio": 0.7, "ci95": [0.69, 0.71]}}
+    assert "reuse" not in ids(diagnose(code(loop), fast, {**CTX, "gemm_like": True}))
+
+
+def test_a_count_that_runs_past_its_limit_is_not_counted_and_says_so(tmp_path, monkeypatch):
+    from rooflab.counters.perf import ToolTimeout
+    from rooflab.diagnosis import evidence
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void f(double *x, long n) { for (long i = 0; i < n; i++) x[i] *= 2.0; }")
+    (tmp_path / "k.toml").write_text('[[kernel]]\nsource = "k.c"\nfunction = "f"\nflops = "n"\nbytes = "16*n"\n'
+                                     'sizes = {n = [1000000]}\nargs = {x = {shape = ["n"], output = true}, n = "n"}\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    seen = {}
+
+    def slow(*a, **kw):
+        seen.update(kw)
+        raise ToolTimeout("cachegrind did not finish")
+
+    monkeypatch.setattr(evidence, "count_kernel", slow)
+    row_ = {"time_s": 1e-3, "working_set_bytes": 8e6, "level": "L3", "caches": {"L2": 1 << 20}}
+    out = evidence.traffic(spec, {"n": 1000000}, {"cache_details": []}, None, row_)
+    assert seen["timeout_s"] == evidence.TRAFFIC_TIMEOUT_S
+    assert "did not finish within 12 s at n=1000000" in text(out["skipped"])
+
+
+def test_a_column_walk_in_the_innermost_loop_comes_before_blocking():
+    loop = {**LOOP_SCALAR_SUM, "vector_bits": 0}
+    live = {"kind": "blas_gemm", "ratio": 0.01, "ci95": [0.01, 0.011], "rounds": 10, "n": 512, "threads": 1,
+            "reference_flops_per_s": 9e10}
+    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]}
+    r = row(level="L3", bound="compute", of_roof=0.01, reference=live, cycles_per_iteration=22.5,
+            traffic={"holding_ratio": 3.0, "l1_ratio": 12.0, "method": "cachegrind", "model_bytes": 3e6,
+                     "holding_level": "L3", "flops": 2.7e8})
+    ctx = {**CTX, "gemm_like": True}
+    assert "reuse" in ids(diagnose(code(loop), r, ctx))  # the i-k-j order: blocking is what is missing
+    fs = diagnose(code(loop, pragmas=walks), r, ctx)  # the i-j-k order: the loop order first
+    assert "reuse" not in ids(fs) and "strided" in ids(fs)

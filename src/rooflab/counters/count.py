@@ -15,11 +15,13 @@ from rooflab.userkernel.spec import KernelSpec
 
 
 def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, force_cachegrind: bool = False,
-                 hotspots: bool = True, progress=None, last_level: int | None = None) -> dict:
+                 hotspots: bool = True, progress=None, last_level: int | None = None,
+                 timeout_s: float | None = None) -> dict:
     """``method`` (perf or cachegrind), ``counters`` (per call for cachegrind, for the kernel function only; for the
     whole driver run with perf), what was derived from them, and how the driver was built. ``last_level``: the
     cache level cachegrind simulates as its last level (2: its misses are what L2 fetches from the levels below),
-    instead of the machine's last."""
+    instead of the machine's last. ``timeout_s``: the most the profiler may run (by default the spec's timeout,
+    times 50 under cachegrind)."""
     progress = progress or (lambda message: None)
     caches = machine.get("cache_details") or []
     if last_level is not None:
@@ -37,7 +39,7 @@ def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, for
                               "are those of the AVX2 build; memory traffic is comparable")
     # the profiler may run the kernel far slower than native (cachegrind: 20-100x); the spec's timeout bounds one
     # size's whole measurement, so here it bounds the driver's run, with that slowdown allowed for
-    limit = spec.timeout * (1 if use_perf else 50)
+    limit = timeout_s or spec.timeout * (1 if use_perf else 50)
     with tempfile.TemporaryDirectory(prefix="rooflab-count-") as d:
         if use_perf:
             progress("counting: perf stat")

@@ -43,14 +43,18 @@ def parse_perf_report(text: str, limit: int = 10) -> list[dict]:
     return rows[:limit]
 
 
+class ToolTimeout(RooflabError):
+    """A profiler stopped at its time limit."""
+
+
 def run_tool(cmd: list[str], what: str, timeout: float) -> subprocess.CompletedProcess:
     """A profiler run; a time-out or a tool that cannot start is a clear error, never a traceback."""
     try:
         return subprocess.run(cmd, capture_output=True, text=True, errors="replace",
                               timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise RooflabError(f"{what} did not finish within {timeout:g} s (and was stopped): the kernel hangs, or the "
-                           "driver runs too long; profile fewer --calls or a smaller --size") from None
+        raise ToolTimeout(f"{what} did not finish within {timeout:g} s (and was stopped): the kernel hangs, or the "
+                          "driver runs too long; profile fewer --calls or a smaller --size") from None
     except OSError as exc:
         raise RooflabError(f"{what} could not be started: {exc}") from None
 

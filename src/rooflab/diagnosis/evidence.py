@@ -7,6 +7,7 @@ import dataclasses
 import re
 
 from rooflab.counters.count import count_kernel
+from rooflab.counters.perf import ToolTimeout
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
@@ -281,6 +282,8 @@ def cycles_per_iteration(time_s: float, clock_hz: float | None, loop: dict | Non
 
 CACHEGRIND_SLOWDOWN = 100  # cachegrind runs a kernel 20 to 100 times slower than natively
 TRAFFIC_BUDGET_S = 6.0  # the most one count may take; beyond it, a smaller size in the same level is counted
+# the count is stopped past this: the estimate above can be far off (a vectorized GEMM ran 8x longer than it said)
+TRAFFIC_TIMEOUT_S = 2 * TRAFFIC_BUDGET_S
 LEVEL_NUMBER = {"L1": 1, "L2": 2, "L3": 3}
 
 
@@ -336,7 +339,11 @@ def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict) ->
     level = row.get("level")
     last = 2 if level == "L3" else None
     try:
-        c = count_kernel(spec, at, 2, machine, hotspots=False, progress=progress, last_level=last)
+        c = count_kernel(spec, at, 2, machine, hotspots=False, progress=progress, last_level=last,
+                         timeout_s=TRAFFIC_TIMEOUT_S)
+    except ToolTimeout:
+        return {"skipped": msg("not counted: cachegrind did not finish within {t:.0f} s at {size}", t=TRAFFIC_TIMEOUT_S,
+                               size=" ".join(f"{k}={v}" for k, v in at.items()))}
     except RooflabError as exc:
         return {"error": str(exc)}
     model = spec.work(at)[1]

@@ -1548,4 +1548,8 @@ ZH: dict[str, str] = {
         '在其关于 {var} 的最内层循环中，`{array}{index}` 每次迭代跨 {stride} 个元素：每次访问都触及另一个缓存行',
     'in its innermost loop over {var}, `{array}{index}` steps by a row at each iteration: every access touches another cache line':
         '在其关于 {var} 的最内层循环中，`{array}{index}` 每次迭代跨一行：每次访问都触及另一个缓存行',
+    'not counted: cachegrind did not finish within {t:.0f} s at {size}':
+        '未计数：cachegrind 在 {size} 下 {t:.0f} 秒内未完成',
+    'a matrix product by its shapes and FLOP count; its traffic was not counted ({why})':
+        '按其形状与 FLOP 数是一个矩阵乘积；其流量未被计数（{why}）',
 }

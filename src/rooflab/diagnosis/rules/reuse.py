@@ -28,10 +28,22 @@ def tile_sizes(row: dict, elem_bytes: int) -> dict[str, int]:
 
 
 def applies(f: Facts) -> bool:
+    """Bound by compute by its own counts, under AS_FAST_AS_BLAS of the BLAS GEMM measured alongside, with no
+    innermost loop walking a column in its source, and either re-fetching its operands by the counted traffic or,
+    where the traffic could not be counted, a matrix product by its shapes (whose gap to the BLAS is blocking's to
+    close)."""
     live = f.row.get("reference") or {}
     ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
-    return (f.row.get("bound") == "compute" and (f.excess or 0) >= EXCESS
-            and (ratio is None or ratio < AS_FAST_AS_BLAS))
+    if f.row.get("bound") != "compute" or not (ratio is None or ratio < AS_FAST_AS_BLAS):
+        return False
+    if (f.code.get("pragmas") or {}).get("column_walks"):
+        return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
+    return (f.excess or 0) >= EXCESS or _uncounted_product(f, ratio)
+
+
+def _uncounted_product(f: Facts, ratio: float | None) -> bool:
+    return bool(f.ctx.get("gemm_like") and ratio is not None and f.excess is None and
+                (f.traffic.get("skipped") or f.traffic.get("error")))
 
 
 def find(f: Facts) -> list[dict]:
@@ -43,20 +55,26 @@ def find(f: Facts) -> list[dict]:
     flops = t.get("flops") or row["flops"]
     elem = 4 if f.ctx.get("precision") == "fp32" else 8
     tiles = tile_sizes(row, elem)
-    ev = [f.traffic_evidence(),
-          msg("bytes per FLOP: {model:.3g} in the model; {held:.3g} out of {level}{l1}", model=t["model_bytes"] / flops,
-              held=excess * t["model_bytes"] / flops, level=t.get("holding_level") or "?",
-              l1=msg("; {b:.3g} into L1", b=t["l1_bytes"] / flops) if t.get("l1_bytes") else "")]
+    if excess is None:  # a matrix product whose traffic was not counted: the BLAS measured alongside is the gap
+        ev = [msg("a matrix product by its shapes and FLOP count; its traffic was not counted ({why})",
+                  why=t.get("skipped") or t.get("error"))]
+    else:
+        ev = [f.traffic_evidence(),
+              msg("bytes per FLOP: {model:.3g} in the model; {held:.3g} out of {level}{l1}",
+                  model=t["model_bytes"] / flops, held=excess * t["model_bytes"] / flops,
+                  level=t.get("holding_level") or "?",
+                  l1=msg("; {b:.3g} into L1", b=t["l1_bytes"] / flops) if t.get("l1_bytes") else "")]
     if ref_ratio is not None:
         ev.append(reference_evidence(live))
     if tiles:
         ev.append(msg("tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)",
                       tiles=", ".join(f"b ≈ {b} for {lv}" for lv, b in tiles.items()), e=elem))
     factor = 1 / ref_ratio if ref_ratio else min(excess, 1 / max(row.get("of_roof") or 1.0, 1e-9))
+    level = t.get("holding_level") or row.get("level") or "?"
     return [finding(
         ID, factor, ev,
         msg("it does enough work per byte to be bound by compute, but each operand is fetched again from {level} "
-            "for every use instead of being reused while it is in a faster cache", level=t.get("holding_level") or "?"),
+            "for every use instead of being reused while it is in a faster cache", level=level),
         msg("block (tile) the loops so that each tile of the operands is reused while it is in cache (see the tile "
             "sizes above), with the innermost loop walking memory contiguously; a tuned library (BLAS) does this "
             "for a matrix product"), ("blocked",) if f.ctx.get("gemm_like") else ())]
