@@ -373,7 +373,9 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     """Time one size (checked first), place it on the roofline of the threads it was declared for and of all the
     CPUs, with its working set against the caches."""
     label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
+    m0 = session.mark()
     out = session.run(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
+    others = session.others_for(m0, session.mark(), shared=True)
     flops, nbytes = spec.work(size)
     caps = cache_capacities(session.machine, spec.threads)
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
@@ -385,6 +387,8 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
         row.update(error=out.error, error_kind=out.error_kind)
         return row
     row["cpus_busy"] = out.cpus_busy
+    if others is not None:  # other processes and the host's steal while it ran: CPU time they took is not idle
+        row["others_cores"] = others
     if out.subnormals:
         row["subnormals"] = out.subnormals
     row["timing"] = out.timing.to_dict()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from rooflab.diagnosis.rules.facts import MIN_PARALLEL_S, Facts, finding
+from rooflab.timing.checks import COMPETING_CORES
 from rooflab.i18n import msg
 
 ID = "imbalance"
@@ -26,7 +27,9 @@ def find(f: Facts) -> list[dict]:
     pragmas = f.code.get("pragmas") or {}
     if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""):
         return []  # already scheduled dynamically: the idle time has another cause
-    idle = busy is not None and busy < BUSY_SHARE * threads
+    # CPU time others took (processes, the host's steal) reads as idle threads: then only the source can say
+    shared = (f.row.get("others_cores") or 0.0) >= COMPETING_CORES
+    idle = busy is not None and busy < BUSY_SHARE * threads and not shared
     # an OpenMP runtime's waiting threads spin for a while, and spinning is CPU time: the source says more
     uneven = pragmas.get("uneven_loop")
     if not (idle or uneven):
