@@ -95,6 +95,10 @@ CASES = {
     # column in its innermost loop (loop order is the first lesson); i-k-j streams rows but blocks nothing
     "gemm_ijk": ("lab:gemm_ijk", None, "strided", None, None),
     "gemm_ikj": ("lab:gemm_ikj", None, "reuse", "blocked", None),
+    # written after the rules above, each answer written down before its first run (targets/explain/blind.c)
+    "blind_drift": (SPEC, "blind_drift", "strided", None, None),
+    "blind_expo": (SPEC, "blind_expo", "calls", "fast_math", None),
+    "blind_heat3d": (SPEC, "blind_heat3d", "single_thread", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

@@ -1175,3 +1175,17 @@ def test_a_column_walk_in_the_innermost_loop_comes_before_blocking():
     assert "reuse" in ids(diagnose(code(loop), r, ctx))  # the i-k-j order: blocking is what is missing
     fs = diagnose(code(loop, pragmas=walks), r, ctx)  # the i-j-k order: the loop order first
     assert "reuse" not in ids(fs) and "strided" in ids(fs)
+
+
+def test_a_libm_function_no_instruction_computes_is_a_vector_math_call_tested_with_fast_math():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["exp"]}
+    fs = diagnose(code(loop), row(of_roof=0.07), CTX)
+    f = next(x for x in fs if x["id"] == "calls")
+    assert f["experiments"] == ["fast_math"] and f["test"] == "fast_math" and f["factor"] == 4.0
+    assert "8 elements per call" in text(f["advice"])
+    # sqrt is an instruction once errno is off: -fno-math-errno tests it
+    g = next(x for x in diagnose(code({**loop, "calls": ["sqrt"]}), row(of_roof=0.07), CTX) if x["id"] == "calls")
+    assert g["experiments"] == ["no_math_errno"] and "test" not in g
+    # confirmed by the -ffast-math build, it ranks by that gain
+    (h, *_) = weigh(fs, [{**experiment("fast_math", "faster", 5.5), "a_time_s": 1e-3}], 1e-3)
+    assert h["id"] == "calls" and h["confirmed"]["speedup"] == 5.5

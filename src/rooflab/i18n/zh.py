@@ -1552,4 +1552,10 @@ ZH: dict[str, str] = {
         '未计数：cachegrind 在 {size} 下 {t:.0f} 秒内未完成',
     'a matrix product by its shapes and FLOP count; its traffic was not counted ({why})':
         '按其形状与 FLOP 数是一个矩阵乘积；其流量未被计数（{why}）',
+    'the hot loop calls {names} one element at a time':
+        '热循环逐元素调用 {names}',
+    '{names} is computed by a library call per element: no instruction computes it, and the scalar call keeps the loop from vectorizing':
+        '{names} 每个元素都通过一次库调用计算：没有指令能直接算出它，而标量调用使循环无法向量化',
+    "let the compiler call a vector math library, which computes {lanes} elements per call (glibc's libmvec: gcc uses it under -ffast-math, or -fno-math-errno with #pragma omp simd and -fopenmp-simd), or use one directly (SLEEF)":
+        '让编译器调用向量数学库，每次调用计算 {lanes} 个元素（glibc 的 libmvec：gcc 在 -ffast-math 下使用，或用 -fno-math-errno 配合 #pragma omp simd 与 -fopenmp-simd），或直接使用这样的库（SLEEF）',
 }

@@ -1,6 +1,8 @@
 """Calls in the loop: a function called per iteration, or a libm function kept as a call for the inputs where it
-must set errno (gcc keeps the branch to sqrt on a cold path: the loop stays scalar). Tested, for libm, by a build
-with -fno-math-errno."""
+must set errno (gcc keeps the branch to sqrt on a cold path: the loop stays scalar). Tested, for sqrt, by a build
+with -fno-math-errno; for the functions no instruction computes (exp, log, sin, ...), which a vector math library
+computes several lanes at a time (glibc's libmvec, which gcc calls under -ffast-math), by a build with
+-ffast-math."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from rooflab.i18n import msg
 
 ID = "calls"
 TEST = "no_math_errno"
+INSTRUCTIONS = ("sqrt",)  # libm functions an instruction computes once errno is off
 
 
 def WORD():
@@ -33,6 +36,20 @@ def find(f: Facts) -> list[dict]:
     if loop.get("calls"):
         names = ", ".join(dict.fromkeys(loop["calls"]))
         libm = any(c.rstrip("f").lower() in LIBM for c in loop["calls"])
+        vector = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("f").lower() in LIBM and
+                  c.rstrip("f").lower() not in INSTRUCTIONS]
+        if vector and f.vb < f.isa_vb:
+            lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+            out.append(finding(
+                ID, max(2.0, lanes / 2), [msg("the hot loop calls {names} one element at a time",
+                                              names=", ".join(vector))] + f.cause_remarks("call"),
+                msg("{names} is computed by a library call per element: no instruction computes it, and the scalar "
+                    "call keeps the loop from vectorizing", names=", ".join(vector)),
+                msg("let the compiler call a vector math library, which computes {lanes} elements per call (glibc's "
+                    "libmvec: gcc uses it under -ffast-math, or -fno-math-errno with #pragma omp simd and "
+                    "-fopenmp-simd), or use one directly (SLEEF)", lanes=lanes),
+                ("fast_math",), test="fast_math"))
+            return out
         out.append(finding(
             ID, 2.0, [msg("the hot loop calls {names}", names=names)] + f.cause_remarks("call"),
             msg("a function call in the loop: it blocks vectorization and costs a call per iteration"),
