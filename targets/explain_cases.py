@@ -99,6 +99,9 @@ CASES = {
     "blind_drift": (SPEC, "blind_drift", "strided", None, None),
     "blind_expo": (SPEC, "blind_expo", "calls", "fast_math", None),
     "blind_heat3d": (SPEC, "blind_heat3d", "single_thread", None, None),
+    "blind_saxpy": (SPEC, "blind_saxpy", "clean", None, None),
+    "blind_chase": (SPEC, "blind_chase", "pointer_chase", None, None),
+    "blind_conv3": (SPEC, "blind_conv3", "single_thread", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

@@ -1189,3 +1189,29 @@ def test_a_libm_function_no_instruction_computes_is_a_vector_math_call_tested_wi
     # confirmed by the -ffast-math build, it ranks by that gain
     (h, *_) = weigh(fs, [{**experiment("fast_math", "faster", 5.5), "a_time_s": 1e-3}], 1e-3)
     assert h["id"] == "calls" and h["confirmed"]["speedup"] == 5.5
+
+
+# i = next[i] beside s += v[i]: the next index is loaded from the current one
+CHASE = """
+    1120:	vaddsd (%rsi,%rax,8),%xmm0,%xmm0
+    1125:	mov    (%rdi,%rax,8),%rax
+    1129:	dec    %rdx
+    112c:	jne    1120 <chase+0x20>
+"""
+
+
+def test_a_load_whose_address_uses_its_own_destination_is_a_pointer_chain():
+    d = detail(CHASE)
+    assert d["pointer_chains"] == 1 and d["accumulators"] == 1
+    assert detail(REDUCTION)["pointer_chains"] == 0 and detail(GATHER)["pointer_chains"] == 0
+    listed = "    1120:\tvaddsd (%rax),%xmm0,%xmm0\n    1124:\tmov    0x8(%rax),%rax\n    1128:\ttest   %rax,%rax\n" \
+             "    112b:\tjne    1120 <l+0x20>\n"
+    assert detail(listed)["pointer_chains"] == 1  # p = p->next
+
+
+def test_a_chain_of_dependent_loads_sets_the_pace_before_the_sum_beside_it():
+    loop = {**LOOP_SCALAR_SUM, "pointer_chains": 1}
+    fs = diagnose(code(loop), row(of_roof=0.05, cycles_per_iteration=9.0), CTX)
+    assert fs[0]["id"] == "pointer_chase" and "reduction_chain" not in ids(fs)
+    assert "measured 9.0 cycles" in text(fs[0]["evidence"][1])
+    assert "reduction_chain" in ids(diagnose(code(LOOP_SCALAR_SUM), row(of_roof=0.05), CTX))

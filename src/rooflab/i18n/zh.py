@@ -1558,4 +1558,12 @@ ZH: dict[str, str] = {
         '{names} 每个元素都通过一次库调用计算：没有指令能直接算出它，而标量调用使循环无法向量化',
     "let the compiler call a vector math library, which computes {lanes} elements per call (glibc's libmvec: gcc uses it under -ffast-math, or -fno-math-errno with #pragma omp simd and -fopenmp-simd), or use one directly (SLEEF)":
         '让编译器调用向量数学库，每次调用计算 {lanes} 个元素（glibc 的 libmvec：gcc 在 -ffast-math 下使用，或用 -fno-math-errno 配合 #pragma omp simd 与 -fopenmp-simd），或直接使用这样的库（SLEEF）',
+    'a chain of dependent loads':
+        '相互依赖的加载链',
+    'the hot loop loads the next index or pointer from the one it just loaded ({n} such load(s) per iteration): each load waits for the previous one to arrive':
+        '热循环从刚加载的值中加载下一个索引或指针（每次迭代 {n} 个这样的加载）：每次加载都要等待上一次加载返回',
+    'the loop walks a chain of addresses one load at a time: it runs at the latency of the memory level holding the data, and out-of-order execution cannot start a load whose address is not known yet':
+        '循环一次一个加载地沿着地址链前进：它以数据所在存储层级的延迟运行，乱序执行无法启动地址尚未可知的加载',
+    'walk several independent chains at once (interleave a few lists or start points), lay the data out in the order it is visited (an array instead of a linked structure), or prefetch ahead where later addresses are known earlier':
+        '同时遍历几条相互独立的链（交错几个链表或起点），按访问顺序布置数据（用数组代替链式结构），或在能提前知道后续地址时预取',
 }

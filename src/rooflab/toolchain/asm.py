@@ -345,6 +345,7 @@ class LoopDetail:
     conversions: int = 0  # conversions between float and double per iteration (a double constant in a float loop)
     branches: int = 0  # conditional branches inside the body, besides the one that closes the loop
     memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
+    pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
 
     @property
     def longest_chain(self) -> int:
@@ -358,7 +359,8 @@ class LoopDetail:
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
-                "branches": self.branches, "memory_chains": self.memory_chains}
+                "branches": self.branches, "memory_chains": self.memory_chains,
+                "pointer_chains": self.pointer_chains}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -454,7 +456,30 @@ def _detail_x86(body: list[Insn]) -> dict:
     moving = {r for r, addr in stored_at if not _invariant_address(addr, written)}
     d["stored_chain"] = longest is not None and longest in moving
     d["memory_chains"] = _x86_memory_chains(body)
+    d["pointer_chains"] = _x86_pointer_chains(body)
     return d
+
+
+_X86_GP_LOAD = re.compile(r"^(?:mov|movq|movl|movslq|movsxd)$")
+
+
+def _x86_pointer_chains(body: list[Insn]) -> int:
+    """Loads into a general register whose address uses that same register (``mov (%rdi,%rax,8),%rax``: the next
+    index read from the current one; ``mov 8(%rax),%rax``: a list's next pointer): each such load waits for the
+    previous one to arrive, one memory latency per step."""
+    n = 0
+    for i in body:
+        if not _X86_GP_LOAD.match(i.mnemonic):
+            continue
+        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        if len(ops) != 2 or "(" not in ops[0] or not ops[1].startswith("%"):
+            continue
+        dst = ops[1]
+        inside = ops[0][ops[0].index("("):]
+        wide = {dst, dst.replace("%e", "%r")} if dst.startswith("%e") else {dst}
+        if any(re.search(rf"{re.escape(r)}\b", inside) for r in wide):
+            n += 1
+    return n
 
 
 def _x86_written(body: list[Insn]) -> set[str]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from rooflab.diagnosis.rules import (aliasing, at_roof, calls, conflicts, control_flow, conversions, denormals,
                                      dependency, div_sqrt, false_sharing, imbalance, indirect, int_div, narrow_vectors,
-                                     omp_overhead, reduction, reuse, scalar_build, short_trips, spills, strided,
-                                     threads, tlb, unexplained, working_set, write_allocate)
+                                     omp_overhead, pointer_chase, reduction, reuse, scalar_build, short_trips, spills,
+                                     strided, threads, tlb, unexplained, working_set, write_allocate)
 
-RULES = (threads, omp_overhead, false_sharing, imbalance, reduction, dependency, aliasing, scalar_build,
+RULES = (threads, omp_overhead, false_sharing, imbalance, pointer_chase, reduction, dependency, aliasing, scalar_build,
          narrow_vectors, reuse, indirect, strided, conflicts, tlb, working_set, write_allocate, calls, int_div,
          control_flow, conversions, denormals, short_trips, spills, div_sqrt)
 ALL = (at_roof, *RULES, unexplained)

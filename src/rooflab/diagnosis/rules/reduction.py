@@ -32,7 +32,8 @@ def find(f: Facts) -> list[dict]:
             msg("accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, "
                 "declare the pointers restrict, or split the loop so that the sum is a loop of its own"),
             ("restrict", "fast_math"), test="restrict"))
-    if f.reduction:
+    if f.reduction and not f.loop.get("pointer_chains"):
+        # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace
         out.append(finding(
             ID, f.chain_factor(), f.chain_evidence(),
             msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
