@@ -972,6 +972,14 @@ def test_the_share_of_subnormal_values_is_counted_in_each_float_array():
     x = np.ones(4)
     got = subnormals(k, [y, x, np.zeros(4, np.int64)])
     assert got == {"share": 2 / 8, "arrays": {"y": 0.5}}
+    import rooflab.kernels.runner as runner
+
+    small = runner.SCAN_CHUNK
+    try:  # scanned in slices, the same count
+        runner.SCAN_CHUNK = 3
+        assert subnormals(k, [y.reshape(2, 2), x, np.zeros(4, np.int64)]) == got
+    finally:
+        runner.SCAN_CHUNK = small
     assert subnormals(k, [x, x, np.zeros(4, np.int64)]) is None
 
 

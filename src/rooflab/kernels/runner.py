@@ -290,6 +290,9 @@ def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> 
     return out
 
 
+SCAN_CHUNK = 1 << 20  # elements per slice when arrays are scanned after timing
+
+
 def subnormals(k: CKernel, arrays: list[np.ndarray]) -> dict | None:
     """The share of subnormal values (non-zero, smaller than the type's smallest normal number) in each
     floating-point array the kernel worked on, after its calls; None when there are none. Arithmetic on such values
@@ -300,7 +303,11 @@ def subnormals(k: CKernel, arrays: list[np.ndarray]) -> dict | None:
         if a.dtype.kind != "f" or a.size == 0:
             continue
         tiny = np.finfo(a.dtype).tiny
-        n = int(np.count_nonzero((np.abs(a) < tiny) & (a != 0)))
+        flat = a.reshape(-1)
+        n = 0
+        for lo in range(0, flat.size, SCAN_CHUNK):  # in slices: no temporary the size of a large array
+            part = flat[lo:lo + SCAN_CHUNK]
+            n += int(np.count_nonzero((np.abs(part) < tiny) & (part != 0)))
         total, count = total + n, count + a.size
         if n:
             shares[spec.name or f"array {len(shares) + 1}"] = n / a.size
