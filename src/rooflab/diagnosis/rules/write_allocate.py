@@ -35,7 +35,9 @@ def find(f: Facts) -> list[dict]:
         return []  # far below the roof of ordinary stores, something else holds it back
     gain = nt[0] / plain[0]
     return [finding(
-        ID, gain / min(1.0, near),  # from where it runs to the streaming-store roof
+        # what the saved reads give at most: the traffic falls by the roofs' ratio; the rest of its distance to the
+        # roof is other findings' to close
+        ID, gain,
         [msg("it writes {arrays} without reading them, with ordinary stores: its working set is in DRAM",
              arrays=", ".join(f"`{a}`" for a in only[:3])),
          msg("on this machine the DRAM roof with streaming stores ({nt}, the {nk} kernel) is {g:.2f}x the roof with "
