@@ -9,7 +9,9 @@ statically between threads, a column walk over rows 8 KiB apart (conflict misses
 stores at DRAM (write-allocate), an update whose products underflow (subnormal numbers) and a per-thread histogram
 whose rows share lines (false sharing; targets/explain/more.c). Loop nests in the form of PolyBench/C are in
 targets/explain/nests.c. The triad with streaming stores, an in-place update and an OpenMP sum on every CPU, a SIMD
-dot product, a scale in L2, a fixed float loop and the ladder's packed GEMM (lab:gemm_packed) have nothing wrong. For each, the script runs `rooflab explain` with its experiments and prints:
+dot product, a scale in L2, a fixed float loop and the ladder's packed GEMM (lab:gemm_packed) have nothing wrong.
+The ladder's i-j-k and i-k-j rungs run at their lecture sizes; targets/explain/blind.c holds kernels written after the
+rules, each answer written down before its first run; targets/explain/fixes.c holds the source fixes. For each, the script runs `rooflab explain` with its experiments and prints:
 
 - the top finding, and whether it is the known problem (for a kernel with nothing wrong: whether it is told only
   that it is at its roof, or to use the other CPUs);
