@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from rooflab.diagnosis.evidence import thread_slots
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
 from rooflab.model.bounds import check_bandwidth_bound
@@ -235,8 +236,6 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return (_flags(spec, f"-include{CSRC / 'rl_ftz.h'}"), size,
                 msg("its calls run with flush-to-zero and denormals-are-zero set"))
     if exp == "unshared":
-        from rooflab.diagnosis.evidence import thread_slots
-
         text = spec.source.read_text(encoding="utf-8", errors="replace")
         span = function_lines(text, spec.audit_function or spec.function)
         body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
