@@ -60,7 +60,7 @@ def _closing(text: str, i: int, open_c: str, close_c: str) -> int:
     return len(text)
 
 
-def innermost_loops(body: str) -> list[tuple[str, str]]:
+def source_innermost_loops(body: str) -> list[tuple[str, str]]:
     """The innermost for loops of a function body, as (loop variable, loop body text)."""
     out = []
     for m in _FOR_HEAD.finditer(body):
@@ -80,7 +80,7 @@ def column_walks(body: str) -> list[dict]:
     and not in its last (``A[k][i]``): each iteration touches another cache line. [{array, index, var, stride}],
     ``stride`` the length multiplied ("" for a row of a multi-dimensional array)."""
     out: list[dict] = []
-    for var, inner in innermost_loops(body):
+    for var, inner in source_innermost_loops(body):
         v = re.escape(var)
         for m in _ACCESS.finditer(inner):
             name, subs = m.group(1), m.group(2)
