@@ -131,7 +131,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
-                    "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy}
+                    "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
+                    "thread_slots": (code.get("pragmas") or {}).get("thread_slots")}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

@@ -11,7 +11,6 @@ import re
 
 import numpy as np
 
-from rooflab.diagnosis.evidence import thread_slots
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
 from rooflab.model.bounds import check_bandwidth_bound
@@ -237,9 +236,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                 msg("its calls run with flush-to-zero and denormals-are-zero set"))
     if exp == "unshared":
         text = spec.source.read_text(encoding="utf-8", errors="replace")
-        span = function_lines(text, spec.audit_function or spec.function)
-        body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
-        arrays = [s["array"] for s in thread_slots(body)]
+        arrays = [s["array"] for s in ctx.get("thread_slots") or []]
         changed = with_unshared_slots(text, arrays, [p.name for p in spec.prototype.params])
         if changed is None:
             return None
@@ -364,16 +361,24 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     # per unit of work: the same for a rebuild; the smaller size does less work per call
     fa, ba = spec.work(size)
     fb, bb = vspec.work(vsize)
-    ta, tb, c = _paired(res, *((fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)))
+    work = (fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)
+    return _verdict(session, out, res, work, m0, f"experiment {exp}", per_work=vsize != size)[0]
+
+
+def _verdict(session, out: dict, res: dict, work: tuple[float, float], m0, name: str, *,
+             per_work: bool) -> tuple[dict, Timing, Timing]:
+    """``out`` with the paired verdict of B against A per unit of ``work`` (A's, B's), its interval and both checks'
+    errors, the cores others used meanwhile (then it refutes nothing), and B's timing checked; with both timings."""
+    ta, tb, c = _paired(res, *work)
     lo, hi = c.ci95
     out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
                threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
-               a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=vsize != size)
+               a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=per_work)
     others = _others_since(session, m0)
     if others is not None:
         out["disturbed_cores"] = others  # other processes and the host's steal, meanwhile: it refutes nothing
-    session.check_timing(f"experiment {exp}", tb)
-    return out
+    session.check_timing(name, tb)
+    return out, ta, tb
 
 
 def streaming_stores(session, spec: KernelSpec, size: dict, ctx: dict, rounds: int) -> dict | None:
@@ -410,15 +415,13 @@ def streaming_stores(session, spec: KernelSpec, size: dict, ctx: dict, rounds: i
     except RooflabError as exc:
         out.update(error=str(exc), error_kind="error")
         return out
-    ta, tb, c = _paired(res, 1.0, 1.0)
-    lo, hi = c.ci95
-    out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
-               threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
-               a_time_s=None, b_time_s=tb.summary.median, per_work=False)
-    others = _others_since(session, m0)
-    if others is not None:
-        out["disturbed_cores"] = others
-    session.check_timing("experiment streaming_stores", tb)
+    out, ta, tb = _verdict(session, out, res, (1.0, 1.0), m0, "experiment streaming_stores", per_work=False)
+    out["a_time_s"] = None  # rooflab's kernel's time: no bound on the user's kernel's saving
+    m, moved = session.machine, plain.work({"n": n})[1]
+    for k, t in ((kind, ta), (f"{kind}_nt", tb)):
+        beyond = check_bandwidth_bound(m, "DRAM", k, threads, moved / t.summary.median, m.get("clock_hz") or 0.0)
+        if beyond is not None:  # an impossible reading is no verdict
+            return {**{x: out[x] for x in ("id", "what", "size")}, "error": text(beyond), "error_kind": "error"}
     return out
 
 
