@@ -1081,6 +1081,30 @@ def test_arrays_asked_on_small_pages_are_advised_off_huge_pages():
     a = aligned_array(HUGE_FROM // 8, np.float64, 1.0, skew=1088, huge=False)
     b = aligned_array(HUGE_FROM // 8, np.float64, 1.0, skew=1088)
     assert a.ctypes.data % 4096 == 1088 and b.ctypes.data % 4096 == 1088 and a.sum() == b.sum() == HUGE_FROM // 8
+    # the advice each mapping carries (Linux with transparent huge pages: VmFlags nh, none; hg, asked for)
+    from rooflab.timing.memory import thp_mode
+
+    if thp_mode() is None:
+        return
+    try:
+        with open("/proc/self/smaps") as f:
+            smaps = f.read()
+    except OSError:
+        return
+
+    def flags(addr: int) -> set:
+        inside = False
+        for line in smaps.splitlines():
+            head = line.split()[0] if line else ""
+            if "-" in head and ":" not in head:
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                inside = lo <= addr < hi
+            elif inside and line.startswith("VmFlags:"):
+                return set(line.split()[1:])
+        return set()
+
+    assert "nh" in flags(a.ctypes.data) and "hg" not in flags(a.ctypes.data)
+    assert "hg" in flags(b.ctypes.data)
 
 
 def test_a_kernel_that_computes_nothing_is_judged_by_its_bandwidth():
