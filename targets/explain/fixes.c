@@ -18,8 +18,8 @@ void blend_restrict(double *restrict a, double *restrict b, double *restrict c, 
     }
 }
 
-/* an in-order reduction (cases.c dot): eight partial sums, added after the loop */
-double dot_partial(const double *x, const double *y, long n)
+/* the sum of x[i] * y[i] in eight partial sums, added after the loop: what most fixes below do to an in-order sum */
+static inline double dot8(const double *restrict x, const double *restrict y, long n)
 {
     double s[8] = {0};
     long i = 0;
@@ -32,6 +32,12 @@ double dot_partial(const double *x, const double *y, long n)
     for (int k = 0; k < 8; k++)
         t += s[k];
     return t;
+}
+
+/* an in-order reduction (cases.c dot): eight partial sums, added after the loop */
+double dot_partial(const double *x, const double *y, long n)
+{
+    return dot8(x, y, n);
 }
 
 /* column access (cases.c transpose_add): the same sum walked in 32 x 32 tiles, so each line of a is used whole */
@@ -85,19 +91,8 @@ void pb_bicg_fixed(long m, long n, const double *restrict A, double *restrict s,
 /* trisolv (nests.c pb_trisolv): each row's sum in eight partial sums, added after the loop */
 void pb_trisolv_fixed(long n, const double *restrict L, double *restrict x, const double *restrict b)
 {
-    for (long i = 0; i < n; i++) {
-        double s[8] = {0};
-        long j = 0;
-        for (; j + 8 <= i; j += 8)
-            for (int k = 0; k < 8; k++)
-                s[k] += L[i * n + j + k] * x[j + k];
-        double t = 0.0;
-        for (; j < i; j++)
-            t += L[i * n + j] * x[j];
-        for (int k = 0; k < 8; k++)
-            t += s[k];
-        x[i] = (b[i] - t) / L[i * n + i];
-    }
+    for (long i = 0; i < n; i++)
+        x[i] = (b[i] - dot8(L + i * n, x, i)) / L[i * n + i];
 }
 
 /* durbin (nests.c pb_durbin): the inner sum as a SIMD reduction (built with -fopenmp-simd) */
@@ -148,16 +143,7 @@ void pb_atax_fixed(long m, long n, const double *restrict A, const double *restr
     for (long i = 0; i < n; i++)
         y[i] = 0.0;
     for (long i = 0; i < m; i++) {
-        double s[8] = {0};
-        long j = 0;
-        for (; j + 8 <= n; j += 8)
-            for (int k = 0; k < 8; k++)
-                s[k] += A[i * n + j + k] * x[j + k];
-        double t = 0.0;
-        for (; j < n; j++)
-            t += A[i * n + j] * x[j];
-        for (int k = 0; k < 8; k++)
-            t += s[k];
+        double t = dot8(A + i * n, x, n);
         tmp[i] = t;
         for (long j2 = 0; j2 < n; j2++)
             y[j2] = y[j2] + A[i * n + j2] * t;
@@ -168,19 +154,8 @@ void pb_atax_fixed(long m, long n, const double *restrict A, const double *restr
 void pb_mvt_fixed(long n, double *restrict x1, double *restrict x2, const double *restrict y1,
                   const double *restrict y2, const double *restrict A)
 {
-    for (long i = 0; i < n; i++) {
-        double s[8] = {0};
-        long j = 0;
-        for (; j + 8 <= n; j += 8)
-            for (int k = 0; k < 8; k++)
-                s[k] += A[i * n + j + k] * y1[j + k];
-        double t = 0.0;
-        for (; j < n; j++)
-            t += A[i * n + j] * y1[j];
-        for (int k = 0; k < 8; k++)
-            t += s[k];
-        x1[i] += t;
-    }
+    for (long i = 0; i < n; i++)
+        x1[i] += dot8(A + i * n, y1, n);
     for (long j = 0; j < n; j++)
         for (long i = 0; i < n; i++)
             x2[i] = x2[i] + A[j * n + i] * y2[j];
@@ -311,17 +286,6 @@ void pb_fdtd2d_omp(long tmax, long nx, long ny, double ex[nx][ny], double ey[nx]
 void pb_syrk_fixed(long n, long m, double alpha, double beta, double C[n][n], double A[n][m])
 {
     for (long i = 0; i < n; i++)
-        for (long j = 0; j <= i; j++) {
-            double s[8] = {0};
-            long k = 0;
-            for (; k + 8 <= m; k += 8)
-                for (int q = 0; q < 8; q++)
-                    s[q] += A[i][k + q] * A[j][k + q];
-            double t = 0.0;
-            for (; k < m; k++)
-                t += A[i][k] * A[j][k];
-            for (int q = 0; q < 8; q++)
-                t += s[q];
-            C[i][j] = beta * C[i][j] + alpha * t;
-        }
+        for (long j = 0; j <= i; j++)
+            C[i][j] = beta * C[i][j] + alpha * dot8(A[i], A[j], m);
 }

@@ -34,6 +34,16 @@ void nudge_ftz(double *restrict v, double *restrict dv, const double *restrict f
 #endif
 }
 
+/* the threads' rows of counts added into one histogram */
+static void add_rows(int rows[64][8], int used, long *counts)
+{
+    for (int b = 0; b < 8; b++) {
+        counts[b] = 0;
+        for (int t = 0; t < used; t++)
+            counts[b] += rows[t][b];
+    }
+}
+
 /* False sharing: a histogram split between threads, each counting into its own row of one small table. Rows of 8
    ints are 32 bytes: two threads' rows share a cache line, which moves between the cores at every count. */
 void histogram_rows(const double *x, long n, long *counts)
@@ -53,11 +63,7 @@ void histogram_rows(const double *x, long n, long *counts)
 #pragma omp single
         used = nt;
     }
-    for (int b = 0; b < 8; b++) {
-        counts[b] = 0;
-        for (int t = 0; t < used; t++)
-            counts[b] += rows[t][b];
-    }
+    add_rows(rows, used, counts);
 }
 
 /* The fix: each thread counts into a table of its own (on its stack) and adds it to the shared one once. */
@@ -80,11 +86,7 @@ void histogram_local(const double *x, long n, long *counts)
 #pragma omp single
         used = nt;
     }
-    for (int b = 0; b < 8; b++) {
-        counts[b] = 0;
-        for (int t = 0; t < used; t++)
-            counts[b] += rows[t][b];
-    }
+    add_rows(rows, used, counts);
 }
 
 /* The write-allocate fix: the same triad with streaming stores, which write whole lines without reading them. */
