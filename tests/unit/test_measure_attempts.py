@@ -405,3 +405,28 @@ def test_a_dram_set_is_not_measured_again_in_its_pass_but_at_its_second_moment(m
     measure._bandwidth_ceilings(s, plan, m, type("L", (), {"path": "x"}), "read", 1, [("L2", 1 << 14)], {}, None,
                                 1e9)
     assert len(s.calls) == plan.bw_attempts
+
+
+def test_a_one_thread_private_cache_figure_beside_constant_load_is_judged_by_the_stored_quiet_one(machine):
+    m = {**machine, "virtualized": True, "cache_details": [
+        {"level": 2, "type": "Unified", "size": 1 << 20, "shared_by": 1},
+        {"level": 3, "type": "Unified", "size": 32 << 20, "shared_by": 2}]}
+
+    def ceiling(level, rate, beside, threads=1, status="ok"):
+        return {"level": level, "kernel": "copy", "threads": threads, "bytes_per_s": rate, "status": status,
+                "reason": None, "attempts": [{"rate": rate, "beside_cores": beside, "kept": True}]}
+
+    history = [{"run_id": 7, "ceilings": {"bandwidth": [
+        {"level": "L2", "kernel": "copy", "threads": 1, "bytes_per_s": 100e9, "status": "disturbed"},
+        {"level": "L3", "kernel": "copy", "threads": 1, "bytes_per_s": 60e9, "status": "ok"}]}},
+        {"run_id": 3, "ceilings": {"bandwidth": [
+            {"level": "L2", "kernel": "copy", "threads": 1, "bytes_per_s": 90e9, "status": "ok"}]}}]
+    got = measure.judge_beside([ceiling("L2", 52e9, 0.95), ceiling("L2", 80e9, 0.95), ceiling("L2", 52e9, 0.1),
+                                ceiling("L2", 52e9, 0.95, threads=2), ceiling("L3", 30e9, 0.95)], m, history)
+    # the newest ok stored figure is the yardstick (run 3: run 7's was disturbed); 52/90 = 0.58x
+    assert got[0]["status"] == "disturbed" and got[0]["quiet_reference"] == {"bytes_per_s": 90e9, "run_id": 3}
+    assert "0.58x" in got[0]["reason"]["text"] and "run 3" in got[0]["reason"]["text"]
+    # near the quiet figure, kept from a quiet moment, on two threads, or in a shared cache: as measured
+    assert [c["status"] for c in got[1:]] == ["ok"] * 4
+    # with no stored quiet figure for it, nothing to judge by: as measured
+    assert measure.judge_beside([ceiling("L2", 52e9, 0.95)], m, [])[0]["status"] == "ok"

@@ -1566,4 +1566,6 @@ ZH: dict[str, str] = {
         '循环一次一个加载地沿着地址链前进：它以数据所在存储层级的延迟运行，乱序执行无法启动地址尚未可知的加载',
     'walk several independent chains at once (interleave a few lists or start points), lay the data out in the order it is visited (an array instead of a linked structure), or prefetch ahead where later addresses are known earlier':
         '同时遍历几条相互独立的链（交错几个链表或起点），按访问顺序布置数据（用数组代替链式结构），或在能提前知道后续地址时预取',
+    "{ratio:.2f}x this machine's quiet figure (run {run}) while other processes used {cores:.2f} core(s) on the other vCPUs: the host may run two vCPUs on one physical core":
+        '为本机安静时数值（运行 {run}）的 {ratio:.2f} 倍，其间其他进程在其他 vCPU 上占用了 {cores:.2f} 个核：宿主机可能把两个 vCPU 放在同一个物理核上运行',
 }

@@ -17,7 +17,7 @@ import numpy as np
 
 from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
 from rooflab.contract import Command, Mpi, option, quick_option, threads_option
-from rooflab.errors import RooflabError
+from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import join, msg
 from rooflab.interpret.measure import measure_observations
 from rooflab.kernels import tasks
@@ -30,6 +30,7 @@ from rooflab.model.plateaus import (confirm_edge, edge_suspect, edge_window, fin
                                     refine_boundaries, refinement_sizes, sweep_sizes)
 from rooflab.model.roofline import best_bandwidth, best_compute, matmul_counts, measure_roofs, sweep_point, trust
 from rooflab.mpi.jobs import aggregate_measure_job
+from rooflab.results.history import measure_history
 from rooflab.session import Session
 from rooflab.timing.checks import (COMPETING_CORES, check_clock_stability, check_level_order, check_physical_limit,
                                    check_thread_scaling)
@@ -705,6 +706,44 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
     return out
 
 
+# a one-thread private-cache ceiling kept from attempts all made beside load on the other vCPUs (no quieter moment
+# came) is compared with this machine's stored quiet figure for it: under this fraction of it, the host was running
+# the two vCPUs on one physical core (beside a memory hog on the other vCPU, an L2 copy with clean signals of its own
+# came out at 0.58x the quiet run made minutes before; quiet runs of it here differ by under 1.2x)
+BESIDE_REFERENCE_MIN = 0.75
+
+
+def _stored_quiet(docs: list[dict], level: str, kind: str, threads: int) -> tuple[float, object] | None:
+    """The newest stored ``ok`` figure of one bandwidth ceiling, with its run id (``docs``: newest first)."""
+    for d in docs:
+        for c in (d.get("ceilings") or {}).get("bandwidth") or []:
+            if (c.get("level"), c.get("kernel"), c.get("threads")) == (level, kind, threads) and \
+                    c.get("status") == "ok" and not c.get("reference") and c.get("bytes_per_s"):
+                return float(c["bytes_per_s"]), d.get("run_id")
+    return None
+
+
+def judge_beside(ceilings: list[dict], machine: dict, history: list[dict]) -> list[dict]:
+    """Each one-thread private-cache ceiling still ``ok`` although every attempt at it ran beside load on the other
+    vCPUs is marked ``disturbed`` when it is under BESIDE_REFERENCE_MIN of this machine's stored quiet figure for
+    it, with both figures in its reason. Without a stored figure it stays as it was measured."""
+    out = []
+    for c in ceilings:
+        kept = next((a for a in c.get("attempts") or [] if a.get("kept")), None)
+        beside = kept.get("beside_cores") if kept else None
+        quiet = (_stored_quiet(history, c["level"], c["kernel"], c["threads"])
+                 if c.get("status") == "ok" and c.get("threads") == 1 and beside is not None
+                 and beside >= OTHERS_LIMIT and c.get("bytes_per_s") and not _shared_level(machine, c["level"])
+                 else None)
+        if quiet is not None and c["bytes_per_s"] < BESIDE_REFERENCE_MIN * quiet[0]:
+            c = {**c, "status": "disturbed", "quiet_reference": {"bytes_per_s": quiet[0], "run_id": quiet[1]},
+                 "reason": msg("{ratio:.2f}x this machine's quiet figure (run {run}) while other processes used "
+                               "{cores:.2f} core(s) on the other vCPUs: the host may run two vCPUs on one physical "
+                               "core", ratio=c["bytes_per_s"] / quiet[0], run=quiet[1], cores=beside)}
+        out.append(c)
+    return out
+
+
 LEVEL_ORDER = ("L1", "L2", "L3", "DRAM")
 
 
@@ -876,6 +915,11 @@ def run(session: Session, opts: MeasureOptions) -> dict:
     clock_hz = bound_clock(machine, compute)
     sweeps, bw = _bandwidth(session, plan, machine, threads_all, clock_hz)
     bw += _numpy_bandwidth(session, plan, machine, threads_all, clock_hz)
+    try:
+        history = measure_history(session.store, machine.get("key"), limit=10)
+    except StoreError:  # a store that cannot be read has no quiet figures to offer
+        history = []
+    bw = judge_beside(bw, machine, history)
     doc["ceilings"] = {"compute": compute, "bandwidth": bw}
     doc["bandwidth_sweeps"] = sweeps
     if opts.batch_sweep and "fp32" in opts.precisions:
