@@ -84,3 +84,56 @@ def test_profile_lab_kernels_show_the_loop_order_in_the_misses(capsys):
     assert docs["loop_kji"]["counters"]["d1_misses"] > 4 * docs["loop_ikj"]["counters"]["d1_misses"]
     code = main(["profile", "lab:nope", "--no-store"])
     assert code == 2 and "the lab kernels are" in capsys.readouterr().err
+
+
+CSR_SRC = """
+void spmv(long n, const long *ptr, const int *col, const double *val, const double *x, double *y)
+{
+    for (long i = 0; i < n; i++) {
+        double s = 0.0;
+        for (long j = ptr[i]; j < ptr[i + 1]; j++)
+            s += val[j] * x[col[j]];
+        y[i] = s;
+    }
+}
+"""
+
+CSR_SPEC = """
+source = "csr.c"
+function = "spmv"
+flops = "2*n*k"
+bytes = "n*k*12 + 16*n"
+sizes = {n = [3000], k = [5]}
+[args]
+n = "n"
+ptr = {shape = ["n + 1"], dtype = "int64", fill = "np.arange(n + 1) * k"}
+col = {shape = ["n * k"], dtype = "int32", fill = "rng.integers(0, n, n * k)"}
+val = {shape = ["n * k"]}
+x = {shape = ["n"]}
+y = {shape = ["n"], output = true}
+[check]
+y = "np.add.reduceat(val * x[col], ptr[:-1])"
+tolerance = 1e-9
+"""
+
+
+@pytest.mark.cc
+@pytest.mark.valgrind
+def test_index_arrays_filled_by_expression_are_what_the_kernel_is_timed_and_profiled_on(capsys, tmp_path):
+    (tmp_path / "csr.c").write_text(CSR_SRC)
+    (tmp_path / "csr.toml").write_text(CSR_SPEC)
+    store = str(tmp_path / "s.sqlite")
+    code = main(["bench", str(tmp_path / "csr.toml"), "--quick", "--json", "--store", store])
+    doc = json.loads(capsys.readouterr().out)
+    (row,) = doc["kernels"][0]["sizes"]
+    # the check passed: the row pointers and columns were those the expressions give (random ones in [0, 100)
+    # would run past the arrays, which the guards report)
+    assert code == 0 and row.get("error") is None and row["time_s"] > 0, row
+    assert row["rel_error"] <= 1e-9
+    # the profiling driver reads the same contents: per call, two row pointers per row and a value, a column and
+    # an element of x per nonzero (51,000 loads; row pointers made up in [0, 100) would run rows of any length)
+    code = main(["profile", str(tmp_path / "csr.toml"), "--cachegrind", "--json", "--store", store])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["method"] == "cachegrind", doc
+    assert 3000 * (5 * 3 + 1) <= doc["counters"]["data_reads"] <= 3000 * (5 * 3 + 2) + 100
+    assert doc["counters"]["data_writes"] <= 3000 + 100

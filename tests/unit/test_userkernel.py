@@ -158,3 +158,34 @@ def test_unpaired_ratio_verdicts():
     same = [unpaired_ratio(a, 1e-3 * rng.lognormal(0, 0.02, 30)).verdict for _ in range(50)]
     assert same.count("no difference") >= 48
     assert unpaired_ratio(a, 1.1 * a).verdict == "slower" and unpaired_ratio(a, a / 1.1).verdict == "faster"
+
+
+def test_an_expression_fill_gives_index_arrays_their_structure_the_same_in_every_process():
+    env = (("n", 5), ("k", 3))
+    ptr = ArraySpec((6,), "int64", "np.arange(n + 1) * k", env=env, name="ptr")
+    assert ptr.make().tolist() == [0, 3, 6, 9, 12, 15]
+    col = ArraySpec((15,), "int32", "rng.integers(0, n, n * k)", seed=7, env=env, name="col")
+    a, b = col.make(), col.make()
+    assert a.dtype == np.int32 and np.array_equal(a, b) and a.min() >= 0 and a.max() < 5
+    assert not np.array_equal(a, ArraySpec((15,), "int32", col.fill, seed=8, env=env).make())
+    # a scalar or a row broadcasts; floats keep their values
+    assert ArraySpec((2, 3), "float64", "np.arange(3) / n", env=env).make().tolist() == [[0, 0.2, 0.4]] * 2
+    refused = [("np.arange(n)", "int64", "does not fit"), ("np.arange(16) - 1", "uint8", "range"),
+               ("np.arange(16) * 1e3", "int8", "range"), ("np.arange(16) / 2", "int64", "fractions"),
+               ("np.full(16, np.nan)", "float64", "not finite"), ("1 / np.zeros(16)", "float32", "not finite"),
+               ("q + 1", "float64", "unknown name"), ("np.arange(16) * 1j", "float64", "not real numbers"),
+               ("np.__class__", "float64", "not allowed"), ("__import__('os')", "float64", "unknown name")]
+    for fill, dtype, why in refused:
+        with pytest.raises(RooflabError, match=why):
+            ArraySpec((16,), dtype, fill, env=env, name="x").make()
+
+
+def test_a_fill_expression_names_only_what_the_spec_knows(tmp_path):
+    spec = GOOD.replace('x = {shape = ["n"], dtype = "float32"}',
+                        'x = {shape = ["n"], dtype = "float32", fill = "np.linspace(0, a, n) + rng.random(n)"}')
+    (s,) = load_spec(write(tmp_path, spec))
+    assert s.args["x"].fill.startswith("np.linspace")
+    with pytest.raises(SpecError, match=r"args.x.fill: unknown name\(s\) m"):
+        load_spec(write(tmp_path, spec.replace("np.linspace(0, a, n)", "np.linspace(0, a, m)")))
+    with pytest.raises(SpecError, match="fill"):
+        load_spec(write(tmp_path, spec.replace('fill = "np.linspace(0, a, n) + rng.random(n)"', 'fill = ""')))

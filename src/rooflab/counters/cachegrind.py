@@ -44,7 +44,8 @@ def parse_out_file(text: str) -> tuple[list[str], dict[str, dict[str, int]]]:
     return events, per_fn
 
 
-def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: float = 900) -> dict:
+def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: float = 900,
+                   args: list[str] = ()) -> dict:
     vg = shutil.which("valgrind")
     if not vg:
         raise RooflabError("valgrind is not installed (apt-get install valgrind): no hardware counters and no "
@@ -53,7 +54,7 @@ def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: 
     geo = geometry(caches)
     cmd = [vg, "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={out}"]
     cmd += [f"--{k}={v}" for k, v in geo.items()]
-    r = run_tool(cmd + [str(exe)], "cachegrind", timeout)
+    r = run_tool(cmd + [str(exe), *args], "cachegrind", timeout)
     if r.returncode != 0 or not out.exists():
         lines = [ln.split("== ", 1)[-1] for ln in r.stderr.splitlines()]
         why = next((ln for ln in lines if "Unrecognised instruction" in ln or "Process terminating" in ln),
@@ -62,7 +63,8 @@ def run_cachegrind(exe: str | Path, caches: list[dict], workdir: Path, timeout: 
     text = out.read_text(errors="replace")
     events, per_fn = parse_out_file(text)
     desc = [ln[5:].strip() for ln in text.splitlines() if ln.startswith("desc:")]
-    return {"geometry": geo, "simulated": desc, "events": events, "functions": per_fn, "command": cmd + [str(exe)]}
+    return {"geometry": geo, "simulated": desc, "events": events, "functions": per_fn,
+            "command": cmd + [str(exe), *args]}
 
 
 def cachegrind_summary(per_fn: dict[str, dict[str, int]], function: str, calls: int, line: int) -> dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rooflab.counters import cachegrind, perf
 from rooflab.i18n import msg
-from rooflab.kernels.user import build_driver
+from rooflab.kernels.user import build_driver, write_driver_data
 from rooflab.machine.env import perf_probe
 from rooflab.userkernel.spec import KernelSpec
 
@@ -41,9 +41,10 @@ def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, for
     # size's whole measurement, so here it bounds the driver's run, with that slowdown allowed for
     limit = timeout_s or spec.timeout * (1 if use_perf else 50)
     with tempfile.TemporaryDirectory(prefix="rooflab-count-") as d:
+        data = write_driver_data(spec, size, Path(d))
         if use_perf:
             progress("counting: perf stat")
-            st = perf.perf_stat(exe.path, timeout=limit)
+            st = perf.perf_stat(exe.path, timeout=limit, args=data)
             c = st["counters"]
             out["method"] = "perf"
             out["counters"] = c
@@ -58,14 +59,14 @@ def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, for
             }
             if hotspots:
                 progress("counting: perf record")
-                spots = perf.perf_hotspots(exe.path, Path(d), timeout=limit)
+                spots = perf.perf_hotspots(exe.path, Path(d), timeout=limit, args=data)
                 out["hotspots"], out["hot_lines"] = spots["functions"], spots["lines"]
         else:
             out["method"] = "cachegrind"
             out["fallback_reason"] = (msg("asked for cachegrind") if force_cachegrind else
                                       msg("perf hardware counters are not available: {reason}", reason=probe["reason"]))
             progress("counting: cachegrind (simulated caches)")
-            cg = cachegrind.run_cachegrind(exe.path, caches, Path(d), timeout=limit)
+            cg = cachegrind.run_cachegrind(exe.path, caches, Path(d), timeout=limit, args=data)
             out["cachegrind"] = {"geometry": cg["geometry"], "simulated": cg["simulated"], "command": cg["command"]}
             out["counters"] = cachegrind.cachegrind_summary(cg["functions"], spec.function, calls, line)
     return out

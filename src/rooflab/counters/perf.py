@@ -59,17 +59,17 @@ def run_tool(cmd: list[str], what: str, timeout: float) -> subprocess.CompletedP
         raise RooflabError(f"{what} could not be started: {exc}") from None
 
 
-def perf_stat(exe: str | Path, timeout: float = 300) -> dict:
+def perf_stat(exe: str | Path, timeout: float = 300, args: list[str] = ()) -> dict:
     perf = shutil.which("perf")
-    r = run_tool([perf, "stat", "-x,", "-e", ",".join(EVENTS), str(exe)], "perf stat", timeout)
+    r = run_tool([perf, "stat", "-x,", "-e", ",".join(EVENTS), str(exe), *args], "perf stat", timeout)
     return {"returncode": r.returncode, "counters": parse_perf_stat(r.stderr), "raw": r.stderr[-4000:]}
 
 
-def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300) -> dict[str, list[dict]]:
+def perf_hotspots(exe: str | Path, workdir: Path, timeout: float = 300, args: list[str] = ()) -> dict[str, list[dict]]:
     """Hot functions and, from the debug info the driver is built with, hot source lines."""
     perf = shutil.which("perf")
     data = workdir / "perf.data"
-    rec = run_tool([perf, "record", "-q", "-o", str(data), str(exe)], "perf record", timeout)
+    rec = run_tool([perf, "record", "-q", "-o", str(data), str(exe), *args], "perf record", timeout)
     if rec.returncode != 0:
         return {"functions": [], "lines": []}
     out = {}

@@ -29,11 +29,14 @@ GUARD_BYTE = 0xA5
 class ArraySpec:
     shape: tuple[int, ...]
     dtype: str = "float64"
-    fill: str | float = "random"  # "random" (uniform in [0.5, 1.5)), "zeros", "ones", "arange", or a constant
+    # "random" (uniform in [0.5, 1.5); integers in [0, 100)), "zeros", "ones", "arange", a constant, or a NumPy
+    # expression over ``env`` (the sizes and scalar arguments), ``rng`` (a generator seeded with ``seed``) and ``np``
+    fill: str | float = "random"
     seed: int = 0
     skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
     name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
     huge: bool = True  # large arrays on transparent huge pages where the OS allows; False: 4 KiB pages
+    env: tuple = ()  # (name, value) pairs an expression fill may use
 
     def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
@@ -58,6 +61,8 @@ class ArraySpec:
             src = np.ones(self.shape, dt)
         elif self.fill == "arange":
             src = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
+        elif isinstance(self.fill, str):
+            src = fill_values(self.fill, self.shape, dt, dict(self.env), self.seed, self.name)
         else:
             src = np.full(self.shape, self.fill, dt)
         a = aligned_array(math.prod(self.shape), dt, skew=self.skew, huge=self.huge).reshape(self.shape)
@@ -67,6 +72,36 @@ class ArraySpec:
     @property
     def nbytes(self) -> int:
         return math.prod(self.shape) * np.dtype(self.dtype).itemsize
+
+
+def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0, name: str = "") -> np.ndarray:
+    """An array's contents from a NumPy expression (a spec's ``fill``): over the sizes and scalar arguments in
+    ``env``, ``rng`` (seeded with ``seed``, so every process makes the same contents) and ``np``. What it gives must
+    broadcast to ``shape`` and be finite and, for an integer array, whole and within the dtype's range: values that
+    would wrap or truncate when stored are an error, never stored."""
+    from rooflab.userkernel.expr import numpy_expr
+
+    where = f"args.{name}.fill" if name else "fill"
+    with np.errstate(all="ignore"):  # what a division by zero gives is refused below, with the expression named
+        got = np.asarray(numpy_expr(text, {**env, "rng": np.random.default_rng(seed)}, where))
+    if got.dtype.kind not in "biuf":
+        raise RooflabError(f"{where}: {text!r} gave {got.dtype} values, not real numbers")
+    try:
+        got = np.broadcast_to(got, shape)
+    except ValueError:
+        raise RooflabError(f"{where}: {text!r} gave shape {got.shape}, which does not fit the array's "
+                           f"{tuple(shape)}") from None
+    if got.dtype.kind == "f" and got.size and not np.isfinite(got).all():
+        raise RooflabError(f"{where}: {text!r} gave values that are not finite (NaN or infinity)")
+    if dt.kind in "iu" and got.size:
+        info = np.iinfo(dt)
+        lo, hi = got.min(), got.max()
+        if lo < info.min or hi > info.max:
+            raise RooflabError(f"{where}: {text!r} gave values from {lo} to {hi}, outside {dt.name}'s range "
+                               f"({info.min} to {info.max})")
+        if got.dtype.kind == "f" and not (got == np.round(got)).all():
+            raise RooflabError(f"{where}: {text!r} gave fractions for an integer array ({dt.name})")
+    return got.astype(dt)
 
 
 _SCALARS = {"double": ctypes.c_double, "float": ctypes.c_float, "long": ctypes.c_long, "int": ctypes.c_int,

@@ -97,7 +97,8 @@ class _Model(BaseModel):
 class ArrayModel(_Model):
     shape: Union[list[Expr], Expr]
     dtype: Optional[StrictStr] = None
-    fill: Union[Literal["random", "zeros", "ones", "arange"], StrictInt, Finite] = "random"
+    fill: Union[Literal["random", "zeros", "ones", "arange"], StrictInt, Finite,
+                Annotated[StrictStr, Field(min_length=1, max_length=2000)]] = "random"
     output: StrictBool = False
     seed: Annotated[int, Field(ge=0, le=2 ** 32 - 1)] = 0
 
@@ -400,6 +401,13 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
                     n = arith(d, size, f"{where}: args.{k}.shape")
                     if n < 0 or int(n) != n:
                         raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
+                if isinstance(v.fill, str) and v.fill not in FILLS:
+                    known = set(env) | {"rng", "np"}
+                    unknown = names_in(v.fill, f"{where}: args.{k}.fill", known) - known
+                    if unknown:
+                        raise SpecError(f"{where}: args.{k}.fill: unknown name(s) {', '.join(sorted(unknown))} in "
+                                        f"{v.fill!r} (a fill is random, zeros, ones, arange, a number, or a NumPy "
+                                        f"expression over {', '.join(sorted(known))})")
                 continue
             p = params.get(k)
             rng = int_range(p.base) if p is not None and not p.pointer else None
