@@ -189,3 +189,15 @@ def test_a_fill_expression_names_only_what_the_spec_knows(tmp_path):
         load_spec(write(tmp_path, spec.replace("np.linspace(0, a, n)", "np.linspace(0, a, m)")))
     with pytest.raises(SpecError, match="fill"):
         load_spec(write(tmp_path, spec.replace('fill = "np.linspace(0, a, n) + rng.random(n)"', 'fill = ""')))
+
+
+def test_integer_types_written_any_way_c_allows_are_one_type():
+    p = parse_prototype("void f(long unsigned n, const unsigned *x, unsigned short *y, signed char *z, "
+                        "long long int m, short int s);", "t")
+    assert [q.base for q in p.params] == ["unsigned long", "unsigned int", "unsigned short", "signed char",
+                                          "long long", "short"]
+    from rooflab.userkernel.proto import POINTEE_DTYPE, int_range
+    assert [POINTEE_DTYPE[q.base] for q in p.params[1:4]] == ["uint32", "uint16", "int8"]
+    assert int_range("unsigned long") == (0, 2 ** 64 - 1) and int_range("short") == (-2 ** 15, 2 ** 15 - 1)
+    with pytest.raises(RooflabError, match="long double"):
+        parse_prototype("void f(long double q);", "t")

@@ -14,7 +14,7 @@ from rooflab.toolchain.compiler import Library, build, private_dir
 from rooflab.paths import CSRC, cache_dir
 from rooflab.kernels.runner import ArraySpec, CKernel
 from rooflab.userkernel.expr import arith
-from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype
+from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype, int_range
 from rooflab.userkernel.spec import FILLS, RETURN, ArrayArg, Checker, KernelSpec
 
 ENTRY = "rooflab_bench_entry"
@@ -127,9 +127,6 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
                    args=tuple(args), verify=verify, tolerance=spec.tolerance, params=dict(size))
 
 
-_INT_TYPES = {"int", "long", "long int", "unsigned int", "unsigned long", "size_t", "ssize_t", "ptrdiff_t",
-              "int64_t", "int32_t", "uint64_t", "uint32_t", "long long", "short", "char", "unsigned char", "int8_t",
-              "uint8_t", "int16_t", "uint16_t"}
 
 
 def driver_source(spec: KernelSpec, size: dict, calls: int) -> str:
@@ -158,7 +155,7 @@ def driver_source(spec: KernelSpec, size: dict, calls: int) -> str:
             lines.append(f"    if (rooflab_load(rooflab_argv[{k}], {a}, {nbytes}UL)) return 4;")
         else:
             val = env[p.name]
-            lines.append(f"    {p.base} {a} = ({p.base})({int(val) if p.base in _INT_TYPES else repr(float(val))});")
+            lines.append(f"    {p.base} {a} = ({p.base})({int(val) if int_range(p.base) else repr(float(val))});")
     args = ", ".join(_arg(i) for i in range(len(proto.params)))
     lines.append(f"    for (int rooflab_r = 0; rooflab_r < {calls}; rooflab_r++) {proto.name}({args});")
     lines.append("    return 0;\n}")

@@ -23,13 +23,33 @@ SCALARS = {
     "unsigned long": "ulong", "size_t": "size_t", "ssize_t": "long", "ptrdiff_t": "long", "int64_t": "int64",
     "int32_t": "int32", "uint64_t": "uint64", "uint32_t": "uint32", "long long": "int64", "short": "int16",
     "char": "int8", "unsigned char": "uint8", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16",
-    "uint16_t": "uint16",
+    "uint16_t": "uint16", "signed char": "int8", "unsigned short": "uint16", "unsigned long long": "uint64",
+    "int8_t": "int8",
 }
 # the range of each integer type of SCALARS (its ctypes name), to refuse a value the kernel would get truncated
 _INT_CTYPES = {"int": ctypes.c_int, "uint": ctypes.c_uint, "long": ctypes.c_long, "ulong": ctypes.c_ulong,
                "size_t": ctypes.c_size_t, "int64": ctypes.c_int64, "int32": ctypes.c_int32, "uint64": ctypes.c_uint64,
                "uint32": ctypes.c_uint32, "int16": ctypes.c_int16, "uint16": ctypes.c_uint16, "int8": ctypes.c_int8,
                "uint8": ctypes.c_uint8}
+
+
+_SPECIFIERS = {"signed", "unsigned", "short", "long", "int", "char"}
+
+
+def canonical_type(names) -> str:
+    """A C type written with the basic specifiers in any order and any of their synonyms (``unsigned``, ``long
+    unsigned int``, ``short int``, ``signed``, ``long long int``) as one name of the tables below (``unsigned int``,
+    ``unsigned long``, ``short``, ``int``, ``long long``); any other type as written."""
+    names = list(names)
+    if not names or not set(names) <= _SPECIFIERS or names.count("long") > 2 or \
+            ("signed" in names and "unsigned" in names):
+        return " ".join(names)
+    unsigned = "unsigned" in names
+    longs = names.count("long")
+    if "char" in names:
+        return "unsigned char" if unsigned else "signed char" if "signed" in names else "char"
+    core = "short" if "short" in names else "long long" if longs == 2 else "long" if longs == 1 else "int"
+    return f"unsigned {core}" if unsigned else core
 
 
 def int_range(base: str) -> tuple[int, int] | None:
@@ -46,7 +66,9 @@ def int_range(base: str) -> tuple[int, int] | None:
 POINTEE_DTYPE = {"double": "float64", "float": "float32", "int": "int32", "long": "int64", "int64_t": "int64",
                  "int32_t": "int32", "uint8_t": "uint8", "char": "int8", "unsigned char": "uint8", "short": "int16",
                  "int16_t": "int16", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
-                 "unsigned int": "uint32", "unsigned long": "uint64", "size_t": "uint64", "long long": "int64"}
+                 "unsigned int": "uint32", "unsigned long": "uint64", "size_t": "uint64", "long long": "int64",
+                 "signed char": "int8", "int8_t": "int8", "unsigned short": "uint16", "unsigned long long": "uint64",
+                 "ssize_t": "int64", "ptrdiff_t": "int64"}
 
 
 @dataclass(frozen=True)
@@ -190,7 +212,7 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
             const = "const" in (t.quals or [])
             t = t.type
         if isinstance(t, c_ast.IdentifierType):
-            return " ".join(t.names), pointer, const
+            return canonical_type(t.names), pointer, const
         raise RooflabError(f"{where}: unsupported parameter type in {text!r}")
 
     params = []
