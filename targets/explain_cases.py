@@ -104,6 +104,21 @@ CASES = {
     "blind_saxpy": (SPEC, "blind_saxpy", "clean", None, None),
     "blind_chase": (SPEC, "blind_chase", "pointer_chase", None, None),
     "blind_conv3": (SPEC, "blind_conv3", "single_thread", None, None),
+    # a second set, each answer written here before its first run (targets/explain/blind2.c)
+    "b2_spmv": (SPEC, "b2_spmv", "indirect", None, None),
+    "b2_lu": (SPEC, "b2_lu", "strided", None, None),
+    "b2_cholesky": (SPEC, "b2_cholesky", "reduction_chain", None, None),
+    "b2_mandel": (SPEC, "b2_mandel", "dependency_chain", None, None),
+    "b2_cmul": (SPEC, "b2_cmul", "calls", None, None),
+    "b2_count": (SPEC, "b2_count", "clean", None, None),
+    "b2_gemv_t": (SPEC, "b2_gemv_t", "clean", None, None),
+    "b2_horner": (SPEC, "b2_horner", "clean", None, None),
+    "b2_clamp": (SPEC, "b2_clamp", "clean", None, None),
+    "b2_blur_v": (SPEC, "b2_blur_v", "strided", None, None),
+    "b2_sum_f": (SPEC, "b2_sum_f", "reduction_chain", None, None),
+    "b2_mm_jki": (SPEC, "b2_mm_jki", "strided", None, None),
+    "b2_smooth_f": (SPEC, "b2_smooth_f", "conversions", None, None),
+    "b2_hash": (SPEC, "b2_hash", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
