@@ -65,6 +65,18 @@ def test_numpy_expressions_allow_numpy_not_python():
         numpy_expr("[v for v in x]", {"x": x})
     with pytest.raises(ExprError, match="failed"):
         numpy_expr("x @ np.ones(3)", {"x": x})
+    # comparisons, one at a time, and bitwise operators: what checks of counting and hashing kernels need
+    assert numpy_expr("np.sum(x > t)", {"x": x, "t": 1.5}) == 2
+    assert numpy_expr("np.where(x <= 1, 0, x)", {"x": x}).tolist() == [0, 0, 2, 3]
+    h = np.arange(6, dtype=np.uint32)
+    assert numpy_expr("((h << 3) ^ ~h) & 255 | (h >> 1)", {"h": h}).tolist() == \
+        (((h << 3) ^ ~h) & 255 | (h >> 1)).tolist()
+    with pytest.raises(ExprError, match="not allowed"):
+        numpy_expr("0 < x < 2", {"x": x})
+    with pytest.raises(ExprError, match="not allowed"):
+        numpy_expr("x in x", {"x": x})
+    with pytest.raises(ExprError, match="not allowed"):  # arith stays arithmetic
+        arith("n > 2", {"n": 3})
 
 
 def test_prototypes_from_source_and_text():

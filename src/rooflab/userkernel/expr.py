@@ -3,7 +3,8 @@
 * :func:`arith` evaluates FLOP and byte counts and sizes: numbers, size names, + - * / // % **, parentheses, and
   a few functions (min, max, log2, sqrt, ceil, floor).
 * :func:`numpy_expr` evaluates the expected-output expression of a correctness check: the same, plus array names,
-  subscripts and slices, ``@``, and attributes and calls of ``np`` (``np.cumsum(x)``, ``x.T``, ``a.sum(axis=0)``).
+  subscripts and slices, ``@``, comparisons (one at a time), bitwise operators, and attributes and calls of ``np``
+  (``np.cumsum(x)``, ``x.T``, ``a.sum(axis=0)``, ``np.sum(x > t)``).
   Anything else (imports, dunder attributes, lambdas, comprehensions, names not given) is refused with a message.
 """
 
@@ -21,6 +22,12 @@ from rooflab.errors import RooflabError
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.MatMult: operator.matmul}
 _UN = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+# a check may also compare and work on bits: np.sum(x > t), np.where(x < 0, 0, x), (h ^ k) & 255
+_NP_BIN = {**_BIN, ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+           ast.LShift: operator.lshift, ast.RShift: operator.rshift}
+_NP_UN = {**_UN, ast.Invert: operator.invert}
+_CMP = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+        ast.NotEq: operator.ne}
 _FUNCS = {"min": min, "max": max, "log2": math.log2, "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor,
           "abs": abs}
 
@@ -152,10 +159,12 @@ def numpy_expr(text: str, env: dict, where: str = "check"):
             if name not in scope:
                 raise ExprError(f"{where}: unknown name {name!r} in {text!r} (known: {', '.join(sorted(scope))})")
             return scope[name]
-        if isinstance(n, ast.BinOp) and type(n.op) in _BIN:
-            return _BIN[type(n.op)](ev(n.left), ev(n.right))
-        if isinstance(n, ast.UnaryOp) and type(n.op) in _UN:
-            return _UN[type(n.op)](ev(n.operand))
+        if isinstance(n, ast.BinOp) and type(n.op) in _NP_BIN:
+            return _NP_BIN[type(n.op)](ev(n.left), ev(n.right))
+        if isinstance(n, ast.UnaryOp) and type(n.op) in _NP_UN:
+            return _NP_UN[type(n.op)](ev(n.operand))
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _CMP:
+            return _CMP[type(n.ops[0])](ev(n.left), ev(n.comparators[0]))
         if isinstance(n, ast.Attribute) and not n.attr.startswith("_"):
             return getattr(ev(n.value), n.attr)
         if isinstance(n, ast.Call):
