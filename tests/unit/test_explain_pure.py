@@ -1247,3 +1247,41 @@ def test_a_chain_of_dependent_loads_sets_the_pace_before_the_sum_beside_it():
     assert fs[0]["id"] == "pointer_chase" and "reduction_chain" not in ids(fs)
     assert "measured 9.0 cycles" in text(fs[0]["evidence"][1])
     assert "reduction_chain" in ids(diagnose(code(LOOP_SCALAR_SUM), row(of_roof=0.05), CTX))
+
+
+# s += val[j] * x[col[j]]: the column index is loaded, then x is read at it
+SPMV = """
+    1120:	movslq (%rsi,%rax,4),%rcx
+    1124:	vmovsd (%r8,%rcx,8),%xmm1
+    112a:	vfmadd231sd (%rdx,%rax,8),%xmm1,%xmm0
+    1130:	inc    %rax
+    1133:	cmp    %rax,%r9
+    1136:	jne    1120 <spmv+0x20>
+"""
+
+
+def test_an_element_read_at_an_index_loaded_in_the_same_iteration_is_an_indexed_load():
+    assert detail(SPMV)["indexed_loads"] == 1 and detail(SPMV)["pointer_chains"] == 0
+    # through arithmetic on the loaded index (a 32-bit index zero-extended and scaled)
+    shifted = SPMV.replace("movslq (%rsi,%rax,4),%rcx", "mov    (%rsi,%rax,4),%ecx").replace(
+        "vmovsd (%r8,%rcx,8),%xmm1", "shl    $0x3,%rcx\n    1127:\tvmovsd (%r8,%rcx,1),%xmm1")
+    assert detail(shifted)["indexed_loads"] == 1
+    # none in a plain sum, a pointer chase, or a loop that reloads a pointer from the stack or an invariant address
+    assert detail(REDUCTION)["indexed_loads"] == 0 and detail(CHASE)["indexed_loads"] == 0
+    reload = SPMV.replace("movslq (%rsi,%rax,4),%rcx", "mov    0x10(%rsp),%rcx").replace(
+        "vmovsd (%r8,%rcx,8),%xmm1", "vmovsd (%rcx,%rax,8),%xmm1")
+    assert detail(reload)["indexed_loads"] == 0
+    assert detail(reload.replace("0x10(%rsp)", "0x8(%rdi)"))["indexed_loads"] == 0
+
+
+def test_loads_through_an_index_are_indirect_access_sized_by_the_time_they_wait():
+    loop = {**LOOP_SCALAR_SUM, "indexed_loads": 1}
+    pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 3.1, "block_rthroughput": 1.2,
+            "bound": "dependencies", "dependency_share": 0.85}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.24, cycles_per_iteration=7.6), CTX)
+    f = next(x for x in fs if x["id"] == "indirect")
+    assert f["factor"] == pytest.approx(7.6 / 3.1)
+    assert "made from a value it loaded" in text(f["evidence"][0]) and "2.5x" in text(f["evidence"][1])
+    # no indexed load, no finding
+    assert "indirect" not in ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), row(of_roof=0.24,
+                                                                                        cycles_per_iteration=7.6), CTX))

@@ -1568,4 +1568,8 @@ ZH: dict[str, str] = {
         '同时遍历几条相互独立的链（交错几个链表或起点），按访问顺序布置数据（用数组代替链式结构），或在能提前知道后续地址时预取',
     "{ratio:.2f}x this machine's quiet figure (run {run}) while other processes used {cores:.2f} core(s) on the other vCPUs: the host may run two vCPUs on one physical core":
         '为本机安静时数值（运行 {run}）的 {ratio:.2f} 倍，其间其他进程在其他 vCPU 上占用了 {cores:.2f} 个核：宿主机可能把两个 vCPU 放在同一个物理核上运行',
+    'the hot loop reads {n} element(s) per iteration at an address made from a value it loaded in the same iteration (x[idx[i]])':
+        '热循环每次迭代有 {n} 个元素的地址由同一次迭代中加载的值算出（x[idx[i]]）',
+    'measured {m:.1f} cycles per iteration where {tool} predicts {p:.1f} from the instructions alone: {w:.1f}x, the loop waits for its loads':
+        '实测每次迭代 {m:.1f} 个周期，而 {tool} 仅按指令预测 {p:.1f} 个：{w:.1f} 倍，循环在等待它的加载',
 }

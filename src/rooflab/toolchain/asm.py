@@ -346,6 +346,7 @@ class LoopDetail:
     branches: int = 0  # conditional branches inside the body, besides the one that closes the loop
     memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
     pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
+    indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
 
     @property
     def longest_chain(self) -> int:
@@ -360,7 +361,7 @@ class LoopDetail:
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
-                "pointer_chains": self.pointer_chains}
+                "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -457,7 +458,62 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["stored_chain"] = longest is not None and longest in moving
     d["memory_chains"] = _x86_memory_chains(body)
     d["pointer_chains"] = _x86_pointer_chains(body)
+    d["indexed_loads"] = _x86_indexed_loads(body)
     return d
+
+
+_X86_GPR = re.compile(r"%(r[a-z0-9]+|e[a-z]{2}|[a-z]{2}l?)\b")
+
+
+def _gp_family(reg: str) -> str:
+    """A general register's 64-bit name (%eax, %ax and %al are %rax; %r8d is %r8)."""
+    r = reg.lstrip("%")
+    if re.fullmatch(r"r\d+[dwb]?", r):
+        return "%" + re.sub(r"[dwb]$", "", r)
+    if len(r) == 3 and r[0] in "re":
+        return "%r" + r[1:]
+    if len(r) == 2 and r[1] in "xl" and r[0] in "abcd":
+        return f"%r{r[0]}x"
+    if r in ("si", "di", "bp", "sp", "sil", "dil", "bpl", "spl"):
+        return "%r" + r[:2]
+    return "%" + r
+
+
+def _x86_indexed_loads(body: list[Insn]) -> int:
+    """Memory accesses whose address uses a value the same iteration loaded from memory, directly or through
+    arithmetic on it (``movslq (%rsi,%rax,4),%rdx`` then ``vmovsd (%rcx,%rdx,8),%xmm0``: x[col[j]]). A load from a
+    loop-invariant address (a pointer reloaded from the stack or a struct) does not count, nor does a chain of loads
+    through one register (pointer chasing, counted apart)."""
+    written = {_gp_family(r) for r in _x86_written(body) if r.startswith("%")}
+    tainted: set[str] = set()
+    n = 0
+    for i in body:
+        m = i.mnemonic
+        if _is_branch(m) or m.startswith(("call", "nop", "prefetch")):
+            continue
+        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        if not ops:
+            continue
+        mems = [o for o in ops if "(" in o]
+        addr_regs = {_gp_family(r) for o in mems for r in _X86_GPR.findall(o[o.index("("):])}
+        dst = ops[-1]
+        dst_reg = _gp_family(dst) if dst.startswith("%") and _X86_GPR.fullmatch(dst) else None
+        if mems and not m.startswith("lea") and addr_regs & tainted and dst_reg not in addr_regs:
+            n += 1
+        if dst_reg is None:
+            continue
+        srcs = {_gp_family(o) for o in ops[:-1] if o.startswith("%") and _X86_GPR.fullmatch(o)}
+        if not m.startswith(("mov", "lea", "cvt", "set")):  # two-operand arithmetic reads its destination too
+            srcs.add(dst_reg)
+        if m.startswith(("xor", "sub")) and len(ops) == 2 and ops[0] == ops[1]:  # zeroed: no value of memory's
+            srcs = set()
+        loaded = bool(mems) and not m.startswith("lea") and dst_reg not in addr_regs and any(
+            not _invariant_address(o.replace(" ", ""), written) and "%rsp" not in o for o in mems)
+        if loaded or (srcs | addr_regs) & tainted:
+            tainted.add(dst_reg)
+        else:
+            tainted.discard(dst_reg)
+    return n
 
 
 _X86_GP_LOAD = re.compile(r"^(?:mov|movq|movl|movslq|movsxd)$")

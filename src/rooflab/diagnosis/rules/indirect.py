@@ -16,15 +16,30 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     n = f.loop.get("gathers") or 0
-    if not n:
+    k = f.loop.get("indexed_loads") or 0
+    if not n and not k:
         return []
-    ev = [msg("the hot loop gathers: {n} gather instruction(s) per iteration", n=n)]
+    ev = []
+    if n:
+        ev.append(msg("the hot loop gathers: {n} gather instruction(s) per iteration", n=n))
+    if k:
+        ev.append(msg("the hot loop reads {n} element(s) per iteration at an address made from a value it loaded "
+                      "in the same iteration (x[idx[i]])", n=k))
     excess = f.excess
     if (excess or 0) >= EXCESS:
         ev.append(f.traffic_evidence())
+    # the time the loop spends beyond what its instructions need (the in-core prediction) is the time its
+    # scattered loads wait for memory
+    waits = None
+    pred, cpi = f.prediction, f.row.get("cycles_per_iteration")
+    if cpi and pred.get("cycles_per_iteration") and cpi >= 1.5 * pred["cycles_per_iteration"]:
+        waits = cpi / pred["cycles_per_iteration"]
+        ev.append(msg("measured {m:.1f} cycles per iteration where {tool} predicts {p:.1f} from the instructions "
+                      "alone: {w:.1f}x, the loop waits for its loads", m=cpi, tool=pred.get("tool") or "llvm-mca",
+                      p=pred["cycles_per_iteration"], w=waits))
     ev += f.cause_remarks("stride")
     return [finding(
-        ID, max(excess or 0, 2.0), ev,
+        ID, max(excess or 0, waits or 0, 2.0), ev,
         msg("elements are fetched through an index: where the indices scatter, each element brings in a cache "
             "line of its own, and a gather loads its lanes one by one"),
         msg("sort or block the indices so that neighbouring iterations touch neighbouring data, or gather the "
