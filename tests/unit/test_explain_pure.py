@@ -1285,3 +1285,54 @@ def test_loads_through_an_index_are_indirect_access_sized_by_the_time_they_wait(
     # no indexed load, no finding
     assert "indirect" not in ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), row(of_roof=0.24,
                                                                                         cycles_per_iteration=7.6), CTX))
+
+
+# zc[i] = za[i] * zb[i] in C99 complex: a NaN result takes a branch to __muldc3 and comes back
+CMUL = """
+    1110:	vmovsd 0x8(%rsi,%rbx,1),%xmm1
+    1116:	vmovsd (%rdx,%rbx,1),%xmm2
+    111b:	vmulsd %xmm1,%xmm2,%xmm0
+    111f:	vfmadd231sd %xmm5,%xmm3,%xmm0
+    1124:	vucomisd %xmm4,%xmm0
+    1128:	jp     1161 <cmul+0x61>
+    112a:	vmovsd %xmm4,(%rcx,%rbx,1)
+    112f:	add    $0x10,%rbx
+    1133:	cmp    %rdi,%rbx
+    1136:	jne    1110 <cmul+0x10>
+    1138:	add    $0x20,%rsp
+    113c:	ret
+    1161:	vmovsd %xmm5,%xmm5,%xmm0
+    1165:	mov    %rcx,0x18(%rsp)
+    1178:	call   1030 <__muldc3@plt>
+    117d:	mov    0x18(%rsp),%rcx
+    119b:	add    $0x10,%rbx
+    119f:	cmp    %rbx,%rdi
+    11a2:	jne    1110 <cmul+0x10>
+    11a8:	jmp    1138 <cmul+0x38>
+"""
+
+
+def test_a_call_on_a_path_the_loop_branches_to_and_comes_back_from_is_a_side_call():
+    insns = asm.parse_objdump(CMUL)
+    lp = asm.hot_loop(insns)
+    assert (lp.start, lp.end) == (0x1110, 0x1136)
+    d = asm.detail_loop(insns, lp, "x86_64").to_dict()
+    assert d["calls"] == [] and d["side_calls"] == ["__muldc3"]
+    # a path that leaves the loop for good (it returns) holds no side call
+    leaving = CMUL.replace("    11a2:\tjne    1110 <cmul+0x10>\n    11a8:\tjmp    1138 <cmul+0x38>\n",
+                           "    11a2:\tret\n")
+    assert leaving != CMUL
+    ins2 = asm.parse_objdump(leaving)
+    assert asm.side_calls(ins2, asm.hot_loop(ins2)) == []
+
+
+def test_complex_arithmetic_with_its_nan_recovery_is_a_calls_finding_tested_by_limited_range():
+    loop = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "side_calls": ["__muldc3"]}
+    fs = diagnose(code(loop), row(of_roof=0.44), CTX)
+    f = next(x for x in fs if x["id"] == "calls")
+    assert f["test"] == "cx_limited_range" and f["experiments"] == ["cx_limited_range"]
+    assert "__muldc3" in text(f["evidence"][0]) and "multiplication" in text(f["hypothesis"])
+    assert "-fcx-limited-range" in text(f["advice"])
+    # sqrt on a side path without gcc's remark: still the errno finding
+    g = next(x for x in diagnose(code({**loop, "side_calls": ["sqrt"]}), row(of_roof=0.2), CTX) if x["id"] == "calls")
+    assert g["experiments"] == ["no_math_errno"] and "sqrt" in text(g["evidence"][0])

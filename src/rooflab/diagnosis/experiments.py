@@ -259,6 +259,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                                                                       "(float constants)")
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
+    if exp == "cx_limited_range":
+        return _flags(spec, "-fcx-limited-range"), size, msg("a build with -fcx-limited-range")
     if exp == "native":
         keep = [f for f in spec.flags if not f.startswith(("-march=", "-mcpu=", "-mtune="))]
         return dataclasses.replace(spec, profile="native", flags=keep), size, msg("a build for this CPU ({flag})",

@@ -1572,4 +1572,18 @@ ZH: dict[str, str] = {
         '热循环每次迭代有 {n} 个元素的地址由同一次迭代中加载的值算出（x[idx[i]]）',
     'measured {m:.1f} cycles per iteration where {tool} predicts {p:.1f} from the instructions alone: {w:.1f}x, the loop waits for its loads':
         '实测每次迭代 {m:.1f} 个周期，而 {tool} 仅按指令预测 {p:.1f} 个：{w:.1f} 倍，循环在等待它的加载',
+    "each iteration tests its complex {ops} for a NaN result and may call {names} (C99's recovery of infinite results)":
+        '每次迭代都检查其复数{ops}的结果是否为 NaN，并可能调用 {names}（C99 对无穷结果的恢复）',
+    'complex {ops} as C99 defines it checks every result and calls a library routine when it is NaN: the branch and the call keep the loop scalar':
+        '按 C99 定义的复数{ops}会检查每个结果，结果为 NaN 时调用库例程：这个分支和调用使循环保持标量',
+    'build with -fcx-limited-range (the textbook formulas; -ffast-math implies it) where no input is infinite or NaN, or write the real and imaginary parts out':
+        '在输入不含无穷或 NaN 时用 -fcx-limited-range 编译（教科书公式；-ffast-math 已包含它），或把实部和虚部分开写出',
+    'a build with -fcx-limited-range':
+        '用 -fcx-limited-range 的构建',
+    'multiplication and division':
+        '乘法和除法',
+    'multiplication':
+        '乘法',
+    'division':
+        '除法',
 }

@@ -39,7 +39,7 @@ TESTS = rules.TESTS
 # flush-to-zero, a cache line per thread's element): one that left the loop as it was still refutes its finding; the
 # others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
 # float functions, streaming stores in rooflab's own bandwidth kernel)
-EXACT_FIXES = {"restrict", "no_math_errno", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller",
+EXACT_FIXES = {"restrict", "no_math_errno", "cx_limited_range", "native", "vectorize", "openmp", "serial", "guided", "padded", "smaller",
                "ftz", "unshared", "huge_pages"}
 
 

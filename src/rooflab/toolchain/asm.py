@@ -347,6 +347,7 @@ class LoopDetail:
     memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
     pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
     indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
+    side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
 
     @property
     def longest_chain(self) -> int:
@@ -361,7 +362,8 @@ class LoopDetail:
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
-                "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads}
+                "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
+                "side_calls": list(self.side_calls)}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -637,12 +639,44 @@ def _detail_a64(body: list[Insn]) -> dict:
     return d
 
 
+def _call_name(i: Insn) -> str:
+    name = re.search(r"<([^>@+]+)", i.operands or "")
+    return name.group(1) if name else (i.operands or "").strip()
+
+
+def side_calls(insns: list[Insn], loop: LoopAudit | Loop, limit: int = 64) -> list[str]:
+    """Functions called on the paths that a branch of the loop takes out of its body and that come back into it
+    (gcc's cold path to sqrt for the inputs that set errno, or to __muldc3 when a complex product is NaN): the call
+    is not in the body, yet it is why the body is what it is. A path that leaves the loop for good (returns, or
+    jumps elsewhere) is not followed."""
+    by_addr = {i.addr: k for k, i in enumerate(insns)}
+    out: list[str] = []
+    for b in insns:
+        if not (loop.start <= b.addr <= loop.end) or b.target is None or loop.start <= b.target <= loop.end \
+                or not _is_branch(b.mnemonic) or b.target not in by_addr:
+            continue
+        found: list[str] = []
+        for i in insns[by_addr[b.target]:by_addr[b.target] + limit]:
+            if i.mnemonic.startswith("call") or (i.mnemonic == "bl"):
+                found.append(_call_name(i))
+            elif i.mnemonic.startswith("ret"):
+                break
+            elif _is_branch(i.mnemonic) and i.target is not None:
+                if loop.start <= i.target <= loop.end:
+                    out += [c for c in found if c not in out]
+                    break
+                if not _is_conditional(i.mnemonic):
+                    break
+    return out
+
+
 def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = None) -> LoopDetail:
     arch = arch or guess_arch(insns)
     body = [i for i in insns if loop.start <= i.addr <= loop.end]
     d = _detail_x86(body) if arch == "x86_64" else _detail_a64(body)
     audit = loop if isinstance(loop, LoopAudit) else audit_loop(insns, loop, arch)
-    return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills, **d)
+    return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills,
+                      side_calls=side_calls(insns, loop), **d)
 
 
 def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:

@@ -2,7 +2,8 @@
 must set errno (gcc keeps the branch to sqrt on a cold path: the loop stays scalar). Tested, for sqrt, by a build
 with -fno-math-errno; for the functions no instruction computes (exp, log, sin, ...), which a vector math library
 computes several lanes at a time (glibc's libmvec, which gcc calls under -ffast-math), by a build with
--ffast-math."""
+-ffast-math. Complex multiplication and division as C99 defines them (a branch to __muldc3 for NaN results) are
+tested by a build with -fcx-limited-range."""
 
 from __future__ import annotations
 
@@ -18,10 +19,32 @@ def WORD():
     return msg("calls in the loop")
 
 
+# libgcc's complex multiplication and division with C99's (Annex G) recovery of NaN and infinite results
+COMPLEX = {"__mulsc3": "multiplication", "__muldc3": "multiplication", "__mulxc3": "multiplication",
+           "__multc3": "multiplication", "__divsc3": "division", "__divdc3": "division", "__divxc3": "division",
+           "__divtc3": "division"}
+
+
 def find(f: Facts) -> list[dict]:
     out = []
     loop = f.loop
-    errno = errno_calls(f.code)
+    side = loop.get("side_calls") or []
+    cx = [c for c in dict.fromkeys((loop.get("calls") or []) + side) if c in COMPLEX]
+    if cx:
+        kinds = {COMPLEX[c] for c in cx}
+        ops = msg("multiplication and division") if len(kinds) == 2 else \
+            msg("multiplication") if "multiplication" in kinds else msg("division")
+        out.append(finding(
+            ID, f.lanes if f.lanes > 1 else 2.0,
+            [msg("each iteration tests its complex {ops} for a NaN result and may call {names} (C99's recovery of "
+                 "infinite results)", ops=ops, names=", ".join(cx))] + f.cause_remarks("call"),
+            msg("complex {ops} as C99 defines it checks every result and calls a library routine when it is NaN: "
+                "the branch and the call keep the loop scalar", ops=ops),
+            msg("build with -fcx-limited-range (the textbook formulas; -ffast-math implies it) where no input is "
+                "infinite or NaN, or write the real and imaginary parts out"),
+            ("cx_limited_range",), test="cx_limited_range"))
+        return out
+    errno = errno_calls(f.code) or [c for c in side if c.rstrip("f").lower() in LIBM]
     if errno and not loop.get("calls"):
         # the hot loop shows the instruction, but the call's possible side effect still keeps the loop scalar
         names = ", ".join(errno)
