@@ -18,7 +18,7 @@ from rooflab.model.roofline import place
 from rooflab.units import binary_bytes
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library
-from rooflab.toolchain.mca import NoPrediction, predict
+from rooflab.toolchain.mca import NoPrediction, predict, without_division
 from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
 from rooflab.userkernel.spec import ArrayArg, KernelSpec
 
@@ -238,10 +238,20 @@ def inner_loop_share(lib: Library, samples: dict[str, dict[int, int]]) -> float 
 
 
 def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
+    """llvm-mca's prediction for the loop; with divisions or square roots in it, also for the same loop with them
+    made multiplications (``cycles_without_div_sqrt``): how much of its time the divider alone sets."""
+    text = loop_assembly(insns, audit)
     try:
-        return predict(loop_assembly(insns, audit), uarch.get("name", ""), isa.get("arch", "x86_64"))
+        out = predict(text, uarch.get("name", ""), isa.get("arch", "x86_64"))
     except NoPrediction as exc:
         return {"error": str(exc)}
+    plain = without_division(text) if isa.get("arch", "x86_64") == "x86_64" else None
+    if plain:
+        try:
+            out["cycles_without_div_sqrt"] = predict(plain, uarch.get("name", ""), "x86_64")["cycles_per_iteration"]
+        except (NoPrediction, KeyError):
+            pass
+    return out
 
 
 def sibling_prediction(spec: KernelSpec, machine: dict) -> tuple[KernelSpec, Library, dict] | None:

@@ -259,6 +259,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                                                                       "(float constants)")
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
+    if exp == "reciprocal":
+        return _flags(spec, "-freciprocal-math"), size, msg("a build with -freciprocal-math")
     if exp == "cx_limited_range":
         return _flags(spec, "-fcx-limited-range"), size, msg("a build with -fcx-limited-range")
     if exp == "native":

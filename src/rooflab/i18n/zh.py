@@ -1209,8 +1209,6 @@ ZH: dict[str, str] = {
         '减少累加器或减小展开，使每个值都留在寄存器中',
     'divisions and square roots take many cycles and issue rarely':
         '除法和平方根耗时多个周期，且发射频率低',
-    'multiply by a reciprocal computed once outside the loop where the divisor does not change':
-        '除数不变时，在循环外算一次倒数，循环内改为乘法',
     "below its roof, and none of rooflab's rules found why: no advice without evidence":
         '低于屋顶，但 rooflab 的规则都没找到原因：没有证据就不给建议',
     ', relative error {err:.2g}':
@@ -1586,4 +1584,10 @@ ZH: dict[str, str] = {
         '乘法',
     'division':
         '除法',
+    '{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with them made multiplications: the divider sets the pace':
+        '{tool} 预测每次迭代 {c:.1f} 个周期，把它们换成乘法后为 {p:.1f} 个：除法器决定了节奏',
+    'multiply by a reciprocal computed once outside the loop where the divisor does not change (x * (1.0f / 3) for x / 3; -freciprocal-math lets the compiler do it)':
+        '在除数不变时，于循环外算一次倒数再相乘（x / 3 写成 x * (1.0f / 3)；-freciprocal-math 让编译器这样做）',
+    'a build with -freciprocal-math':
+        '用 -freciprocal-math 的构建',
 }

@@ -119,6 +119,24 @@ def parse_mca(text: str) -> dict:
             "ipc": num(r"IPC:\s+([\d.]+)")}
 
 
+_X86_DIV_SQRT = re.compile(r"^(\s*)v?(div|sqrt)(p[sd]|s[sd])\b(.*)$", re.M)
+
+
+def without_division(assembly: str) -> str | None:
+    """The same x86 loop with each FP division and square root made a multiplication of the same operands (a
+    two-operand packed square root a register move): what the loop would cost if the divider did not set its pace.
+    None when the loop has none."""
+    def swap(m: re.Match) -> str:
+        indent, op, kind, rest = m.groups()
+        vex = m.group(0).lstrip().startswith("v")
+        if op == "sqrt" and rest.count(",") == 1:  # vsqrtpd %zmm1,%zmm2 (one source): a move of the same width
+            return f"{indent}{'v' if vex else ''}mov{'ap' + kind[1] if kind.startswith('p') else kind}{rest}"
+        return f"{indent}{'v' if vex else ''}mul{kind}{rest}"
+
+    out, n = _X86_DIV_SQRT.subn(swap, assembly)
+    return out if n else None
+
+
 def predict(assembly: str, uarch: str, arch: str, tool: str | None = None) -> dict:
     """llvm-mca's prediction for one loop body on this core's model: cycles per iteration, its throughput bound,
     what binds it. NoPrediction says why there is none."""

@@ -1,4 +1,8 @@
-"""Divisions and square roots in a compute-bound loop: many cycles each, issued rarely."""
+"""Divisions and square roots that set a loop's pace: many cycles each, issued rarely. Found where the kernel is
+compute-bound, or where the in-core analyzer predicts the loop far faster with them made multiplications while the
+loop runs at its in-core pace (a memory-bound average divided by a constant: the divider, not the memory, is the
+limit). Tested by a build with -freciprocal-math, which multiplies by the reciprocal of a divisor the loop does not
+change."""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ from rooflab.diagnosis.rules.facts import Facts, finding
 from rooflab.i18n import msg
 
 ID = "div_sqrt"
-TEST = None
+TEST = "reciprocal"
+DIVIDER_BOUND = 1.5  # the loop predicted this many times slower with its divisions than with multiplications
+IN_CORE = 1.5  # measured at most this many times the in-core prediction: the loop runs at its in-core pace
 
 
 def WORD():
@@ -15,9 +21,23 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     n = f.loop.get("div_sqrt") or 0
-    if not n or f.row.get("bound") != "compute":
+    if not n:
         return []
+    pred = f.prediction
+    cpi, measured = pred.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
+    plain = pred.get("cycles_without_div_sqrt")
+    paced = bool(cpi and plain and cpi >= DIVIDER_BOUND * plain and (not measured or measured <= IN_CORE * cpi))
+    if not paced and f.row.get("bound") != "compute":
+        return []
+    ev = [msg("{n} division(s) or square root(s) per iteration of the hot loop", n=n)]
+    if paced:
+        ev.append(msg("{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with them made multiplications: "
+                      "the divider sets the pace", tool=pred.get("tool") or "llvm-mca", c=cpi, p=plain))
+        if measured:
+            ev.append(msg("measured {c:.1f} cycles per iteration of the hot loop", c=measured))
     return [finding(
-        ID, 2.0, [msg("{n} division(s) or square root(s) per iteration of the hot loop", n=n)],
+        ID, cpi / plain if paced else 2.0, ev,
         msg("divisions and square roots take many cycles and issue rarely"),
-        msg("multiply by a reciprocal computed once outside the loop where the divisor does not change"))]
+        msg("multiply by a reciprocal computed once outside the loop where the divisor does not change (x * (1.0f / "
+            "3) for x / 3; -freciprocal-math lets the compiler do it)"),
+        ("reciprocal",))]
