@@ -1363,3 +1363,23 @@ def test_a_divider_that_sets_the_pace_of_a_memory_bound_loop_is_found_from_the_p
         assert "div_sqrt" not in ids(got)
     # compute-bound, as before, without a prediction
     assert "div_sqrt" in ids(diagnose(code(loop), row(of_roof=0.3, bound="compute"), CTX))
+
+
+def test_a_product_whose_loop_runs_at_its_chain_s_pace_is_told_the_chain_before_blocking():
+    # Cholesky's inner dot product: operands re-fetched from L3 (35x the model), yet the loop runs at the pace of
+    # its in-order sum, which llvm-mca's dependency-bound prediction explains
+    t = {"method": "cachegrind", "l1_ratio": 100.0, "l1_bytes": 2.9e8, "model_bytes": 2.9e6, "holding_level": "L3",
+         "holding_ratio": 34.8, "holding_bytes": 1e8, "flops": 7.2e7}
+    live = {"kind": "blas_gemm", "ratio": 0.05, "ci95": [0.04, 0.05], "rounds": 10, "n": 512, "threads": 1,
+            "reference_flops_per_s": 3.4e10}
+    pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 3.1, "block_rthroughput": 1.5,
+            "bound": "dependencies", "dependency_share": 0.83}
+    r = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=2.9)
+    fs = diagnose(code(LOOP_SCALAR_SUM, prediction=pred), r, {**CTX, "gemm_like": True, "precision": "fp64"})
+    assert fs[0]["id"] == "reduction_chain"
+    reuse = next(x for x in fs if x["id"] == "reuse")
+    assert reuse["factor"] == 1.0 and "pace of its dependency chain" in text(reuse["evidence"][-1])
+    # the same loop waiting on memory (measured far above its in-core pace): blocking keeps its full gain
+    slow = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=12.0)
+    fs = diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, {**CTX, "gemm_like": True, "precision": "fp64"})
+    assert next(x for x in fs if x["id"] == "reuse")["factor"] == pytest.approx(20.0)

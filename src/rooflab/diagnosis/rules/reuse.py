@@ -9,6 +9,7 @@ from rooflab.i18n import msg
 
 ID = "reuse"
 TEST = "blocked"
+IN_CORE = 1.3  # measured at most this many times the in-core prediction: the loop runs at its in-core pace
 AS_FAST_AS_BLAS = 0.6  # at this share of the BLAS GEMM measured alongside it or more, blocking is not what is missing
 
 
@@ -70,6 +71,15 @@ def find(f: Facts) -> list[dict]:
         ev.append(msg("tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)",
                       tiles=", ".join(f"b ≈ {b} for {lv}" for lv, b in tiles.items()), e=elem))
     factor = 1 / ref_ratio if ref_ratio else min(excess, 1 / max(row.get("of_roof") or 1.0, 1e-9))
+    # a hot loop that runs at the pace of its own dependency chain (the in-core prediction explains the time) is
+    # not waiting for memory: blocking gains only what the memory adds to that pace until the chain is broken
+    pred, measured = f.code.get("prediction") or {}, row.get("cycles_per_iteration")
+    if f.chained and f.dependency_bound and pred.get("cycles_per_iteration") and measured and \
+            measured <= IN_CORE * pred["cycles_per_iteration"]:
+        factor = min(factor, max(1.0, measured / pred["cycles_per_iteration"]))
+        ev.append(msg("the hot loop runs at the pace of its dependency chain ({m:.1f} cycles per iteration measured, "
+                      "{p:.1f} predicted in-core): reuse pays once the chain no longer sets the pace",
+                      m=measured, p=pred["cycles_per_iteration"]))
     level = t.get("holding_level") or row.get("level") or "?"
     return [finding(
         ID, factor, ev,
