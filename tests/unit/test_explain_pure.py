@@ -1383,3 +1383,33 @@ def test_a_product_whose_loop_runs_at_its_chain_s_pace_is_told_the_chain_before_
     slow = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=12.0)
     fs = diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, {**CTX, "gemm_like": True, "precision": "fp64"})
     assert next(x for x in fs if x["id"] == "reuse")["factor"] == pytest.approx(20.0)
+
+
+# while (k < maxit && x*x + y*y <= 4): the escape test leaves the loop, the count closes it
+ESCAPE = """
+    1140:	vmulsd %xmm0,%xmm0,%xmm2
+    1144:	vfmadd231sd %xmm1,%xmm1,%xmm2
+    1149:	vcomisd %xmm3,%xmm2
+    114d:	ja     1170 <mandel+0x70>
+    114f:	vfmsub231sd %xmm1,%xmm1,%xmm0
+    1154:	inc    %eax
+    1156:	cmp    %eax,%edx
+    1158:	jne    1140 <mandel+0x40>
+    115a:	ret
+    1170:	mov    %eax,(%rdi)
+    1172:	ret
+"""
+
+
+def test_a_branch_that_leaves_the_loop_is_an_exit_not_control_flow_within_an_iteration():
+    d = detail(ESCAPE)
+    assert d["exits"] == 1 and d["branches"] == 0
+    fs = diagnose(code({**LOOP_SCALAR_SUM, **{k: d[k] for k in ("branches", "exits")}}, causes=["control_flow"]),
+                  row(of_roof=0.05), CTX)
+    assert "control_flow" not in ids(fs)
+    # the same branch to an arm laid out after the loop that comes back: control flow within the iteration
+    back = ESCAPE.replace("    1172:\tret\n", "    1172:\tjmp    1154 <mandel+0x54>\n")
+    assert (detail(back)["branches"], detail(back)["exits"]) == (1, 0)
+    # a branch to a call's cold path is the call's finding, not control flow
+    fs = diagnose(code({**LOOP_SCALAR_SUM, "branches": 1, "side_calls": ["__muldc3"]}), row(of_roof=0.4), CTX)
+    assert "control_flow" not in ids(fs) and "calls" in ids(fs)

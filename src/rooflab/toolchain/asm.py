@@ -343,11 +343,12 @@ class LoopDetail:
     stored_chain: bool = False  # the longest chain's register is stored every iteration: a scan (prefix sum)
     int_div: int = 0  # integer divisions (and modulos) per iteration
     conversions: int = 0  # conversions between float and double per iteration (a double constant in a float loop)
-    branches: int = 0  # conditional branches inside the body, besides the one that closes the loop
+    branches: int = 0  # conditional branches within an iteration, besides the one that closes the loop (not exits)
     memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
     pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
     indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
+    exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
 
     @property
     def longest_chain(self) -> int:
@@ -363,7 +364,7 @@ class LoopDetail:
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
-                "side_calls": list(self.side_calls)}
+                "side_calls": list(self.side_calls), "exits": self.exits}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -644,29 +645,41 @@ def _call_name(i: Insn) -> str:
     return name.group(1) if name else (i.operands or "").strip()
 
 
-def side_calls(insns: list[Insn], loop: LoopAudit | Loop, limit: int = 64) -> list[str]:
+def _side_path(insns: list[Insn], at: int, loop: LoopAudit | Loop, limit: int = 64) -> tuple[bool, list[str]]:
+    """Follow the code from index ``at`` (where a branch of the loop leads out of its body): whether it comes back
+    into the loop (a cold path, an arm of an if laid out after the loop) rather than leaving it for good (a return,
+    a jump elsewhere), and the functions it calls on the way."""
+    found: list[str] = []
+    for i in insns[at:at + limit]:
+        if i.mnemonic.startswith("call") or i.mnemonic == "bl":
+            found.append(_call_name(i))
+        elif i.mnemonic.startswith("ret"):
+            return False, found
+        elif _is_branch(i.mnemonic) and i.target is not None:
+            if loop.start <= i.target <= loop.end:
+                return True, found
+            if not _is_conditional(i.mnemonic):
+                return False, found
+    return False, found
+
+
+def _out_branches(insns: list[Insn], loop: LoopAudit | Loop) -> list[tuple[bool, list[str]]]:
+    """For each conditional branch of the body that leads out of it: (comes back, calls on the way)."""
+    by_addr = {i.addr: k for k, i in enumerate(insns)}
+    return [_side_path(insns, by_addr[b.target], loop) for b in insns
+            if loop.start <= b.addr < loop.end and b.target is not None and _is_conditional(b.mnemonic)
+            and not loop.start <= b.target <= loop.end and b.target in by_addr]
+
+
+def side_calls(insns: list[Insn], loop: LoopAudit | Loop) -> list[str]:
     """Functions called on the paths that a branch of the loop takes out of its body and that come back into it
     (gcc's cold path to sqrt for the inputs that set errno, or to __muldc3 when a complex product is NaN): the call
     is not in the body, yet it is why the body is what it is. A path that leaves the loop for good (returns, or
     jumps elsewhere) is not followed."""
-    by_addr = {i.addr: k for k, i in enumerate(insns)}
     out: list[str] = []
-    for b in insns:
-        if not (loop.start <= b.addr <= loop.end) or b.target is None or loop.start <= b.target <= loop.end \
-                or not _is_branch(b.mnemonic) or b.target not in by_addr:
-            continue
-        found: list[str] = []
-        for i in insns[by_addr[b.target]:by_addr[b.target] + limit]:
-            if i.mnemonic.startswith("call") or (i.mnemonic == "bl"):
-                found.append(_call_name(i))
-            elif i.mnemonic.startswith("ret"):
-                break
-            elif _is_branch(i.mnemonic) and i.target is not None:
-                if loop.start <= i.target <= loop.end:
-                    out += [c for c in found if c not in out]
-                    break
-                if not _is_conditional(i.mnemonic):
-                    break
+    for back, calls in _out_branches(insns, loop):
+        if back:
+            out += [c for c in calls if c not in out]
     return out
 
 
@@ -675,6 +688,11 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     body = [i for i in insns if loop.start <= i.addr <= loop.end]
     d = _detail_x86(body) if arch == "x86_64" else _detail_a64(body)
     audit = loop if isinstance(loop, LoopAudit) else audit_loop(insns, loop, arch)
+    # a conditional branch out of the body that does not come back is an exit (a search's early exit, a while
+    # loop's second condition), not control flow inside the iteration
+    outs = _out_branches(insns, loop)
+    d["exits"] = sum(1 for back, _ in outs if not back)
+    d["branches"] = max(0, d["branches"] - d["exits"])
     return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills,
                       side_calls=side_calls(insns, loop), **d)
 

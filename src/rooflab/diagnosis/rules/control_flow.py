@@ -16,7 +16,10 @@ def WORD():
 
 def applies(f: Facts) -> bool:
     loop = f.loop
-    if not loop.get("branches") or f.vb >= f.isa_vb or errno_calls(f.code) or loop.get("calls"):
+    # branches to a call's cold path (errno, complex NaN recovery) are the call's finding; exits are no branch
+    # within an iteration
+    if not loop.get("branches") or f.vb >= f.isa_vb or errno_calls(f.code) or loop.get("calls") or \
+            loop.get("side_calls"):
         return False
     # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
     return "control_flow" in f.causes or not (f.vb or {"aliasing", "call", "stride", "reduction"} & set(f.causes))
