@@ -859,12 +859,21 @@ def test_a_parallel_triangle_is_uneven_work_even_while_waiting_threads_spin():
 
 
 def test_on_a_tie_the_finding_about_the_code_comes_before_more_threads():
-    from rooflab.interpret.explain import _order
+    from rooflab.interpret.explain import _sorted
 
     fs = [{"id": "single_thread", "saving_s": 1.0e-3}, {"id": "indirect", "saving_s": 0.95e-3}]
-    assert [f["id"] for f in sorted(fs, key=_order)] == ["indirect", "single_thread"]
-    fs[1]["saving_s"] = 0.5e-3  # threads save far more: they go first
-    assert [f["id"] for f in sorted(fs, key=_order)] == ["single_thread", "indirect"]
+    assert [f["id"] for f in _sorted(fs)] == ["indirect", "single_thread"]
+    fs[1]["saving_s"] = 0.8e-3  # threads' bound is a quarter more: they go first, against an estimate
+    assert [f["id"] for f in _sorted(fs)] == ["single_thread", "indirect"]
+    # against a gain its experiment measured, the bound of perfect scaling needs a third more
+    fs[1]["confirmed"] = {"experiment": "x", "speedup": 1.74}
+    assert [f["id"] for f in _sorted(fs)] == ["indirect", "single_thread"]
+    fs[1]["saving_s"] = 0.7e-3
+    assert [f["id"] for f in _sorted(fs)] == ["single_thread", "indirect"]
+    # measured as well (its OpenMP build): the larger measured saving first
+    fs[0]["confirmed"] = {"experiment": "openmp", "speedup": 2.0}
+    fs[1]["saving_s"] = 0.95e-3
+    assert [f["id"] for f in _sorted(fs)] == ["single_thread", "indirect"]
 
 
 def test_an_experiment_that_is_the_fix_itself_refutes_even_when_the_loop_did_not_change():
@@ -1413,3 +1422,31 @@ def test_a_branch_that_leaves_the_loop_is_an_exit_not_control_flow_within_an_ite
     # a branch to a call's cold path is the call's finding, not control flow
     fs = diagnose(code({**LOOP_SCALAR_SUM, "branches": 1, "side_calls": ["__muldc3"]}), row(of_roof=0.4), CTX)
     assert "control_flow" not in ids(fs) and "calls" in ids(fs)
+
+
+def test_a_scalar_loop_bound_by_a_carried_recurrence_is_told_the_chain_not_narrow_vectors():
+    # z = z^2 + c per pixel: an FMA chain carried across iterations, which llvm-mca finds dependency-bound
+    loop = {**LOOP_SCALAR_SUM, "chain_op": "fma", "fma": 2, "exits": 1}
+    pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 10.1, "block_rthroughput": 3.0,
+            "bound": "dependencies", "dependency_share": 0.96}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.05, cycles_per_iteration=9.4), CTX)
+    assert fs[0]["id"] == "dependency_chain" and "narrow_vectors" not in ids(fs)
+
+
+def test_flag_experiments_build_the_change_their_finding_advises(tmp_path):
+    from rooflab.diagnosis.experiments import variant
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void avg(long n, const float *x, float *y) {}\n"
+                                  "void avgd(long n, const double *x, double *y) {}\n")
+    (tmp_path / "k.toml").write_text(
+        'source = "k.c"\nflops = "n"\nbytes = "8*n"\nsizes = {n = [64]}\n'
+        '[[kernel]]\nfunction = "avg"\nargs = {n = "n", x = {shape = ["n"], dtype = "float32"}, '
+        'y = {shape = ["n"], dtype = "float32", output = true}}\n'
+        '[[kernel]]\nfunction = "avgd"\nargs = {n = "n", x = {shape = ["n"]}, y = {shape = ["n"], output = true}}\n')
+    f32, f64 = load_spec(tmp_path / "k.toml")
+    size = {"n": 64}
+    # a float kernel's reciprocal is a float's: its double constants made float too
+    assert variant("reciprocal", f32, size, {})[0].flags[-2:] == ["-freciprocal-math", "-fsingle-precision-constant"]
+    assert variant("reciprocal", f64, size, {})[0].flags[-1:] == ["-freciprocal-math"]
+    assert variant("cx_limited_range", f64, size, {})[0].flags[-1:] == ["-fcx-limited-range"]

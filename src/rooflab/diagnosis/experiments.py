@@ -260,6 +260,12 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
     if exp == "reciprocal":
+        # in a float kernel the reciprocal is a float's: its constants made float too, or a double constant's
+        # reciprocal brings the conversions to double the division by it did not need (gcc divides a float sum by
+        # 3.0 in float: the result rounds the same)
+        if spec.precision == "fp32":
+            return (_flags(spec, "-freciprocal-math", "-fsingle-precision-constant"), size,
+                    msg("a build with -freciprocal-math and -fsingle-precision-constant"))
         return _flags(spec, "-freciprocal-math"), size, msg("a build with -freciprocal-math")
     if exp == "cx_limited_range":
         return _flags(spec, "-fcx-limited-range"), size, msg("a build with -fcx-limited-range")

@@ -1592,4 +1592,6 @@ ZH: dict[str, str] = {
         '用 -freciprocal-math 的构建',
     'the hot loop runs at the pace of its dependency chain ({m:.1f} cycles per iteration measured, {p:.1f} predicted in-core): reuse pays once the chain no longer sets the pace':
         '热循环以其依赖链的节奏运行（实测每次迭代 {m:.1f} 个周期，核内预测 {p:.1f} 个）：等依赖链不再决定节奏后，数据重用才有收益',
+    'a build with -freciprocal-math and -fsingle-precision-constant':
+        '用 -freciprocal-math 和 -fsingle-precision-constant 的构建',
 }

@@ -79,7 +79,7 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         else:
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
             f["saving_s"] = 0.0
-    return sorted(findings, key=_order)
+    return _sorted(findings)
 
 
 def _ranked(row: dict, eff: dict, findings: list) -> list[dict]:
@@ -93,16 +93,26 @@ def _ranked(row: dict, eff: dict, findings: list) -> list[dict]:
             cap = None  # its roof is another (the faster level's, streaming stores'): its factor says how far
         g = min(f["factor"], cap) if cap else f["factor"]
         f["saving_s"] = t * (1 - 1 / g) if g > 1 else 0.0
-    return sorted(findings, key=_order)
+    return _sorted(findings)
 
 
 GENERIC = {"single_thread": 0.9}  # advice any kernel gets: within this share of a finding about the code, it goes after
+# beside a finding about the code whose experiment measured its gain, the advice to use more CPUs, whose saving is a
+# bound (perfect scaling up to the all-CPU roof) until its own experiment measures it, goes after it unless it
+# could save a third more
+GENERIC_BESIDE_MEASURED = {"single_thread": 0.75}
 
 
-def _order(f: dict) -> tuple:
+def _sorted(findings: list[dict]) -> list[dict]:
     """Refuted findings last; then the most time to save first, a finding about the code before the generic advice
     to use more CPUs when the two could save about as much."""
-    return bool(f.get("refuted")), -f["saving_s"] * GENERIC.get(f["id"], 1.0)
+    measured = any(f.get("confirmed") for f in findings if f["id"] not in GENERIC)
+
+    def key(f: dict) -> tuple:
+        weight = 1.0 if f.get("confirmed") else (GENERIC_BESIDE_MEASURED if measured else GENERIC).get(f["id"], 1.0)
+        return bool(f.get("refuted")), -f["saving_s"] * weight
+
+    return sorted(findings, key=key)
 
 
 # ------------------------------------------------------------------------------------------------ observations

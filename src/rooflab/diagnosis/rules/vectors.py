@@ -13,14 +13,15 @@ def unused_lanes(f: Facts) -> bool:
 
 
 def explained_elsewhere(f: Facts) -> bool:
-    """Another finding names why the loop is not vectorized: a call (or errno), strided access that the traffic
-    shows, an integer division or a branch in a scalar loop."""
-    from rooflab.diagnosis.rules import control_flow
+    """Another finding names why the loop is not vectorized: a call (or errno, or a call on a cold path), strided
+    access that the traffic shows, an integer division, a branch, or a chain carried from one iteration to the
+    next in a scalar loop (its lanes can only come from independent chains: the chain's finding says so)."""
+    from rooflab.diagnosis.rules import control_flow, dependency
 
     loop, causes = f.loop, f.causes
-    return bool("call" in causes or loop.get("calls") or errno_calls(f.code)
+    return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
                 or ("stride" in causes and (f.excess or 0) >= EXCESS)
-                or (f.vb == 0 and (loop.get("int_div") or control_flow.applies(f))))
+                or (f.vb == 0 and (loop.get("int_div") or control_flow.applies(f) or dependency.find(f))))
 
 
 def width_evidence(f: Facts) -> list:
