@@ -238,8 +238,8 @@ def inner_loop_share(lib: Library, samples: dict[str, dict[int, int]]) -> float 
 
 
 def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
-    """llvm-mca's prediction for the loop; with divisions or square roots in it, also for the same loop with them
-    made multiplications (``cycles_without_div_sqrt``): how much of its time the divider alone sets."""
+    """llvm-mca's prediction for the loop; with divisions in it, also for the same loop with them made
+    multiplications (``cycles_without_div``): how much of its time the divisions alone set."""
     text = loop_assembly(insns, audit)
     try:
         out = predict(text, uarch.get("name", ""), isa.get("arch", "x86_64"))
@@ -248,7 +248,7 @@ def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
     plain = without_division(text) if isa.get("arch", "x86_64") == "x86_64" else None
     if plain:
         try:
-            out["cycles_without_div_sqrt"] = predict(plain, uarch.get("name", ""), "x86_64")["cycles_per_iteration"]
+            out["cycles_without_div"] = predict(plain, uarch.get("name", ""), "x86_64")["cycles_per_iteration"]
         except (NoPrediction, KeyError):
             pass
     return out

@@ -1584,8 +1584,8 @@ ZH: dict[str, str] = {
         '乘法',
     'division':
         '除法',
-    '{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with them made multiplications: the divider sets the pace':
-        '{tool} 预测每次迭代 {c:.1f} 个周期，把它们换成乘法后为 {p:.1f} 个：除法器决定了节奏',
+    '{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with the divisions made multiplications: the divider sets the pace':
+        '{tool} 预测每次迭代 {c:.1f} 个周期，把除法换成乘法后为 {p:.1f} 个：除法器决定了节奏',
     'multiply by a reciprocal computed once outside the loop where the divisor does not change (x * (1.0f / 3) for x / 3; -freciprocal-math lets the compiler do it)':
         '在除数不变时，于循环外算一次倒数再相乘（x / 3 写成 x * (1.0f / 3)；-freciprocal-math 让编译器这样做）',
     'a build with -freciprocal-math':

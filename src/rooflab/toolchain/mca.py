@@ -119,21 +119,14 @@ def parse_mca(text: str) -> dict:
             "ipc": num(r"IPC:\s+([\d.]+)")}
 
 
-_X86_DIV_SQRT = re.compile(r"^(\s*)v?(div|sqrt)(p[sd]|s[sd])\b(.*)$", re.M)
+_X86_DIV = re.compile(r"^(\s*)(v?)div(p[sd]|s[sd])\b(.*)$", re.M)
 
 
 def without_division(assembly: str) -> str | None:
-    """The same x86 loop with each FP division and square root made a multiplication of the same operands (a
-    two-operand packed square root a register move): what the loop would cost if the divider did not set its pace.
-    None when the loop has none."""
-    def swap(m: re.Match) -> str:
-        indent, op, kind, rest = m.groups()
-        vex = m.group(0).lstrip().startswith("v")
-        if op == "sqrt" and rest.count(",") == 1:  # vsqrtpd %zmm1,%zmm2 (one source): a move of the same width
-            return f"{indent}{'v' if vex else ''}mov{'ap' + kind[1] if kind.startswith('p') else kind}{rest}"
-        return f"{indent}{'v' if vex else ''}mul{kind}{rest}"
-
-    out, n = _X86_DIV_SQRT.subn(swap, assembly)
+    """The same x86 loop with each FP division made a multiplication of the same operands: what the loop would
+    cost if the divider did not set its pace (what multiplying by a reciprocal gives). Square roots stay: no
+    multiplication replaces one. None when the loop divides nothing."""
+    out, n = _X86_DIV.subn(lambda m: f"{m.group(1)}{m.group(2)}mul{m.group(3)}{m.group(4)}", assembly)
     return out if n else None
 
 

@@ -25,14 +25,14 @@ def find(f: Facts) -> list[dict]:
         return []
     pred = f.prediction
     cpi, measured = pred.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
-    plain = pred.get("cycles_without_div_sqrt")
+    plain = pred.get("cycles_without_div")
     paced = bool(cpi and plain and cpi >= DIVIDER_BOUND * plain and (not measured or measured <= IN_CORE * cpi))
     if not paced and f.row.get("bound") != "compute":
         return []
     ev = [msg("{n} division(s) or square root(s) per iteration of the hot loop", n=n)]
     if paced:
-        ev.append(msg("{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with them made multiplications: "
-                      "the divider sets the pace", tool=pred.get("tool") or "llvm-mca", c=cpi, p=plain))
+        ev.append(msg("{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with the divisions made "
+                      "multiplications: the divider sets the pace", tool=pred.get("tool") or "llvm-mca", c=cpi, p=plain))
         if measured:
             ev.append(msg("measured {c:.1f} cycles per iteration of the hot loop", c=measured))
     return [finding(
