@@ -1157,10 +1157,15 @@ def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_cou
     # as fast as its instructions allow: the walk costs nothing here
     fast = diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=7.0, bound="compute"), CTX)
     assert "strided" not in ids(fast)
-    # the traffic, where counted, decides instead
+    # counted: L1 bringing in no more than the model says the walk's lines stay in L1, and it costs nothing
     counted = row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, traffic={"holding_ratio": 1.0,
                                                                                    "l1_ratio": 1.2})
     assert "strided" not in ids(diagnose(c, counted, CTX))
+    # L1 bringing in 3x (the column's lines fetched again from L2 at each step) while the loop waits: strided
+    refetched = row(level="L3", of_roof=0.36, cycles_per_iteration=10.3,
+                    traffic={"method": "cachegrind", "holding_ratio": 0.67, "l1_ratio": 3.0})
+    fs = diagnose(code(loop, pragmas=walks, prediction={**pred, "cycles_per_iteration": 3.1}), refetched, CTX)
+    assert fs[0]["id"] == "strided" and "L1 brought in 3.0x" in text(fs[0]["evidence"][-1])
 
 
 def test_a_matrix_product_whose_traffic_could_not_be_counted_is_judged_by_the_blas_alongside_it():

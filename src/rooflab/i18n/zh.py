@@ -1594,4 +1594,6 @@ ZH: dict[str, str] = {
         '热循环以其依赖链的节奏运行（实测每次迭代 {m:.1f} 个周期，核内预测 {p:.1f} 个）：等依赖链不再决定节奏后，数据重用才有收益',
     'a build with -freciprocal-math and -fsingle-precision-constant':
         '用 -freciprocal-math 和 -fsingle-precision-constant 的构建',
+    '{method}: L1 brought in {r:.1f}x the bytes the model counts':
+        '{method}：L1 调入的字节数是模型所计的 {r:.1f} 倍',
 }

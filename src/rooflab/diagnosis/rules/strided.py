@@ -1,7 +1,7 @@
 """Strided access: the traffic out of the level that holds the working set far exceeds the model (lines brought in
 and used in part), or the compiler names the access pattern and L1 brought in far more than the model (or nothing
-was counted), or, where nothing was counted, the source's innermost loop steps by a row at each iteration while the
-loop takes far more cycles than its instructions need (it waits for memory).
+was counted), or the source's innermost loop steps by a row at each iteration while the loop takes far more cycles than its
+instructions need (it waits for memory) and, where the traffic was counted, L1 brought in more than the model.
 Extra traffic into L1 alone is data reused from L2, not stride."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ TEST = None
 # doubles brings in 8x); rows or a vector reused out of L2 (a stencil's rows, bicg's s[]) bring in 2-3x
 L1_STRIDE = 4.0
 WAITING = 2.0  # measured cycles per iteration this many times the in-core prediction: the loop waits for memory
+L1_REFETCHED = 1.5  # L1 bringing in this many times the model's bytes: lines fetched again
 FAR_BELOW = 0.25  # without a prediction: this share of its roof or less
 
 
@@ -33,11 +34,16 @@ def find(f: Facts) -> list[dict]:
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
     named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE if counted else f.vb < f.isa_vb)
-    walked = None if counted else _walks(f)
+    # counted or not, an innermost loop of the source walking a column while the loop waits for memory; counted,
+    # it also needs L1 to have brought in more than the model (its lines fetched again from L2 at each step)
+    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED else None
     if not ((excess or 0) >= EXCESS or named or walked):
         return []
     if walked and not ((excess or 0) >= EXCESS or named):
         ev, factor = walked
+        if l1:
+            ev.append(msg("{method}: L1 brought in {r:.1f}x the bytes the model counts", method=f.traffic["method"],
+                          r=l1))
         return [_finding(ev, factor)]
     ev = []
     if (excess or 0) >= EXCESS:
@@ -59,7 +65,7 @@ def _finding(ev: list, factor: float) -> dict:
 
 
 def _walks(f: Facts) -> tuple[list, float] | None:
-    """Where no traffic was counted: an innermost loop of the source that steps by a row at each iteration, while
+    """An innermost loop of the source that steps by a row at each iteration, while
     the loop waits for memory (measured cycles per iteration far above the in-core prediction; without one, the
     kernel far below its roof, beyond L1). (evidence, factor) or None."""
     walks = (f.code.get("pragmas") or {}).get("column_walks") or []
