@@ -571,6 +571,10 @@ def test_an_experiment_confirms_or_refutes_its_finding():
     out = weigh([{"id": "aliasing", "saving_s": 5.0}, {"id": "dependency_chain", "saving_s": 3.0}], [near])
     assert ids(out) == ["dependency_chain", "aliasing"] and out[1]["inconclusive"]
     assert out[1]["saving_s"] == pytest.approx(10.0 * (1 - 1 / 1.03))
+    # a test that only approaches the fix (rooflab's blocked GEMM for a user's product) bounds nothing
+    blocked = {**experiment("blocked", "no difference", 1.16), "speedup_ci95": [0.97, 1.22], "a_time_s": 10.0}
+    (f,) = weigh([{"id": "reuse", "saving_s": 6.9}], [blocked])
+    assert f["inconclusive"] and f["saving_s"] == 6.9
     # nor does a tight "no difference" while others kept the CPUs busy (the second CPU the threads needed)
     busy = {**experiment("openmp", "no difference", 1.02), "speedup_ci95": [1.01, 1.02], "disturbed_cores": 0.6}
     (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [busy])
