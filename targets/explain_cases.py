@@ -121,6 +121,18 @@ CASES = {
     # to the same float), so the divider, not a conversion, sets the pace
     "b2_smooth_f": (SPEC, "b2_smooth_f", "div_sqrt", "reciprocal", None),
     "b2_hash": (SPEC, "b2_hash", "clean", None, None),
+    # a third set, each answer written here before its first run (targets/explain/blind3.c)
+    "b3_softmax": (SPEC, "b3_softmax", "calls", None, None),
+    "b3_layernorm": (SPEC, "b3_layernorm", "reduction_chain", None, None),
+    "b3_gemv_i8": (SPEC, "b3_gemv_i8", "reduction_chain", None, None),
+    "b3_jacobi_omp": (SPEC, "b3_jacobi_omp", "clean", None, None),
+    "b3_normalize": (SPEC, "b3_normalize", "div_sqrt", None, None),
+    "b3_histogram": (SPEC, "b3_histogram", "indirect", None, None),
+    "b3_cubes": (SPEC, "b3_cubes", "calls", None, None),
+    "b3_running_max": (SPEC, "b3_running_max", "dependency_chain", None, None),
+    "b3_idot": (SPEC, "b3_idot", "clean", None, None),
+    "b3_diffuse": (SPEC, "b3_diffuse", "omp_overhead", None, None),
+    "b3_magnitudes": (SPEC, "b3_magnitudes", "calls", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
