@@ -786,16 +786,21 @@ def test_guided_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_p
 
 
 def test_perf_script_lines_become_samples_per_function_offset_of_the_kernels_library(tmp_path):
-    from rooflab.diagnosis.sampling import parse_script
+    from rooflab.diagnosis.sampling import parse_script, runtime_samples
 
     lib = tmp_path / "libk.so"
     lib.write_bytes(b"")
-    text = (f"    7f0010001234 atax+0x40 ({lib})\n"
-            f"    7f0010001238 atax+0x40 ({lib})\n"
-            f"    7f0010001300 atax._omp_fn.0+0x8 ({lib})\n"
-            "    7f0020000000 memcpy+0x10 (/usr/lib/libc.so.6)\n"
+    text = (f"  100    7f0010001234 atax+0x40 ({lib})\n"
+            f"  100    7f0010001238 atax+0x40 ({lib})\n"
+            f"  101    7f0010001300 atax._omp_fn.0+0x8 ({lib})\n"
+            "  100    7f0020000000 memcpy+0x10 (/usr/lib/libc.so.6)\n"
+            "  101    7f0030000000 gomp_barrier_wait+0x10 (/usr/lib/libgomp.so.1.0.0)\n"
+            "  101 ffffffff8223b5a6 do_syscall_64+0x46 ([kernel.kallsyms])\n"
             "garbage line\n")
     assert parse_script(text, lib) == {"atax": {0x40: 2}, "atax._omp_fn.0": {0x8: 1}}
+    # the team's thread (101): one sample in the kernel's region, two in the runtime and the operating system;
+    # the main thread (100), which also makes the arrays, is left out
+    assert runtime_samples(text, 100, lib) == (3, 2)
 
 
 def test_the_sampled_loop_is_where_the_time_goes_not_the_busiest_looking_one():
@@ -1459,3 +1464,47 @@ def test_flag_experiments_build_the_change_their_finding_advises(tmp_path):
     assert variant("reciprocal", f32, size, {})[0].flags[-2:] == ["-freciprocal-math", "-fsingle-precision-constant"]
     assert variant("reciprocal", f64, size, {})[0].flags[-1:] == ["-freciprocal-math"]
     assert variant("cx_limited_range", f64, size, {})[0].flags[-1:] == ["-fcx-limited-range"]
+
+
+def test_a_team_that_spends_its_time_in_the_runtime_is_openmp_overhead_at_any_call_length():
+    ctx = {**CTX, "openmp": True, "threads": 2}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    busy = code(loop, hot_loop={"by": "samples", "runtime_share": 0.45})
+    fs = diagnose(busy, row(time_s=2e-4, of_roof=0.08, cpus_busy=2.0), ctx)
+    f = next(x for x in fs if x["id"] == "omp_overhead")
+    assert f["factor"] == pytest.approx(1 / 0.55) and "45%" in text(f["evidence"][0])
+    # a team at work in its regions, or a kernel without OpenMP: nothing to say
+    calm = code(loop, hot_loop={"by": "samples", "runtime_share": 0.03})
+    assert "omp_overhead" not in ids(diagnose(calm, row(time_s=2e-4, of_roof=0.08, cpus_busy=2.0), ctx))
+    assert "omp_overhead" not in ids(diagnose(busy, row(time_s=2e-4, of_roof=0.08), CTX))
+
+
+def test_a_parallel_region_inside_a_loop_is_entered_at_each_of_its_iterations():
+    from rooflab.diagnosis.evidence import regions_in_loops, regions_per_call
+
+    body = """{
+    for (long t = 0; t < steps; t++) {
+        for (int s = 1; s <= 3; s++) {
+#pragma omp parallel for
+            for (long i = 1; i < n - 1; i++) v[i] = u[i];
+        }
+    }
+#pragma omp parallel for
+    for (long i = 0; i < n; i++) u[i] = 0;
+}"""
+    nests = regions_in_loops(body)
+    assert [[lp["var"] for lp in nest] for nest in nests] == [["t", "s"], []]
+    assert regions_per_call(nests, {"steps": 200, "n": 10}) == 200 * 3 + 1
+    assert regions_per_call(nests, {"n": 10}) is None  # a bound it cannot evaluate
+    assert regions_per_call(regions_in_loops("{ while (go) {\n#pragma omp parallel\n { } } }"), {}) is None
+
+
+def test_many_short_regions_in_one_call_are_openmp_overhead():
+    ctx = {**CTX, "openmp": True, "threads": 2, "regions_per_call": 200}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    fs = diagnose(code(loop), row(time_s=2.16e-4, of_roof=0.08, cpus_busy=2.0), ctx)
+    f = next(x for x in fs if x["id"] == "omp_overhead")
+    assert "200 times" in text(f["evidence"][0]) and "1.08 µs per region" in text(f["evidence"][0])
+    # one region per call of that length is no overhead
+    assert "omp_overhead" not in ids(diagnose(code(loop), row(time_s=2.16e-4, of_roof=0.08, cpus_busy=2.0),
+                                              {**ctx, "regions_per_call": 1}))

@@ -41,19 +41,23 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
     was chosen."""
     try:
-        if innermost_loops(lib.path, spec.audit_function or spec.function) <= 1:
-            return {"hot_loop": {"by": "only loop"}}
+        one = innermost_loops(lib.path, spec.audit_function or spec.function) <= 1
     except RooflabError:
-        pass
+        one = False
+    if one and not spec.openmp:  # an OpenMP kernel is sampled anyway: how much time its runtime takes
+        return {"hot_loop": {"by": "only loop"}}
     session.progress(f"explain: {spec.name}: sampling where its time goes")
-    samples, why = sample_offsets(session, spec, lib, size)
+    samples, why, runtime = sample_offsets(session, spec, lib, size)
+    shares = {"runtime_share": runtime[1] / runtime[0]} if runtime and runtime[0] else {}
+    if one:
+        return {"hot_loop": {"by": "only loop", **shares}}
     if samples is None:
-        return {"hot_loop": {"by": "work", "why": why}}
+        return {"hot_loop": {"by": "work", "why": why, **shares}}
     total = sum(sum(v.values()) for v in samples.values())
     by_samples = evidence.loop_evidence(lib, spec.audit_function or spec.function, session.machine, samples)
     same = by_samples.get("loop_at") == code.get("loop_at")
     info = {"by": "samples", "samples": total, "moved": not same,
-            "in_inner_loops": evidence.inner_loop_share(lib, samples)}
+            "in_inner_loops": evidence.inner_loop_share(lib, samples), **shares}
     if same or not by_samples.get("loop"):
         return {"hot_loop": info}
     return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction")}, "hot_loop": info}
@@ -132,7 +136,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
                     "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
-                    "thread_slots": (code.get("pragmas") or {}).get("thread_slots")}
+                    "thread_slots": (code.get("pragmas") or {}).get("thread_slots"),
+                    "regions_per_call": evidence.regions_per_call(
+                        (code.get("pragmas") or {}).get("regions_in_loops") or [], spec.scalars(size))}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

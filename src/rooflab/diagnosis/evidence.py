@@ -40,7 +40,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
-            "column_walks": column_walks(body)}
+            "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -174,6 +174,58 @@ def _in_loop(body: str, pos: int) -> bool:
     head = body[max(0, start - 300):pos]
     m = re.search(r"\b(?:for|while)\s*\([^{}]*\)\s*$", head)
     return bool(m) and long_loop(head[:m.end()])
+
+
+_PARALLEL = re.compile(r"#\s*pragma\s+omp\s+parallel\b")
+_FOR_COND = re.compile(r"\bfor\s*\(([^;]*);([^;]*);[^)]*\)\s*$")
+
+
+def regions_in_loops(body: str) -> list[list[dict]]:
+    """For each parallel region of a function body, the for loops it is nested in, outermost first, as {var,
+    start, bound, inclusive} read from their heads (``for (t = 0; t < steps; t++)``): a region inside a loop is
+    entered at each of its iterations. A loop whose head cannot be read is {"var": None}."""
+    out = []
+    for m in _PARALLEL.finditer(body):
+        loops, stack = [], []
+        for i in range(m.start()):
+            if body[i] == "{":
+                stack.append(body[max(0, i - 300):i])
+            elif body[i] == "}" and stack:
+                stack.pop()
+        for head in stack:
+            h = re.search(r"\b(?:for|while)\s*\(.*\)\s*$", head, re.S)
+            if not h:
+                continue
+            f = _FOR_COND.search(head)
+            cond = re.match(r"\s*(\w+)\s*(<=?)\s*(.+?)\s*$", f.group(2)) if f else None
+            init = re.search(r"(\w+)\s*=\s*(.+?)\s*$", f.group(1)) if f else None
+            if cond and init and init.group(1) == cond.group(1):
+                loops.append({"var": cond.group(1), "start": init.group(2), "bound": cond.group(3),
+                              "inclusive": cond.group(2) == "<="})
+            else:
+                loops.append({"var": None})
+        out.append(loops)
+    return out
+
+
+def regions_per_call(loops: list[list[dict]], scalars: dict) -> int | None:
+    """How many times one call enters its parallel regions: each region once per iteration of the loops around it
+    (their bounds evaluated with the call's scalar arguments); None when a bound cannot be read or evaluated."""
+    from rooflab.userkernel.expr import ExprError, arith
+
+    total = 0
+    for nest in loops:
+        n = 1
+        for lp in nest:
+            if lp.get("var") is None:
+                return None
+            try:
+                trips = arith(lp["bound"], scalars) - arith(lp["start"], scalars) + (1 if lp["inclusive"] else 0)
+            except ExprError:
+                return None
+            n *= max(0, int(trips))
+        total += n
+    return total
 
 
 def thread_slots(body: str) -> list[dict]:

@@ -1454,8 +1454,6 @@ ZH: dict[str, str] = {
         '此规模下的 OpenMP 开销',
     'at this size the threads cost about as much as the work: starting, scheduling and joining the team takes microseconds per call':
         '在此规模下线程的开销与工作量相当：每次调用启动、调度和合并线程组需要数微秒',
-    'run small sizes on one thread (an if clause: #pragma omp parallel for if(n > N)), or give each call more work':
-        '小规模时用单线程运行（if 子句：#pragma omp parallel for if(n > N)），或让每次调用做更多工作',
     'one call lasts {t} on {n} threads: a few times what a fork-join of the team costs':
         '一次调用在 {n} 个线程上耗时 {t}：只是线程组一次 fork-join 开销的几倍',
     'integer divisions':
@@ -1596,4 +1594,10 @@ ZH: dict[str, str] = {
         '用 -freciprocal-math 和 -fsingle-precision-constant 的构建',
     '{method}: L1 brought in {r:.1f}x the bytes the model counts':
         '{method}：L1 调入的字节数是模型所计的 {r:.1f} 倍',
+    "{share} of its threads' time, sampled, was spent in the OpenMP runtime and the operating system (starting, scheduling and joining parallel regions, waiting at their barriers, waking each other), not in its own code":
+        '采样显示其线程 {share} 的时间花在 OpenMP 运行时和操作系统里（启动、调度和汇合并行区域，在其屏障处等待，互相唤醒），而不在它自己的代码中',
+    'run small sizes on one thread (an if clause: #pragma omp parallel for if(n > N)), give each region more work, or open the parallel region once outside an outer loop (#pragma omp parallel around it, #pragma omp for inside)':
+        '小规模时用单线程运行（if 子句：#pragma omp parallel for if(n > N)），给每个并行区域更多工作，或在外层循环之外只打开一次并行区域（外面用 #pragma omp parallel，里面用 #pragma omp for）',
+    'one call enters its parallel region {k} times (it is inside a loop): {t} per region on {n} threads, a few times what a fork-join of the team costs':
+        '一次调用进入其并行区域 {k} 次（它位于循环之内）：在 {n} 个线程上每个区域 {t}，只是线程组一次 fork-join 开销的几倍',
 }
