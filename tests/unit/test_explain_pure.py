@@ -1508,3 +1508,25 @@ def test_many_short_regions_in_one_call_are_openmp_overhead():
     # one region per call of that length is no overhead
     assert "omp_overhead" not in ids(diagnose(code(loop), row(time_s=2.16e-4, of_roof=0.08, cpus_busy=2.0),
                                               {**ctx, "regions_per_call": 1}))
+
+
+def test_a_blas_reference_slowed_itself_does_not_put_a_kernel_at_its_roof():
+    from rooflab.diagnosis.engine import _against_stored
+
+    stored = {"compute": [{"klass": "blas_gemm", "value": 1.1e11}]}
+    live = {"kind": "blas_gemm", "ratio": 0.9, "ci95": [0.88, 0.92], "rounds": 10, "n": 512, "threads": 2,
+            "flops_per_s": 4.9e10, "reference_flops_per_s": 5.4e10}
+    slowed = _against_stored(live, stored)
+    assert slowed["slow"]["share"] == pytest.approx(5.4e10 / 1.1e11)
+    assert "slow" not in _against_stored({**live, "reference_flops_per_s": 1.0e11}, stored)
+    assert _against_stored(None, stored) is None and "slow" not in _against_stored(live, None)
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    omp = {"omp": True, "omp_text": "#pragma omp parallel for", "uneven_loop": {"var": "i", "bound": "j <= i"}}
+    r = row(of_roof=0.45, bound="compute", cpus_busy=1.95, reference=slowed, time_s=1e-2,
+            time_ci95=[0.99e-2, 1.01e-2])
+    fs = diagnose(code(loop, pragmas=omp), r, ctx)
+    assert fs[0]["id"] == "imbalance" and "at_roof" not in ids(fs)
+    # the same ratio from a GEMM at its pace: at its roof
+    fs = diagnose(code(loop, pragmas=omp), {**r, "reference": live}, ctx)
+    assert ids(fs)[0] == "at_roof"

@@ -73,6 +73,21 @@ def _roofs(roofline: list[dict] | None, spec: KernelSpec, cpus: int, code: dict)
     return {"roofs": one, "roofs_all": every, "roofs_nt": nt, "stream_kind": evidence.reference_kind(code)}
 
 
+# the BLAS GEMM alternated with a kernel under this share of the machine's stored BLAS roof was itself slowed (a
+# second vCPU the host lent away meanwhile): a yardstick that short says nothing about the kernel's distance to
+# what the machine does
+SLOW_REFERENCE = 0.7
+
+
+def _against_stored(ref: dict | None, roofs: dict | None) -> dict | None:
+    """The BLAS GEMM reference, marked ``slow`` (with the stored rate) when it ran under SLOW_REFERENCE of the
+    stored BLAS roof for those threads."""
+    stored = next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
+    if ref and ref.get("reference_flops_per_s") and stored and ref["reference_flops_per_s"] < SLOW_REFERENCE * stored:
+        ref = {**ref, "slow": {"stored_flops_per_s": stored, "share": ref["reference_flops_per_s"] / stored}}
+    return ref
+
+
 def _pages(spec: KernelSpec) -> dict:
     """The pages the kernel's arrays are on: ``small_pages`` says why they are 4 KiB pages (the spec's huge_pages =
     false, or no transparent huge pages on this machine), None when they are huge; with the TLB's size."""
@@ -130,7 +145,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             if row.get("bound") == "memory" and row.get("level") == "DRAM" and kind:
                 row["reference"] = reference_run(session, spec, lib, size, kind, rounds=rounds, threads=busy)
             elif row.get("bound") == "compute":
-                row["reference"] = blas_reference_run(session, spec, lib, size, rounds=rounds, threads=busy)
+                row["reference"] = _against_stored(
+                    blas_reference_run(session, spec, lib, size, rounds=rounds, threads=busy),
+                    ctx["roofs_all"] if busy > 1 else ctx["roofs"])
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
                 row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)

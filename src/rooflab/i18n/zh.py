@@ -1600,4 +1600,6 @@ ZH: dict[str, str] = {
         '小规模时用单线程运行（if 子句：#pragma omp parallel for if(n > N)），给每个并行区域更多工作，或在外层循环之外只打开一次并行区域（外面用 #pragma omp parallel，里面用 #pragma omp for）',
     'one call enters its parallel region {k} times (it is inside a loop): {t} per region on {n} threads, a few times what a fork-join of the team costs':
         '一次调用进入其并行区域 {k} 次（它位于循环之内）：在 {n} 个线程上每个区域 {t}，只是线程组一次 fork-join 开销的几倍',
+    "alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s): {r:.2f}x its FLOP rate, but the GEMM itself reached only {ref}, {share} of the {stored} stored for it (slowed meanwhile): no yardstick":
+        '与本机的 BLAS GEMM（n={size}）在 {t} 个线程上交替运行：为其 FLOP 速率的 {r:.2f} 倍，但 GEMM 本身只达到 {ref}，是为它保存的 {stored} 的 {share}（其间被拖慢）：不能作为标尺',
 }

@@ -34,6 +34,8 @@ def at_roof(f: Facts) -> bool:
     if eff.get("of_roof") is None or f.alone:
         return False
     live = row.get("reference") or {}
+    if live.get("slow"):  # a reference slowed itself measures nothing against: the stored roofs judge
+        live = {}
     top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
     if top >= AT_ROOF:
         return True
@@ -55,7 +57,7 @@ def find(f: Facts) -> list[dict] | None:
     wa = write_allocate.find(f)
     if wa:  # at the roof of ordinary stores, which the streaming-store roof is above
         return wa
-    live = row.get("reference") or {}
+    live = {} if (row.get("reference") or {}).get("slow") else row.get("reference") or {}
     if live.get("ratio") and (live["ci95"][1] >= AT_ROOF or live["ratio"] > of_roof):
         of_roof = live["ratio"]  # the same moment's bandwidth says more than a stored roof
         eff["live"] = (msg("the rate of this machine's BLAS GEMM measured alongside it") if live["kind"] == "blas_gemm"

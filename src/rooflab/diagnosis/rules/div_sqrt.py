@@ -32,7 +32,8 @@ def find(f: Facts) -> list[dict]:
     ev = [msg("{n} division(s) or square root(s) per iteration of the hot loop", n=n)]
     if paced:
         ev.append(msg("{tool} predicts {c:.1f} cycles per iteration, and {p:.1f} with the divisions made "
-                      "multiplications: the divider sets the pace", tool=pred.get("tool") or "llvm-mca", c=cpi, p=plain))
+                      "multiplications: the divider sets the pace", tool=pred.get("tool") or "llvm-mca", c=cpi,
+                      p=plain))
         if measured:
             ev.append(msg("measured {c:.1f} cycles per iteration of the hot loop", c=measured))
     return [finding(

@@ -1,7 +1,7 @@
-"""Strided access: the traffic out of the level that holds the working set far exceeds the model (lines brought in
-and used in part), or the compiler names the access pattern and L1 brought in far more than the model (or nothing
-was counted), or the source's innermost loop steps by a row at each iteration while the loop takes far more cycles than its
-instructions need (it waits for memory) and, where the traffic was counted, L1 brought in more than the model.
+"""Strided access: the traffic out of the level that holds the working set far exceeds the model (lines brought in and
+used in part), or the compiler names the access pattern and L1 brought in far more than the model (or nothing was
+counted), or the source's innermost loop steps by a row at each iteration while the loop takes far more cycles than
+its instructions need (it waits for memory) and, where the traffic was counted, L1 brought in more than the model.
 Extra traffic into L1 alone is data reused from L2, not stride."""
 
 from __future__ import annotations
