@@ -1530,3 +1530,17 @@ def test_a_blas_reference_slowed_itself_does_not_put_a_kernel_at_its_roof():
     # the same ratio from a GEMM at its pace: at its roof
     fs = diagnose(code(loop, pragmas=omp), {**r, "reference": live}, ctx)
     assert ids(fs)[0] == "at_roof"
+
+
+def test_threads_measured_idle_are_never_at_their_roof():
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    live = {"kind": "blas_gemm", "ratio": 0.83, "ci95": [0.8, 0.86], "rounds": 10, "n": 512, "threads": 2,
+            "flops_per_s": 6e10, "reference_flops_per_s": 7.4e10}
+    r = row(of_roof=0.54, bound="compute", cpus_busy=1.3, reference=live, time_s=5e-3, time_ci95=[4.9e-3, 5.1e-3])
+    fs = diagnose(code(loop, pragmas={"omp": True, "omp_text": "#pragma omp parallel for"}), r, ctx)
+    assert fs[0]["id"] == "imbalance" and "at_roof" not in ids(fs)
+    # both CPUs busy: the same GEMM ratio puts it at its roof; others taking the CPU time say nothing of its threads
+    for busy, others in ((1.95, None), (1.3, 0.9)):
+        fs = diagnose(code(loop), {**r, "cpus_busy": busy, "others_cores": others}, ctx)
+        assert ids(fs)[0] == "at_roof"

@@ -6,7 +6,8 @@ the roof of the arrays it only writes. Subnormal numbers in its arrays are named
 from __future__ import annotations
 
 from rooflab.diagnosis.rules import denormals, working_set, write_allocate
-from rooflab.diagnosis.rules.facts import AT_ROOF, Facts, finding, reference_evidence
+from rooflab.diagnosis.rules.imbalance import idle_threads
+from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, finding, reference_evidence
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
 
@@ -31,8 +32,8 @@ def at_roof(f: Facts) -> bool:
     """Within a fifth of its roof (at the fast end of the interval, where the time is noisy), or within a fifth of
     the reference alternated with it. Without that GEMM, as fast as the BLAS GEMM stored with the roofline."""
     row, eff = f.row, f.eff
-    if eff.get("of_roof") is None or f.alone:
-        return False
+    if eff.get("of_roof") is None or f.alone or (f.row["time_s"] >= 5 * MIN_PARALLEL_S and idle_threads(f)):
+        return False  # threads measured idle part of the call: not all of its roof is in use
     live = row.get("reference") or {}
     if live.get("slow"):  # a reference slowed itself measures nothing against: the stored roofs judge
         live = {}

@@ -19,6 +19,16 @@ def WORD():
     return msg("load imbalance")
 
 
+def idle_threads(f: Facts) -> bool:
+    """An OpenMP kernel whose threads were measured idle part of the call (its CPU time over its wall time well
+    under its threads), with no other process taking CPU time meanwhile (which reads as idle threads)."""
+    threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
+    busy = f.row.get("cpus_busy")
+    shared = (f.row.get("others_cores") or 0.0) >= COMPETING_CORES
+    return bool(f.ctx.get("openmp") and threads >= 2 and busy is not None and busy < BUSY_SHARE * threads
+                and not shared)
+
+
 def find(f: Facts) -> list[dict]:
     threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
     busy = f.row.get("cpus_busy")
@@ -28,8 +38,7 @@ def find(f: Facts) -> list[dict]:
     if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""):
         return []  # already scheduled dynamically: the idle time has another cause
     # CPU time others took (processes, the host's steal) reads as idle threads: then only the source can say
-    shared = (f.row.get("others_cores") or 0.0) >= COMPETING_CORES
-    idle = busy is not None and busy < BUSY_SHARE * threads and not shared
+    idle = idle_threads(f)
     # an OpenMP runtime's waiting threads spin for a while, and spinning is CPU time: the source says more
     uneven = pragmas.get("uneven_loop")
     if not (idle or uneven):
