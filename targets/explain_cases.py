@@ -133,6 +133,18 @@ CASES = {
     "b3_idot": (SPEC, "b3_idot", "clean", None, None),
     "b3_diffuse": (SPEC, "b3_diffuse", "omp_overhead", None, None),
     "b3_magnitudes": (SPEC, "b3_magnitudes", "calls", None, None),
+    # a fourth set, each answer written here before its first run (targets/explain/blind4.c)
+    "b4_matvec": (SPEC, "b4_matvec", "reduction_chain", None, None),
+    "b4_spmv_coo": (SPEC, "b4_spmv_coo", "indirect", None, None),
+    "b4_stencil_border": (SPEC, "b4_stencil_border", "control_flow", None, None),
+    "b4_gemm_omp": (SPEC, "b4_gemm_omp", "reuse", None, None),
+    "b4_row_sums": (SPEC, "b4_row_sums", "strided", None, None),
+    "b4_poly_eval": (SPEC, "b4_poly_eval", "dependency_chain", None, None),
+    "b4_hist_mod": (SPEC, "b4_hist_mod", "int_div", None, None),
+    "b4_gs_relax": (SPEC, "b4_gs_relax", "dependency_chain", None, None),
+    "b4_trimv_omp": (SPEC, "b4_trimv_omp", "reduction_chain", None, None),
+    "b4_vadd_i32": (SPEC, "b4_vadd_i32", "clean", None, None),
+    "b4_daxpy_omp": (SPEC, "b4_daxpy_omp", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
