@@ -430,3 +430,21 @@ def test_a_one_thread_private_cache_figure_beside_constant_load_is_judged_by_the
     assert [c["status"] for c in got[1:]] == ["ok"] * 4
     # with no stored quiet figure for it, nothing to judge by: as measured
     assert measure.judge_beside([ceiling("L2", 52e9, 0.95)], m, [])[0]["status"] == "ok"
+
+
+def test_a_one_thread_gemm_beside_load_on_the_other_vcpu_is_judged_by_the_stored_quiet_one(machine):
+    m = {**machine, "virtualized": True}
+    history = [{"run_id": 4, "ceilings": {"compute": [
+        {"precision": "fp32", "klass": "blas_gemm", "threads": 1, "flops_per_s": 100e9, "status": "ok"},
+        {"precision": "fp32", "klass": "blas_gemm", "threads": 2, "flops_per_s": 190e9, "status": "ok"}]}}]
+
+    def gemm(rate, beside, threads=1):
+        return {"precision": "fp32", "klass": "blas_gemm", "threads": threads, "flops_per_s": rate, "status": "ok",
+                "reason": None, "beside_cores": beside}
+
+    got = measure.judge_beside([gemm(71e9, 0.97), gemm(95e9, 0.97), gemm(71e9, None), gemm(71e9, 0.97, 2),
+                                {**gemm(71e9, 0.97), "precision": "fp64"}], m, history, "compute")
+    assert got[0]["status"] == "disturbed" and "0.71x" in got[0]["reason"]["text"]
+    assert got[0]["quiet_reference"] == {"flops_per_s": 100e9, "run_id": 4}
+    # near quiet, no load measured beside it, two threads, or no stored figure for its precision: as measured
+    assert [c["status"] for c in got[1:]] == ["ok"] * 4

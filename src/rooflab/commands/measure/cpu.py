@@ -383,7 +383,12 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 m0 = session.mark()
                 res = session.call(name, tasks.blas_gemm_task, plan.gemm_n, PREC_DTYPE[prec], threads, plan.gemm,
                                    on_quiet_cpus=threads)
-                others = session.others_for(m0, session.mark(), shared=False)
+                m1 = session.mark()
+                others = session.others_for(m0, m1, shared=False)
+                # on a virtual machine, the load on the other vCPUs too: judged against the stored quiet figure
+                # (judge_beside), as a one-thread GEMM has no fixed share of the peak to hold it to
+                beside = (session.others_for(m0, m1, shared=True) if threads == 1 and session.last_cpus and
+                          machine.get("virtualized") else None)
             except RooflabError as exc:
                 entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
                 out.append(entry)
@@ -407,7 +412,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                                                2.0 * plan.gemm_n ** 3, min(threads, machine.get("physical_cores") or
                                                                             threads))
             _, reasons = assess(0.0, others=others, running=t.running_fraction, efficiency=eff)
-            entry.update(others_cores=others, efficiency=eff)
+            entry.update(others_cores=others, efficiency=eff, beside_cores=beside)
             _mark_disturbed(entry, {"reasons": reasons})
             out.append(entry)
             session.record(f"{name} x{threads}", entry)
@@ -713,33 +718,46 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
 BESIDE_REFERENCE_MIN = 0.75
 
 
-def _stored_quiet(docs: list[dict], level: str, kind: str, threads: int) -> tuple[float, object] | None:
-    """The newest stored ``ok`` figure of one bandwidth ceiling, with its run id (``docs``: newest first)."""
+def _ceiling_key(c: dict) -> tuple:
+    """What identifies a ceiling across runs: (precision, class, threads) or (level, kernel, threads)."""
+    return ((c.get("precision"), c.get("klass"), c.get("threads")) if "klass" in c else
+            (c.get("level"), c.get("kernel"), c.get("threads")))
+
+
+def _stored_quiet(docs: list[dict], key: tuple, kind: str) -> tuple[float, object] | None:
+    """The newest stored ``ok`` figure of one ceiling (``kind``: compute or bandwidth), with its run id."""
+    rate = "flops_per_s" if kind == "compute" else "bytes_per_s"
     for d in docs:
-        for c in (d.get("ceilings") or {}).get("bandwidth") or []:
-            if (c.get("level"), c.get("kernel"), c.get("threads")) == (level, kind, threads) and \
-                    c.get("status") == "ok" and not c.get("reference") and c.get("bytes_per_s"):
-                return float(c["bytes_per_s"]), d.get("run_id")
+        for c in (d.get("ceilings") or {}).get(kind) or []:
+            if _ceiling_key(c) == key and c.get("status") == "ok" and not c.get("reference") and c.get(rate):
+                return float(c[rate]), d.get("run_id")
     return None
 
 
-def judge_beside(ceilings: list[dict], machine: dict, history: list[dict]) -> list[dict]:
-    """Each one-thread private-cache ceiling still ``ok`` although every attempt at it ran beside load on the other
-    vCPUs is marked ``disturbed`` when it is under BESIDE_REFERENCE_MIN of this machine's stored quiet figure for
-    it, with both figures in its reason. Without a stored figure it stays as it was measured."""
+def _beside(c: dict) -> float | None:
+    kept = next((a for a in c.get("attempts") or [] if a.get("kept")), None)
+    return kept.get("beside_cores") if kept else c.get("beside_cores")
+
+
+def judge_beside(ceilings: list[dict], machine: dict, history: list[dict], kind: str = "bandwidth") -> list[dict]:
+    """Each one-thread ceiling still ``ok`` although it was measured beside load on the other vCPUs (every attempt,
+    where there were several) is marked ``disturbed`` when it is under BESIDE_REFERENCE_MIN of this machine's
+    stored quiet figure for it, with both figures in its reason: a private cache level or a core's compute, which
+    the host's other vCPU shares when it runs two vCPUs on one physical core. Without a stored figure it stays as
+    it was measured."""
+    rate = "flops_per_s" if kind == "compute" else "bytes_per_s"
     out = []
     for c in ceilings:
-        kept = next((a for a in c.get("attempts") or [] if a.get("kept")), None)
-        beside = kept.get("beside_cores") if kept else None
-        quiet = (_stored_quiet(history, c["level"], c["kernel"], c["threads"])
+        beside = _beside(c)
+        private = kind == "compute" or not _shared_level(machine, c.get("level"))
+        quiet = (_stored_quiet(history, _ceiling_key(c), kind)
                  if c.get("status") == "ok" and c.get("threads") == 1 and beside is not None
-                 and beside >= OTHERS_LIMIT and c.get("bytes_per_s") and not _shared_level(machine, c["level"])
-                 else None)
-        if quiet is not None and c["bytes_per_s"] < BESIDE_REFERENCE_MIN * quiet[0]:
-            c = {**c, "status": "disturbed", "quiet_reference": {"bytes_per_s": quiet[0], "run_id": quiet[1]},
+                 and beside >= OTHERS_LIMIT and c.get(rate) and private else None)
+        if quiet is not None and c[rate] < BESIDE_REFERENCE_MIN * quiet[0]:
+            c = {**c, "status": "disturbed", "quiet_reference": {rate: quiet[0], "run_id": quiet[1]},
                  "reason": msg("{ratio:.2f}x this machine's quiet figure (run {run}) while other processes used "
                                "{cores:.2f} core(s) on the other vCPUs: the host may run two vCPUs on one physical "
-                               "core", ratio=c["bytes_per_s"] / quiet[0], run=quiet[1], cores=beside)}
+                               "core", ratio=c[rate] / quiet[0], run=quiet[1], cores=beside)}
         out.append(c)
     return out
 
@@ -920,6 +938,7 @@ def run(session: Session, opts: MeasureOptions) -> dict:
     except StoreError:  # a store that cannot be read has no quiet figures to offer
         history = []
     bw = judge_beside(bw, machine, history)
+    compute = judge_beside(compute, machine, history, "compute")
     doc["ceilings"] = {"compute": compute, "bandwidth": bw}
     doc["bandwidth_sweeps"] = sweeps
     if opts.batch_sweep and "fp32" in opts.precisions:
