@@ -452,6 +452,13 @@ def _detail_x86(body: list[Insn]) -> dict:
                     d["bytes"] += (width or 64) / 8 if width else 8
     d.pop("written")
     ops = d.pop("chain_ops")
+    # a value carried from one iteration to the next through a chain of adds that moves from register to register
+    # (gcc's in-order "fold-left" reduction of a vectorized product: sixteen dependent vaddsd, each into another
+    # register, the last one back into the carried one) is as long as all of them
+    carried, length = _x86_carried_chain(body)
+    if carried is not None and length > max(d["chains"].values(), default=0):
+        d["chains"] = {carried: length}
+        ops = {carried: {"add"}}
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
     # a scan stores its running value at every element (an address that moves); a sum written back to one
@@ -517,6 +524,47 @@ def _x86_indexed_loads(body: list[Insn]) -> int:
         else:
             tainted.discard(dst_reg)
     return n
+
+
+def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int]:
+    """The vector register whose value the loop carries to its next iteration through the longest chain of
+    dependent FP adds, followed through register moves and renaming, and that chain's length per iteration:
+    (register, adds), or (None, 0). A register is carried when an instruction reads it before any writes it and a
+    later one writes it."""
+    regs = []  # (kind: an FP class, "move" or "other"; vector registers read; vector register written or -1)
+    for i in body:
+        m = i.mnemonic
+        if _is_branch(m) or m.startswith(("call", "nop", "prefetch")):
+            continue
+        parts = re.split(r",(?![^()]*\))", i.operands or "")
+        ops = _x86_operand_regs(i.operands)
+        store = bool(parts) and "(" in parts[-1]
+        kind = _x86_fp_class(m) or ("move" if re.match(r"v?mov(ap|up)[sd]$|v?movs[sd]$", m) else "other")
+        regs.append((kind, [r for r in (ops if store else ops[:-1]) if r >= 0], -1 if store or not ops else ops[-1]))
+    written: set[int] = set()
+    read_first: set[int] = set()
+    for _, srcs, dst in regs:
+        read_first |= {r for r in srcs if r not in written}
+        if dst >= 0:
+            written.add(dst)
+    carried = read_first & written
+    if not carried:
+        return None, 0
+    depth = {r: (r, 0) for r in carried}  # register -> (carried register it derives from, adds since)
+    for kind, srcs, dst in regs:
+        if dst < 0:
+            continue
+        from_chain = [depth[r] for r in srcs if r in depth]
+        if kind in ("add", "fma") and from_chain:
+            origin, n = max(from_chain, key=lambda x: x[1])
+            depth[dst] = (origin, n + 1)
+        elif kind == "move" and from_chain and len(srcs) == 1:  # a register move carries the chain along
+            depth[dst] = from_chain[0]
+        else:
+            depth.pop(dst, None)
+    best = max(((r, n) for r, (origin, n) in depth.items() if r in carried and origin == r), key=lambda x: x[1],
+               default=(None, 0))
+    return best
 
 
 _X86_GP_LOAD = re.compile(r"^(?:mov|movq|movl|movslq|movsxd)$")
