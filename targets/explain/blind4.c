@@ -1,6 +1,11 @@
 /* A fourth set written after the rules, each kernel's answer written down in targets/explain_cases.py before its
    first run (the commit that added them holds the answers and no result): loops as a performance course's
-   exercises and their first attempts write them. */
+   exercises and their first attempts write them. Their first run (explain_cases.py --quick): 8 of 11 right.
+   Missed: matvec (a dependency chain: gcc's in-order reduction of the vectorized products moves from register to
+   register, which the loop audit did not follow; it does now), row_sums_colmajor (an in-order reduction first,
+   strided second: its column walk ran at 1.9x the in-core prediction, under the 2x that calls it waiting for
+   memory) and stencil_border (a dependency chain or short trip counts from run to run: gcc's code for the border
+   test spreads over a vector loop, masked remainders and branches, and no rule reads it as the branch it is). */
 
 /* y = A x, row by row */
 void matvec(long n, const double *A, const double *x, double *y)
