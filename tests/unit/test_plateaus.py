@@ -226,3 +226,19 @@ def test_an_l2_or_l3_ceiling_stays_within_a_quarter_of_the_capacity_and_in_its_p
     quiet = Plateau(0, 3, [1 * MiB, 2 * MiB, 4 * MiB, 8 * MiB], [1e11] * 4, level="L3", expected_bytes=32 * MiB)
     assert quiet.ceiling_bytes == quiet.inner_bytes
     assert Plateau(0, 5, stretched.sizes, [1e11] * 6, level="L3").ceiling_bytes == stretched.inner_bytes
+
+
+def test_an_l2_or_l3_ceiling_is_measured_clear_of_the_faster_level():
+    from rooflab.model.plateaus import Plateau, name_plateaus
+
+    MiB = 1 << 20
+    # a burst started the 2-thread L3 plateau early, beside the 2 MiB the two L2s hold: its point would be 2.4 MiB,
+    # where part of the set is still served by L2; the ceiling goes to twice that capacity
+    early = Plateau(0, 3, [1.2 * MiB, 2 * MiB, 3 * MiB, 4 * MiB], [8e10] * 4, level="L3", expected_bytes=32 * MiB,
+                    faster_bytes=2 * MiB)
+    assert early.inner_bytes < 4 * MiB and early.ceiling_bytes == pytest.approx(4 * MiB)
+    # naming the plateaus gives each the capacity of the level just faster than its own
+    caches = {"L1": 64 << 10, "L2": 2 * MiB, "L3": 32 * MiB}
+    ps = name_plateaus([Plateau(0, 1, [16e3, 48e3], [3e11] * 2), Plateau(2, 3, [0.5 * MiB, 1.5 * MiB], [1e11] * 2),
+                        Plateau(4, 5, [6 * MiB, 24 * MiB], [6e10] * 2)], caches)
+    assert [(p.level, p.faster_bytes) for p in ps] == [("L1", None), ("L2", 64 << 10), ("L3", 2 * MiB)]

@@ -25,6 +25,7 @@ class Plateau:
     values: list[float]
     level: str = "?"
     expected_bytes: float | None = None  # the capacity it was matched to
+    faster_bytes: float | None = None  # the capacity of the level just faster than that one (none for L1)
     boundary_bytes: float | None = None  # where the curve leaves this plateau (None for the last one)
     edge_check: dict | None = None  # a second sweep's verdict on an edge far from the OS's size (confirm_edge)
 
@@ -70,10 +71,15 @@ class Plateau:
             return self.inner_bytes
         if self.level != "L1":
             # never past a quarter of the level's capacity: a plateau a burst stretched towards the edge (a 1-thread
-            # L3 plateau read to 23 MiB of 32, where the rate falls: 0.64x) must not carry its ceiling with it
+            # L3 plateau read to 23 MiB of 32, where the rate falls: 0.64x) must not carry its ceiling with it; nor
+            # under twice the faster level's, where part of the set is still served by it: a plateau a burst started
+            # early (a 2-thread L3 copy taken at 2.4 MiB, beside 2 MiB of L2, ran 0.81x the quiet runs' at 5.7-8 MiB)
+            at = self.inner_bytes
             if self.expected_bytes:
-                return min(self.inner_bytes, max(self.start_bytes, self.expected_bytes / 4))
-            return self.inner_bytes
+                at = min(at, max(self.start_bytes, self.expected_bytes / 4))
+                if self.faster_bytes and 2 * self.faster_bytes < self.expected_bytes / 4:
+                    at = max(at, 2 * self.faster_bytes)
+            return at
         edge = self.boundary_bytes or self.end_bytes
         inside = min(edge, self.expected_bytes or edge)  # the edge, or the capacity when that is smaller
         return min(max(self.inner_bytes, 0.6 * inside), 0.7 * inside)
@@ -318,6 +324,7 @@ def name_plateaus(plateaus: list[Plateau], caches: dict[str, float], *, max_fact
                 best = (dist, name, cap)
         if best is not None:
             p.level, p.expected_bytes = best[1], best[2]
+            p.faster_bytes = max((cap for _, cap in levels if cap < best[2]), default=None)
             used.add(best[1])
     return plateaus
 
