@@ -1544,3 +1544,28 @@ def test_threads_measured_idle_are_never_at_their_roof():
     for busy, others in ((1.95, None), (1.3, 0.9)):
         fs = diagnose(code(loop), {**r, "cpus_busy": busy, "others_cores": others}, ctx)
         assert ids(fs)[0] == "at_roof"
+
+
+# gcc's in-order reduction of vectorized products: the sum moves from register to register, one vaddsd per lane
+FOLD_LEFT = """
+    1240:	vmovupd (%r9,%r8,1),%zmm5
+    1247:	vmulpd (%r14,%r8,1),%zmm5,%zmm6
+    124e:	vaddsd %xmm0,%xmm6,%xmm11
+    1252:	vunpckhpd %xmm6,%xmm6,%xmm12
+    1256:	vextractf64x2 $0x1,%ymm6,%xmm14
+    1264:	vaddsd %xmm11,%xmm12,%xmm13
+    1283:	vaddsd %xmm14,%xmm13,%xmm0
+    1290:	sub    $0xffffffffffffff80,%r8
+    1302:	cmp    %rdx,%r8
+    1305:	jne    1240 <matvec+0xd0>
+"""
+
+
+def test_a_sum_carried_through_renamed_registers_is_one_accumulator_as_long_as_its_adds():
+    d = detail(FOLD_LEFT)
+    assert (d["accumulators"], d["longest_chain"], d["chain_op"]) == (1, 3, "add")
+    # the same path through an FMA that multiplies the carried value: a recurrence, not a sum
+    rec = FOLD_LEFT.replace("vaddsd %xmm11,%xmm12,%xmm13", "vfmadd213sd %xmm12,%xmm11,%xmm13")
+    assert detail(rec)["chain_op"] == "add+fma"
+    # nothing carried: a loop whose adds start from fresh loads each iteration
+    assert detail(GATHER)["accumulators"] == 0

@@ -455,10 +455,10 @@ def _detail_x86(body: list[Insn]) -> dict:
     # a value carried from one iteration to the next through a chain of adds that moves from register to register
     # (gcc's in-order "fold-left" reduction of a vectorized product: sixteen dependent vaddsd, each into another
     # register, the last one back into the carried one) is as long as all of them
-    carried, length = _x86_carried_chain(body)
+    carried, length, kinds = _x86_carried_chain(body)
     if carried is not None and length > max(d["chains"].values(), default=0):
         d["chains"] = {carried: length}
-        ops = {carried: {"add"}}
+        ops = {carried: kinds}
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""
     # a scan stores its running value at every element (an address that moves); a sum written back to one
@@ -526,11 +526,12 @@ def _x86_indexed_loads(body: list[Insn]) -> int:
     return n
 
 
-def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int]:
+def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int, set[str]]:
     """The vector register whose value the loop carries to its next iteration through the longest chain of
-    dependent FP adds, followed through register moves and renaming, and that chain's length per iteration:
-    (register, adds), or (None, 0). A register is carried when an instruction reads it before any writes it and a
-    later one writes it."""
+    dependent FP adds or FMAs, followed through register moves and renaming, that chain's length per iteration and
+    what extends it ("add" for a sum, "fma" where the carried value is multiplied): (register, length, kinds), or
+    (None, 0, set()). A register is carried when an instruction reads it before any writes it and a later one
+    writes it."""
     regs = []  # (kind: an FP class, "move" or "other"; vector registers read; vector register written or -1)
     for i in body:
         m = i.mnemonic
@@ -540,6 +541,8 @@ def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int]:
         ops = _x86_operand_regs(i.operands)
         store = bool(parts) and "(" in parts[-1]
         kind = _x86_fp_class(m) or ("move" if re.match(r"v?mov(ap|up)[sd]$|v?movs[sd]$", m) else "other")
+        if kind == "fma" and re.match(r"vf(n?m(add|sub))231", m):
+            kind = "add"  # d = a*b + d: the carried value is only added to
         regs.append((kind, [r for r in (ops if store else ops[:-1]) if r >= 0], -1 if store or not ops else ops[-1]))
     written: set[int] = set()
     read_first: set[int] = set()
@@ -549,21 +552,22 @@ def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int]:
             written.add(dst)
     carried = read_first & written
     if not carried:
-        return None, 0
-    depth = {r: (r, 0) for r in carried}  # register -> (carried register it derives from, adds since)
+        return None, 0, set()
+    # register -> (the carried register it derives from, dependent adds or FMAs since, what they were)
+    depth: dict[int, tuple[int, int, frozenset]] = {r: (r, 0, frozenset()) for r in carried}
     for kind, srcs, dst in regs:
         if dst < 0:
             continue
         from_chain = [depth[r] for r in srcs if r in depth]
         if kind in ("add", "fma") and from_chain:
-            origin, n = max(from_chain, key=lambda x: x[1])
-            depth[dst] = (origin, n + 1)
+            origin, n, kinds = max(from_chain, key=lambda x: x[1])
+            depth[dst] = (origin, n + 1, kinds | {kind})
         elif kind == "move" and from_chain and len(srcs) == 1:  # a register move carries the chain along
             depth[dst] = from_chain[0]
         else:
             depth.pop(dst, None)
-    best = max(((r, n) for r, (origin, n) in depth.items() if r in carried and origin == r), key=lambda x: x[1],
-               default=(None, 0))
+    best = max(((r, n, set(kinds)) for r, (origin, n, kinds) in depth.items() if r in carried and origin == r),
+               key=lambda x: x[1], default=(None, 0, set()))
     return best
 
 
@@ -719,13 +723,13 @@ def _out_branches(insns: list[Insn], loop: LoopAudit | Loop) -> list[tuple[bool,
             and not loop.start <= b.target <= loop.end and b.target in by_addr]
 
 
-def side_calls(insns: list[Insn], loop: LoopAudit | Loop) -> list[str]:
+def side_calls(insns: list[Insn], loop: LoopAudit | Loop, outs: list | None = None) -> list[str]:
     """Functions called on the paths that a branch of the loop takes out of its body and that come back into it
     (gcc's cold path to sqrt for the inputs that set errno, or to __muldc3 when a complex product is NaN): the call
     is not in the body, yet it is why the body is what it is. A path that leaves the loop for good (returns, or
-    jumps elsewhere) is not followed."""
+    jumps elsewhere) is not followed. ``outs``: :func:`_out_branches` of the loop, where already worked out."""
     out: list[str] = []
-    for back, calls in _out_branches(insns, loop):
+    for back, calls in (outs if outs is not None else _out_branches(insns, loop)):
         if back:
             out += [c for c in calls if c not in out]
     return out
@@ -742,7 +746,7 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     d["exits"] = sum(1 for back, _ in outs if not back)
     d["branches"] = max(0, d["branches"] - d["exits"])
     return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills,
-                      side_calls=side_calls(insns, loop), **d)
+                      side_calls=side_calls(insns, loop, outs), **d)
 
 
 def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:
