@@ -1161,9 +1161,15 @@ def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_cou
     c = code(loop, pragmas=walks, prediction=pred)
     fs = diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, bound="compute"), CTX)
     f = next(x for x in fs if x["id"] == "strided")
-    assert f["factor"] == pytest.approx(22.5 / 6.0) and "`B[k * N + j]`" in text(f["evidence"][0])
-    assert "waiting for memory" in text(f["evidence"][1])
-    # as fast as its instructions allow: the walk costs nothing here
+    # the walking loop carries the product's in-order sum: the interchange removes the wait and the chain
+    assert f["factor"] == pytest.approx(6.0 / 1.8 * 22.5 / 6.0) and "`B[k * N + j]`" in text(f["evidence"][0])
+    assert "makes the sums independent" in text(f["evidence"][1])
+    # without a sum in it, the walk is strided when the loop waits for memory, and not when it runs at its pace
+    plain = {**loop, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
+    c = code(plain, pragmas=walks, prediction=pred)
+    f = next(x for x in diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=22.5, bound="compute"), CTX)
+             if x["id"] == "strided")
+    assert f["factor"] == pytest.approx(22.5 / 6.0) and "waiting for memory" in text(f["evidence"][1])
     fast = diagnose(c, row(level="L3", of_roof=0.01, cycles_per_iteration=7.0, bound="compute"), CTX)
     assert "strided" not in ids(fast)
     # counted: L1 bringing in no more than the model says the walk's lines stay in L1, and it costs nothing
@@ -1569,3 +1575,18 @@ def test_a_sum_carried_through_renamed_registers_is_one_accumulator_as_long_as_i
     assert detail(rec)["chain_op"] == "add+fma"
     # nothing carried: a loop whose adds start from fresh loads each iteration
     assert detail(GATHER)["accumulators"] == 0
+
+
+def test_a_column_walk_that_carries_an_in_order_sum_is_strided_first():
+    # row sums of a column-major matrix: t += A[j * m + i] over j, at 1.9x its in-core prediction
+    walks = {"omp": False, "column_walks": [{"array": "A", "index": "[j * m + i]", "var": "j", "stride": "m"}]}
+    pred = {"cycles_per_iteration": 3.0, "block_rthroughput": 0.8, "bound": "dependencies", "dependency_share": 0.31,
+            "tool": "llvm-mca", "model": "znver4"}
+    r = row(level="L3", of_roof=0.05, cycles_per_iteration=5.7)
+    fs = diagnose(code(LOOP_SCALAR_SUM, pragmas=walks, prediction=pred), r, CTX)
+    assert ids(fs)[:2] == ["strided", "reduction_chain"]
+    assert fs[0]["factor"] == pytest.approx(3.0 / 0.8 * 5.7 / 3.0)
+    assert "makes the sums independent" in text(fs[0]["evidence"][-1])
+    # the same walk without a sum, at its in-core pace: nothing to call strided
+    plain = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
+    assert "strided" not in ids(diagnose(code(plain, pragmas=walks, prediction=pred), r, CTX))

@@ -1602,4 +1602,6 @@ ZH: dict[str, str] = {
         '一次调用进入其并行区域 {k} 次（它位于循环之内）：在 {n} 个线程上每个区域 {t}，只是线程组一次 fork-join 开销的几倍',
     "alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s): {r:.2f}x its FLOP rate, but the GEMM itself reached only {ref}, {share} of the {stored} stored for it (slowed meanwhile): no yardstick":
         '与本机的 BLAS GEMM（n={size}）在 {t} 个线程上交替运行：为其 FLOP 速率的 {r:.2f} 倍，但 GEMM 本身只达到 {ref}，是为它保存的 {stored} 的 {share}（其间被拖慢）：不能作为标尺',
+    'its innermost loop also carries an in-order sum: interchanging the loops makes the sums independent, one per element of the new inner loop, and the walk contiguous':
+        '它的最内层循环还承载着一个按顺序的求和：交换循环使这些和相互独立（新内层循环的每个元素一个），访问也变得连续',
 }
