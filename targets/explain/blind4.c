@@ -4,7 +4,7 @@
    Missed: matvec (a dependency chain: gcc's in-order reduction of the vectorized products moves from register to
    register, which the loop audit did not follow; it does now), row_sums_colmajor (an in-order reduction first,
    strided second: its column walk ran at 1.9x the in-core prediction, under the 2x that calls it waiting for
-   memory) and stencil_border (a dependency chain or short trip counts from run to run: gcc's code for the border
+   memory; a walk whose loop carries an in-order sum is now strided first) and stencil_border (a dependency chain or short trip counts from run to run: gcc's code for the border
    test spreads over a vector loop, masked remainders and branches, and no rule reads it as the branch it is). */
 
 /* y = A x, row by row */
