@@ -127,8 +127,6 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
                    args=tuple(args), verify=verify, tolerance=spec.tolerance, params=dict(size))
 
 
-
-
 def driver_source(spec: KernelSpec, size: dict, calls: int) -> str:
     """A program that allocates the arguments of one size, reads each array's contents from the file named by its
     argument (in parameter order: see :func:`write_driver_data`, the contents the worker times), and calls the
