@@ -6,6 +6,7 @@ from __future__ import annotations
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_rows, pow2_rows, reference_run,
                                             run_experiment)
+from rooflab.diagnosis.rules.facts import blas_roof
 from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
@@ -82,7 +83,7 @@ SLOW_REFERENCE = 0.7
 def _against_stored(ref: dict | None, roofs: dict | None) -> dict | None:
     """The BLAS GEMM reference, marked ``slow`` (with the stored rate) when it ran under SLOW_REFERENCE of the
     stored BLAS roof for those threads."""
-    stored = next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
+    stored = blas_roof(roofs)
     if ref and ref.get("reference_flops_per_s") and stored and ref["reference_flops_per_s"] < SLOW_REFERENCE * stored:
         ref = {**ref, "slow": {"stored_flops_per_s": stored, "share": ref["reference_flops_per_s"] / stored}}
     return ref

@@ -150,6 +150,18 @@ _SHORT_TRIP = re.compile(r"<=?\s*(\d+)\s*;")  # a bound that is a small constant
 SHORT_TRIP = 64
 
 
+def _open_heads(body: str, pos: int) -> list[str]:
+    """The text before each brace still open at ``pos`` (up to 300 characters: a loop's head, when it is one),
+    outermost first."""
+    stack: list[str] = []
+    for i in range(pos):
+        if body[i] == "{":
+            stack.append(body[max(0, i - 300):i])
+        elif body[i] == "}" and stack:
+            stack.pop()
+    return stack
+
+
 def _in_loop(body: str, pos: int) -> bool:
     """Whether the statement at ``pos`` runs in a loop of many iterations: inside the braces of a for or while, or
     the single statement of one, whose bound is not a small constant."""
@@ -160,14 +172,7 @@ def _in_loop(body: str, pos: int) -> bool:
         short = _SHORT_TRIP.search(m.group(1) + ";")
         return not (short and int(short.group(1)) <= SHORT_TRIP)
 
-    stack: list[bool] = []
-    for i in range(pos):
-        c = body[i]
-        if c == "{":
-            stack.append(long_loop(body[max(0, i - 300):i]))
-        elif c == "}" and stack:
-            stack.pop()
-    if any(stack):
+    if any(long_loop(head) for head in _open_heads(body, pos)):
         return True
     start = max(body.rfind(";", 0, pos), body.rfind("{", 0, pos), body.rfind("}", 0, pos))
     # a loop header just before the statement (its own ';'s are inside its parentheses)
@@ -186,13 +191,8 @@ def regions_in_loops(body: str) -> list[list[dict]]:
     entered at each of its iterations. A loop whose head cannot be read is {"var": None}."""
     out = []
     for m in _PARALLEL.finditer(body):
-        loops, stack = [], []
-        for i in range(m.start()):
-            if body[i] == "{":
-                stack.append(body[max(0, i - 300):i])
-            elif body[i] == "}" and stack:
-                stack.pop()
-        for head in stack:
+        loops = []
+        for head in _open_heads(body, m.start()):
             h = re.search(r"\b(?:for|while)\s*\(.*\)\s*$", head, re.S)
             if not h:
                 continue

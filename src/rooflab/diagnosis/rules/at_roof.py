@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rooflab.diagnosis.rules import denormals, working_set, write_allocate
 from rooflab.diagnosis.rules.imbalance import idle_threads
-from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, finding, reference_evidence
+from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, blas_roof, finding, reference_evidence
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
 
@@ -17,11 +17,6 @@ TEST = None
 
 def WORD():
     return msg("at its roof")
-
-
-def _blas(roofs: dict | None) -> float | None:
-    """The BLAS GEMM rate among the compute roofs (what the best real code reaches), if measured."""
-    return next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
 
 
 def _roofs_used(f: Facts) -> dict | None:
@@ -42,7 +37,7 @@ def at_roof(f: Facts) -> bool:
         return True
     if live.get("kind") == "blas_gemm" and live.get("ratio"):
         return False  # the GEMM measured alongside it says more than one stored at another moment
-    blas = _blas(_roofs_used(f))
+    blas = blas_roof(_roofs_used(f))
     fast = row["flops_per_s"] * row["time_s"] / row["time_ci95"][0] if row.get("time_ci95") else row["flops_per_s"]
     return bool(row.get("bound") == "compute" and blas and fast >= 0.95 * blas)
 
@@ -79,7 +74,7 @@ def find(f: Facts) -> list[dict] | None:
               ws=binary_bytes(row["working_set_bytes"]), level=eff["level"])]
     if live.get("ratio"):
         ev.append(reference_evidence(live))
-    blas = _blas(_roofs_used(f))
+    blas = blas_roof(_roofs_used(f))
     if row.get("bound") == "compute" and blas and live.get("kind") != "blas_gemm":
         ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
     # subnormal numbers can hold a kernel at what looks like its roof (the slow path takes the time, not the

@@ -240,6 +240,11 @@ class Facts:
         return ev
 
 
+def blas_roof(roofs: dict | None) -> float | None:
+    """The BLAS GEMM rate among the compute roofs (what the best real code reaches), if measured."""
+    return next((c["value"] for c in (roofs or {}).get("compute", []) if c.get("klass") == "blas_gemm"), None)
+
+
 def measured_cycles(row: dict) -> dict:
     return msg("measured {c:.1f} cycles per iteration of the hot loop", c=row["cycles_per_iteration"])
 
