@@ -201,6 +201,9 @@ def test_a_fill_expression_names_only_what_the_spec_knows(tmp_path):
         load_spec(write(tmp_path, spec.replace("np.linspace(0, a, n)", "np.linspace(0, a, m)")))
     with pytest.raises(SpecError, match="fill"):
         load_spec(write(tmp_path, spec.replace('fill = "np.linspace(0, a, n) + rng.random(n)"', 'fill = ""')))
+    # a size named rng would hide the generator the expression calls
+    with pytest.raises(SpecError, match="named rng would hide"):
+        load_spec(write(tmp_path, spec.replace("sizes = {n = [16, 1000]}", "sizes = {n = [16, 1000], rng = [1]}")))
 
 
 def test_integer_types_written_any_way_c_allows_are_one_type():

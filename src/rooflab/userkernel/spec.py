@@ -402,6 +402,12 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
                     if n < 0 or int(n) != n:
                         raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
                 if isinstance(v.fill, str) and v.fill not in FILLS:
+                    hidden = sorted({"rng", "np"} & set(env))
+                    if hidden:
+                        raise SpecError(f"{where}: args.{k}.fill: a size or parameter named "
+                                        f"{' and '.join(hidden)} would hide what a fill expression calls so (the "
+                                        "random generator, NumPy): rename it, or give this array a fill that is not "
+                                        "an expression")
                     known = set(env) | {"rng", "np"}
                     unknown = names_in(v.fill, f"{where}: args.{k}.fill", known) - known
                     if unknown:
