@@ -10,6 +10,8 @@ import pytest
 
 from rooflab.cli import main
 
+from conftest import fake_measure
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 SPEC = str(DATA / "user_kernels.toml")
 
@@ -123,6 +125,7 @@ def test_index_arrays_filled_by_expression_are_what_the_kernel_is_timed_and_prof
     (tmp_path / "csr.c").write_text(CSR_SRC)
     (tmp_path / "csr.toml").write_text(CSR_SPEC)
     store = str(tmp_path / "s.sqlite")
+    fake_measure(store)  # a stored roofline: bench places the kernel without measuring one
     code = main(["bench", str(tmp_path / "csr.toml"), "--quick", "--json", "--store", store])
     doc = json.loads(capsys.readouterr().out)
     (row,) = doc["kernels"][0]["sizes"]

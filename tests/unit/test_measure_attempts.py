@@ -448,3 +448,48 @@ def test_a_one_thread_gemm_beside_load_on_the_other_vcpu_is_judged_by_the_stored
     assert got[0]["quiet_reference"] == {"flops_per_s": 100e9, "run_id": 4}
     # near quiet, no load measured beside it, two threads, or no stored figure for its precision: as measured
     assert [c["status"] for c in got[1:]] == ["ok"] * 4
+
+
+def test_a_shared_level_figure_far_below_this_machines_typical_one_is_disturbed(machine):
+    m = {**machine, "cache_details": [{"level": 2, "type": "Unified", "size": 1 << 20, "shared_by": 1},
+                                      {"level": 3, "type": "Unified", "size": 32 << 20, "shared_by": 2}]}
+
+    def run(rid, rate, status="ok", **more):
+        return {"run_id": rid, "ceilings": {"bandwidth": [
+            {"level": "DRAM", "kernel": "copy", "threads": 2, "bytes_per_s": rate, "status": status, **more}]}}
+
+    def ceiling(level, rate, status="ok"):
+        return {"level": level, "kernel": "copy", "threads": 2, "bytes_per_s": rate, "status": status,
+                "reason": None, "moments": [{"bytes_per_s": rate}, {"bytes_per_s": 0.9 * rate}]}
+
+    # newest first: one lucky high and one low moment do not move the median (40), a plain disturbed run is no
+    # figure of the machine, and only the newest TYPICAL_RUNS clean figures count
+    history = [run(9, 60e9), run(8, 10e9, "disturbed"), run(7, 30e9, "disturbed", typical_reference={"bytes_per_s": 40e9, "runs": [6]}),
+               run(6, 40e9), run(5, 42e9), run(4, 39e9), run(3, 5e9)]
+    got = measure.judge_shared([ceiling("DRAM", 30e9), ceiling("DRAM", 35e9), ceiling("DRAM", 30e9, "refused"),
+                                {**ceiling("L2", 30e9), "level": "L2"}], m, history)
+    assert got[0]["status"] == "disturbed"
+    assert got[0]["typical_reference"] == {"bytes_per_s": 40e9, "runs": [9, 7, 6, 5, 4]}
+    text = got[0]["reason"]["text"]
+    assert "0.75x" in text and "9, 7, 6, 5, 4" in text and "2 moment" in text
+    # within TYPICAL_MIN of it, not ok to begin with, or a private cache (no history for it): as measured
+    assert [c["status"] for c in got[1:]] == ["ok", "refused", "ok"]
+    # the L3 the OS says is shared is judged the same way; without stored figures nothing changes
+    l3 = measure.judge_shared([ceiling("L3", 30e9)], m, [{"run_id": 2, "ceilings": {"bandwidth": [
+        {"level": "L3", "kernel": "copy", "threads": 2, "bytes_per_s": 50e9, "status": "ok"}]}}])
+    assert l3[0]["status"] == "disturbed" and "0.60x" in l3[0]["reason"]["text"]
+    assert measure.judge_shared([ceiling("DRAM", 30e9)], m, [])[0]["status"] == "ok"
+
+
+def test_a_machine_that_really_slowed_is_judged_by_its_new_figure_within_a_few_runs(machine):
+    # each run of a machine now at 30 GB/s after years at 50: disturbed while the old figures are the median, then
+    # ok once its own (disturbed-by-comparison) figures are
+    history = [{"run_id": i, "ceilings": {"bandwidth": [
+        {"level": "DRAM", "kernel": "read", "threads": 1, "bytes_per_s": 50e9, "status": "ok"}]}} for i in (4, 3, 2, 1)]
+    statuses = []
+    for rid in range(5, 10):
+        (c,) = measure.judge_shared([{"level": "DRAM", "kernel": "read", "threads": 1, "bytes_per_s": 30e9,
+                                      "status": "ok", "reason": None}], machine, history)
+        statuses.append(c["status"])
+        history.insert(0, {"run_id": rid, "ceilings": {"bandwidth": [c]}})
+    assert statuses == ["disturbed", "disturbed", "disturbed", "ok", "ok"]

@@ -1604,4 +1604,6 @@ ZH: dict[str, str] = {
         '与本机的 BLAS GEMM（n={size}）在 {t} 个线程上交替运行：为其 FLOP 速率的 {r:.2f} 倍，但 GEMM 本身只达到 {ref}，是为它保存的 {stored} 的 {share}（其间被拖慢）：不能作为标尺',
     'its innermost loop also carries an in-order sum: interchanging the loops makes the sums independent, one per element of the new inner loop, and the walk contiguous':
         '它的最内层循环还承载着一个按顺序的求和：交换循环使这些和相互独立（新内层循环的每个元素一个），访问也变得连续',
+    "{ratio:.2f}x this machine's typical figure (the median of {n} stored run(s): {runs}) at the best of {moments} moment(s), with its own signals clean: the host's other tenants were using this memory":
+        '本机典型值（{n} 次保存运行的中位数：{runs}）的 {ratio:.2f} 倍，取 {moments} 个时刻中最好的一个，其自身信号干净：主机上的其他租户正在使用这部分内存',
 }

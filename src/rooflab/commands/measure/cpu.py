@@ -762,6 +762,55 @@ def judge_beside(ceilings: list[dict], machine: dict, history: list[dict], kind:
     return out
 
 
+# a ceiling of a memory level the host shares with its other tenants (DRAM, and a cache the OS says is shared) whose
+# own signals are clean, at the faster of two moments of the run, is compared with what this machine typically
+# attains there: the median of its last stored figures (ok ones, and ones marked here before). Under this fraction
+# of it, the moment's figure is the host's load, not the machine (quiet here, the same 2-thread DRAM copy came out
+# 1.65x apart in two runs a minute apart, with no other process busy in either). A machine that really changed
+# moves the median within a few runs and is judged by its new figure.
+TYPICAL_MIN = 0.85
+TYPICAL_RUNS = 5
+
+
+def _typical(docs: list[dict], key: tuple) -> tuple[float, list] | None:
+    """The median of one bandwidth ceiling's last TYPICAL_RUNS stored figures with clean signals of their own (ok,
+    or disturbed only by this comparison), with the runs it comes from."""
+    figures = []
+    for d in docs:
+        for c in (d.get("ceilings") or {}).get("bandwidth") or []:
+            if _ceiling_key(c) == key and c.get("bytes_per_s") and (
+                    c.get("status") == "ok" or (c.get("status") == "disturbed" and c.get("typical_reference"))):
+                figures.append((float(c["bytes_per_s"]), d.get("run_id")))
+                break
+        if len(figures) == TYPICAL_RUNS:
+            break
+    if not figures:
+        return None
+    rates = sorted(r for r, _ in figures)
+    mid = len(rates) // 2
+    median = rates[mid] if len(rates) % 2 else 0.5 * (rates[mid - 1] + rates[mid])
+    return median, [run for _, run in figures]
+
+
+def judge_shared(ceilings: list[dict], machine: dict, history: list[dict]) -> list[dict]:
+    """Each ``ok`` ceiling of a level shared with the host's other tenants under TYPICAL_MIN of this machine's
+    typical figure for it (see _typical) is marked ``disturbed``, with both figures in its reason and the runs of
+    the typical one (``typical_reference``). Without stored figures it stays as it was measured."""
+    out = []
+    for c in ceilings:
+        typical = (_typical(history, _ceiling_key(c)) if c.get("status") == "ok" and c.get("bytes_per_s")
+                   and _shared_level(machine, c.get("level")) else None)
+        if typical is not None and c["bytes_per_s"] < TYPICAL_MIN * typical[0]:
+            moments = len(c.get("moments") or []) or 1
+            c = {**c, "status": "disturbed", "typical_reference": {"bytes_per_s": typical[0], "runs": typical[1]},
+                 "reason": msg("{ratio:.2f}x this machine's typical figure (the median of {n} stored run(s): {runs}) "
+                               "at the best of {moments} moment(s), with its own signals clean: the host's other "
+                               "tenants were using this memory", ratio=c["bytes_per_s"] / typical[0],
+                               n=len(typical[1]), runs=", ".join(str(r) for r in typical[1]), moments=moments)}
+        out.append(c)
+    return out
+
+
 LEVEL_ORDER = ("L1", "L2", "L3", "DRAM")
 
 
@@ -937,7 +986,7 @@ def run(session: Session, opts: MeasureOptions) -> dict:
         history = measure_history(session.store, machine.get("key"), limit=10)
     except StoreError:  # a store that cannot be read has no quiet figures to offer
         history = []
-    bw = judge_beside(bw, machine, history)
+    bw = judge_shared(judge_beside(bw, machine, history), machine, history)
     compute = judge_beside(compute, machine, history, "compute")
     doc["ceilings"] = {"compute": compute, "bandwidth": bw}
     doc["bandwidth_sweeps"] = sweeps
