@@ -145,6 +145,19 @@ CASES = {
     "b4_trimv_omp": (SPEC, "b4_trimv_omp", "reduction_chain", None, None),
     "b4_vadd_i32": (SPEC, "b4_vadd_i32", "clean", None, None),
     "b4_daxpy_omp": (SPEC, "b4_daxpy_omp", "clean", None, None),
+    # a fifth set, each answer written here before its first run (targets/explain/blind5.c)
+    "b5_poly_f32": (SPEC, "b5_poly_f32", "conversions", None, None),
+    "b5_partial_sums": (SPEC, "b5_partial_sums", "false_sharing", None, None),
+    "b5_mandel_rows": (SPEC, "b5_mandel_rows", "imbalance", None, None),
+    "b5_conv1d": (SPEC, "b5_conv1d", "short_trips", None, None),
+    "b5_ramp": (SPEC, "b5_ramp", "write_allocate", None, None),
+    "b5_gemm_jki": (SPEC, "b5_gemm_jki", "strided", None, None),
+    "b5_hash_mod": (SPEC, "b5_hash_mod", "int_div", None, None),
+    "b5_axpy_big": (SPEC, "b5_axpy_big", "clean", None, None),
+    "b5_norm2": (SPEC, "b5_norm2", "reduction_chain", None, None),
+    "b5_iadd_big": (SPEC, "b5_iadd_big", "clean", None, None),
+    "b5_bank_sums": (SPEC, "b5_bank_sums", "spills", None, None),
+    "b5_lower_bounds": (SPEC, "b5_lower_bounds", "pointer_chase", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
