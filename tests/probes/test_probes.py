@@ -174,6 +174,11 @@ def _rows_error(kind):
     return check
 
 
+def _all_rows_measured(result, wd):
+    rows = _json_rows(result, wd)
+    assert rows and all(r.get("error") is None and r.get("rel_error") == 0.0 and r.get("flops_per_s") for r in rows), rows
+
+
 def _checked_return(result, wd):
     """A kernel that returns its result (a dot product) is checked on the value it returns."""
     rows = _json_rows(result, wd)
@@ -258,10 +263,33 @@ def _latin1_source(wd: Path) -> dict:
     return {}
 
 
+
+def _undefined_call_source(wd: Path) -> dict:
+    # a kernel file whose other function calls something no library linked defines (a helper from another file)
+    (wd / "undef.c").write_text("double helper_elsewhere(double);\n"
+                                "void scale(long n, float a, const float *x, float *y)\n"
+                                "{ for (long i = 0; i < n; i++) y[i] = a * x[i]; }\n"
+                                "double uses_helper(double v) { return helper_elsewhere(v); }\n")
+    return {}
+
+
+def _omp_caller_source(wd: Path) -> dict:
+    # one kernel file for an OpenMP kernel and a plain one: the plain one is built without OpenMP, yet the file
+    # calls the runtime
+    (wd / "ompfile.c").write_text("#include <omp.h>\n"
+                                  "void scale(long n, float a, const float *x, float *y)\n"
+                                  "{ for (long i = 0; i < n; i++) y[i] = a * x[i]; }\n"
+                                  "int team(void) { int t = 0;\n#pragma omp parallel\n"
+                                  "{\n#pragma omp single\nt = omp_get_num_threads(); }\nreturn t; }\n")
+    return {}
+
+
 CLI_PROBES = [
     Probe("csv-under-a-file", GOOD, bench(True, "--csv", "afile/tables"), 2, r"--csv afile/tables: .*is a file, not a folder", setup=_a_file),
     Probe("html-under-a-file", GOOD, bench(True, "--html", "afile/r.html"), 2, r"--html afile/r\.html: the folder afile does not exist \(it is a file\)", setup=_a_file),
     Probe("html-is-a-folder", GOOD, bench(True, "--html", "."), 2, r"--html.*is a directory", setup=_a_file),
+    Probe("undefined-symbol-named", GOOD.replace("kernels.c", "undef.c"), bench(), 3, r"scale n=64: its library calls helper_elsewhere, which nothing it was linked with defines", setup=_undefined_call_source),
+    Probe("plain-kernel-beside-openmp-calls", GOOD.replace("kernels.c", "ompfile.c"), bench(True, "--json"), 0, r'"rel_error": 0\.0,', setup=_omp_caller_source, check=_all_rows_measured),
     Probe("compile-error-latin1-source", kernel("broken", 'n = "n"\ny = {shape = ["n"], dtype = "float32"}').replace("kernels.c", "latin1.c"), bench(), 3, r"latin1\.c:2:\d+: error: .*undeclared_thing", setup=_latin1_source),
     Probe("columns-not-a-number", None, ["history"], 0, r"Runs in", env={"COLUMNS": "abc"}),
     Probe("columns-negative", None, ["history"], 0, r"Runs in", env={"COLUMNS": "-5"}),

@@ -174,3 +174,36 @@ def test_openmp_detected():
         assert flags == ("-fopenmp",)
     else:
         assert flags is None or "-fopenmp" in " ".join(flags)
+
+
+OMP_CALLER = """
+#include <omp.h>
+int threads_here(void) { return omp_get_num_threads(); }
+int serial_twice(int x) { return 2 * x; }
+"""
+
+
+def test_a_build_without_openmp_of_a_source_that_calls_the_runtime_links_it(tmp_path):
+    if cc.openmp_flags(cc.find_compiler()) is None:
+        pytest.skip("the compiler has no OpenMP")
+    src = _src(tmp_path, OMP_CALLER)
+    assert cc.calls_openmp_runtime([src]) and not cc.calls_openmp_runtime([_src(tmp_path, SRC, "plain.c")])
+    lib = cc.build([src], name="omp_caller", cache=tmp_path / "cache")  # not declared OpenMP
+    loaded = ctypes.CDLL(str(lib.path))
+    # outside a parallel region the runtime answers as one thread; the other kernels of the file load as well
+    assert loaded.threads_here() == 1 and loaded.serial_twice(21) == 42
+    # the linked runtime is part of what the build is cached by: a plain build of the same file is another key
+    plain = cc.build([_src(tmp_path, SRC, "plain.c")], name="plain", cache=tmp_path / "cache")
+    assert plain.key != lib.key
+
+
+def test_a_library_calling_a_function_nothing_defines_is_a_clear_error(tmp_path):
+    from rooflab.errors import RooflabError
+    from rooflab.kernels.runner import load_library
+
+    src = _src(tmp_path, "double mystery_transform(double);\n"
+                         "double calls_it(double x) { return mystery_transform(x) + 1.0; }\n")
+    lib = cc.build([src], name="undefined_call", cache=tmp_path / "cache")
+    with pytest.raises(RooflabError, match=r"k: its library calls mystery_transform, .*-lNAME") as info:
+        load_library(str(lib.path), "k")
+    assert "Traceback" not in str(info.value)

@@ -1606,4 +1606,8 @@ ZH: dict[str, str] = {
         '它的最内层循环还承载着一个按顺序的求和：交换循环使这些和相互独立（新内层循环的每个元素一个），访问也变得连续',
     "{ratio:.2f}x this machine's typical figure (the median of {n} stored run(s): {runs}) at the best of {moments} moment(s), with its own signals clean: the host's other tenants were using this memory":
         '本机典型值（{n} 次保存运行的中位数：{runs}）的 {ratio:.2f} 倍，取 {moments} 个时刻中最好的一个，其自身信号干净：主机上的其他租户正在使用这部分内存',
+    '{kernel}: its library calls {symbol}, which nothing it was linked with defines: add the library that has it to the spec\'s flags (e.g. "-lNAME")':
+        '{kernel}：它的库调用了 {symbol}，但链接的库中没有定义它：请把含有它的库加入规格的 flags（例如 "-lNAME"）',
+    '{kernel}: its library cannot be loaded: {error}':
+        '{kernel}：它的库无法加载：{error}',
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -15,6 +16,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rooflab.errors import OutOfBounds, RooflabError, WrongResult
+from rooflab.i18n import tr
 from rooflab.timing.harness import (HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved,
                                     run_samples)
 from rooflab.timing.isolation import fp_control, report_fp_at_load, report_fp_change
@@ -216,6 +218,24 @@ def _array_bytes(k: CKernel) -> int:
     return sum(a.nbytes + 2 * GUARD for a in arrays) + max((a.nbytes for a in arrays), default=0)
 
 
+_UNDEFINED = re.compile(r"undefined symbol: (\S+)")
+
+
+def load_library(path: str, kernel: str) -> ctypes.CDLL:
+    """A kernel's built library, loaded; one that cannot be (a function it calls that nothing linked defines) is a
+    clear error naming what is missing."""
+    try:
+        return ctypes.CDLL(path)
+    except OSError as exc:
+        missing = _UNDEFINED.search(str(exc))
+        if missing:
+            raise RooflabError(tr("{kernel}: its library calls {symbol}, which nothing it was linked with defines: "
+                                   "add the library that has it to the spec's flags (e.g. \"-lNAME\")",
+                                   kernel=kernel, symbol=missing.group(1))) from None
+        raise RooflabError(tr("{kernel}: its library cannot be loaded: {error}", kernel=kernel,
+                               error=str(exc))) from None
+
+
 def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | None = None):
     """The timed function of a kernel over fresh arrays (guarded, when ``guards`` is a list to fill), or over
     ``arrays`` (same order and kinds) when given.
@@ -226,7 +246,7 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
     experiment times a ``-ffast-math`` build against the original in one process, the original does not run with
     flush-to-zero, and the variant runs as it would in a program of its own."""
     clean, clean_ctl = _FpEnv.get(), fp_control()
-    lib = ctypes.CDLL(k.library)
+    lib = load_library(k.library, k.name)
     if k.library not in _LOAD_ENV:  # a library's constructors run at its first load only: what they left is kept
         _LOAD_ENV[k.library] = (_FpEnv.get(), fp_control())
     own, own_ctl = _LOAD_ENV[k.library]

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import subprocess
@@ -324,6 +325,12 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
         if omp is None:
             raise CompileError(str(srcs[0]), compiler.argv, "the compiler has no working OpenMP (-fopenmp failed)")
         all_flags += list(omp)
+    elif calls_openmp_runtime(srcs):
+        # built without OpenMP (a kernel not declared OpenMP, or an experiment's one-thread build of one), its
+        # pragmas ignored, but calling the runtime (omp_get_thread_num, omp_get_wtime): the runtime is linked, and
+        # outside a parallel region it answers as one thread does
+        omp = openmp_flags(compiler)
+        libs = [*libs, *(omp or ())]
     for k, v in sorted((defines or {}).items()):
         all_flags.append(f"-D{k}" if v is None else f"-D{k}={v}")
     all_flags += [f"-I{d}" for d in incs]
@@ -372,6 +379,21 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
     finally:
         shutil.rmtree(depdir, ignore_errors=True)
     return Library(final, tuple(map(str, srcs)), tuple(all_flags), compiler, key, cached=False)
+
+
+_OMP_CALL = re.compile(rb"\bomp_[a-z_]+\s*\(")
+
+
+def calls_openmp_runtime(sources: Sequence[Path]) -> bool:
+    """Whether a source calls a function of the OpenMP runtime (``omp_...(``), which a build without OpenMP must
+    still link."""
+    for s in sources:
+        try:
+            if _OMP_CALL.search(s.read_bytes()):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _run_compiler(cmd: list[str], src: Path) -> subprocess.CompletedProcess:
