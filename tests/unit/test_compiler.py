@@ -207,3 +207,16 @@ def test_a_library_calling_a_function_nothing_defines_is_a_clear_error(tmp_path)
     with pytest.raises(RooflabError, match=r"k: its library calls mystery_transform, .*-lNAME") as info:
         load_library(str(lib.path), "k")
     assert "Traceback" not in str(info.value)
+
+
+def test_a_single_inner_loop_inside_others_is_still_sampled(tmp_path):
+    from rooflab.toolchain import asm
+
+    src = tmp_path / "k.c"
+    src.write_text("void one(long n, double *x) { for (long i = 0; i < n; i++) x[i] += 1.0; }\n"
+                   "void nest(long n, long k, const float *x, float *y) { for (long i = 0; i < n; i++) { float s = 0;"
+                   " for (long j = 0; j < k; j++) s += x[i + j]; y[i] = s; } }\n")
+    lib = cc.build([src], name="nest", cache=tmp_path / "c")
+    inner, loops = asm.loop_counts(lib.path, "nest")
+    assert loops > inner >= 1  # the nest is sampled: whether its time is in the inner loop is for the samples
+    assert asm.loop_counts(lib.path, "one")[1] >= 1

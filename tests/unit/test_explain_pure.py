@@ -836,6 +836,22 @@ def test_time_sampled_outside_the_innermost_loops_means_short_trip_counts():
         assert "short_trips" not in ids(diagnose(code(loop, hot_loop=how), row(), CTX))
 
 
+def test_a_loop_the_samples_show_cold_gives_no_finding_of_its_own():
+    # a 16-add in-order chain in a vector loop that a 3-tap filter never enters: the samples fall in the loop around
+    # it (its remainder code), so the chain is nothing to act on; the short trips are
+    loop = {**LOOP_SCALAR_SUM, "vector_bits": 512, "longest_chain": 16, "scalar_fp": 16, "accumulators": 1}
+    pred = {"cycles_per_iteration": 48.0, "block_rthroughput": 8.0, "bound": "dependencies", "dependency_share": 0.98,
+            "tool": "llvm-mca", "model": "znver4"}
+    cold = code(loop, hot_loop={"by": "samples", "samples": 1200, "moved": False, "in_inner_loops": 0.0},
+                prediction=pred)
+    got = ids(diagnose(cold, row(), CTX))
+    assert got[0] == "short_trips" and "reduction_chain" not in got and "dependency_chain" not in got
+    # the same loop holding most of the samples keeps its chain finding
+    warm = code(loop, hot_loop={"by": "samples", "samples": 1200, "moved": False, "in_inner_loops": 0.95},
+                prediction=pred)
+    assert "reduction_chain" in ids(diagnose(warm, row(), CTX))
+
+
 def test_the_share_of_samples_inside_innermost_loops():
     insns = asm.parse_objdump("""
     1000:	mov    %rdi,%rax

@@ -15,7 +15,7 @@ from rooflab.i18n import msg
 from rooflab.machine.env import tlb_entries, usable_cpus
 from rooflab.model.reference import roofs_at
 from rooflab.timing.memory import thp_mode
-from rooflab.toolchain.asm import innermost_loops
+from rooflab.toolchain.asm import loop_counts
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.spec import KernelSpec, size_for
 
@@ -42,18 +42,19 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
     was chosen."""
     try:
-        one = innermost_loops(lib.path, spec.audit_function or spec.function) <= 1
+        inner, loops = loop_counts(lib.path, spec.audit_function or spec.function)
     except RooflabError:
-        one = False
-    if one and not spec.openmp:  # an OpenMP kernel is sampled anyway: how much time its runtime takes
+        inner = loops = 2
+    one = inner <= 1
+    # an OpenMP kernel is sampled anyway (how much time its runtime takes), and so is one whose single innermost loop
+    # sits in others (whether the time is spent in it at all)
+    if loops <= 1 and not spec.openmp:
         return {"hot_loop": {"by": "only loop"}}
     session.progress(f"explain: {spec.name}: sampling where its time goes")
     samples, why, runtime = sample_offsets(session, spec, lib, size)
     shares = {"runtime_share": runtime[1] / runtime[0]} if runtime and runtime[0] else {}
-    if one:
-        return {"hot_loop": {"by": "only loop", **shares}}
-    if samples is None:
-        return {"hot_loop": {"by": "work", "why": why, **shares}}
+    if samples is None or (one and not samples):
+        return {"hot_loop": {"by": "only loop" if one else "work", **({} if one else {"why": why}), **shares}}
     total = sum(sum(v.values()) for v in samples.values())
     by_samples = evidence.loop_evidence(lib, spec.audit_function or spec.function, session.machine, samples)
     same = by_samples.get("loop_at") == code.get("loop_at")

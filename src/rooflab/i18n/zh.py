@@ -1610,4 +1610,6 @@ ZH: dict[str, str] = {
         '{kernel}：它的库调用了 {symbol}，但链接的库中没有定义它：请把含有它的库加入规格的 flags（例如 "-lNAME"）',
     '{kernel}: its library cannot be loaded: {error}':
         '{kernel}：它的库无法加载：{error}',
+    'only {share} of {n} samples of its time fell in an innermost loop':
+        '其 {n} 个时间采样中只有 {share} 落在最内层循环里',
 }

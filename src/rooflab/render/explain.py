@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from rooflab.diagnosis.rules.facts import COLD_SHARE
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
 from rooflab.render.text import esc, heading, render_warnings
@@ -34,7 +35,10 @@ def _code_line(code: dict) -> str:
     if loop.get("calls"):
         parts.append(tr("calls {names}", names=", ".join(dict.fromkeys(loop["calls"]))))
     how = code.get("hot_loop") or {}
-    if how.get("by") == "samples":
+    if how.get("by") == "samples" and how.get("in_inner_loops") is not None and how["in_inner_loops"] < COLD_SHARE:
+        parts.append(tr("only {share} of {n} samples of its time fell in an innermost loop",
+                        share=pct(how["in_inner_loops"]), n=how["samples"]))
+    elif how.get("by") == "samples":
         parts.append(tr("chosen where {n} samples of its time fell", n=how["samples"]) if how.get("moved") else
                      tr("where {n} samples of its time fell", n=how["samples"]))
     elif how.get("by") == "only loop":

@@ -798,8 +798,19 @@ def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
 def innermost_loops(library: str | Path, symbol: str, objdump: str | None = None) -> int:
     """How many innermost loops a function and the bodies outlined from it hold: with one, there is no choice of a
     hot loop to make."""
-    return sum(len(innermost(find_loops(disassemble(library, name, objdump))))
-               for name in (symbol, *outlined_from(library, symbol, objdump)))
+    return loop_counts(library, symbol, objdump)[0]
+
+
+def loop_counts(library: str | Path, symbol: str, objdump: str | None = None) -> tuple[int, int]:
+    """How many innermost loops, and how many loops in all, a function and the bodies outlined from it hold. One
+    innermost loop inside others may still not be where the time goes (a vector loop a short trip count never
+    enters, its remainder code in the loop around it)."""
+    inner = total = 0
+    for name in (symbol, *outlined_from(library, symbol, objdump)):
+        loops = find_loops(disassemble(library, name, objdump))
+        inner += len(innermost(loops))
+        total += len(loops)
+    return inner, total
 
 
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,

@@ -86,6 +86,10 @@ def faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
     return (faster, cap) if cap else None
 
 
+# under this share of a kernel's samples inside its innermost loops, the loop audited is not where the time goes
+COLD_SHARE = 0.1
+
+
 @dataclass
 class Facts:
     """One kernel at one size: ``code`` (code_evidence), ``row`` (the measured size), ``ctx`` (cpus, threads,
@@ -98,8 +102,16 @@ class Facts:
     eff: dict = field(init=False)
 
     def __post_init__(self):
-        self.loop = self.code.get("loop") or {}
+        self.loop = {} if self.cold_loop else self.code.get("loop") or {}
         self.eff = effective_roof(self.row)
+
+    @property
+    def cold_loop(self) -> bool:
+        """Whether the samples show the time spent outside every innermost loop (under COLD_SHARE of them inside):
+        the audited loop, a vector loop a short trip count never enters say, tells nothing of where it goes."""
+        hot = self.code.get("hot_loop") or {}
+        share = hot.get("in_inner_loops")
+        return hot.get("by") == "samples" and share is not None and share < COLD_SHARE
 
     # ---------------------------------------------------------------------------------------- the placement
     @property
@@ -162,6 +174,8 @@ class Facts:
 
     @property
     def prediction(self) -> dict:
+        if self.cold_loop:
+            return {}
         return self.code.get("prediction") or self.code.get("sibling") or {}
 
     @property
