@@ -737,7 +737,7 @@ def test_threads_waiting_for_each_other_are_load_imbalance_unless_already_schedu
     omp = {"omp": True, "omp_text": "#pragma omp parallel for"}
     fs = diagnose(code(loop, pragmas=omp), row(cpus_busy=1.33, bound="compute"), ctx)
     top = fs[0]
-    assert top["id"] == "imbalance" and top["experiments"] == ["guided"] and top["factor"] == pytest.approx(2 / 1.33)
+    assert top["id"] == "imbalance" and top["experiments"] == ["dynamic"] and top["factor"] == pytest.approx(2 / 1.33)
     dyn = {"omp": True, "omp_text": "#pragma omp parallel for schedule(dynamic, 4)"}
     assert "imbalance" not in ids(diagnose(code(loop, pragmas=dyn), row(cpus_busy=1.33, bound="compute"), ctx))
     assert "imbalance" not in ids(diagnose(code(loop, pragmas=omp), row(cpus_busy=1.95, bound="compute"), ctx))
@@ -764,17 +764,37 @@ def test_a_confirmed_finding_ranks_by_the_gain_its_experiment_measured():
     assert out[0]["id"] == "conflicts" and out[0]["saving_s"] == pytest.approx(0.75e-3)
 
 
-def test_guided_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_path):
-    from rooflab.diagnosis.experiments import padded_size, pow2_rows, with_guided_schedule
+def test_conflicts_of_a_walk_an_interchange_makes_contiguous_go_after_the_strided_access():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "pow2_rows": [("C", 4096)]}
+    made = diagnose(code(loop, causes=["stride"]), row(level="L3"), ctx)
+    assert next(f for f in made if f["id"] == "conflicts")["after"] == ["strided"]
+    # padding confirmed at 11x outranks everything by its measured gain, but the interchange removes the conflicts
+    # too (and gains more): strided first, saving at least as much, conflicts right after it
+    fs = [{"id": "strided", "saving_s": 0.5e-3, "experiments": []},
+          {"id": "aliasing", "saving_s": 0.6e-3, "experiments": []},
+          {"id": "conflicts", "saving_s": 0.1e-3, "experiments": ["padded"], "after": ["strided"]}]
+    e = {"id": "padded", "verdict": "faster", "speedup": 11.0, "speedup_ci95": [10.5, 12.0], "threshold": 0.02,
+         "a_time_s": 1e-3, "per_work": False}
+    out = weigh(fs, [e])
+    assert ids(out) == ["strided", "conflicts", "aliasing"]
+    assert out[0]["saving_s"] == pytest.approx(out[1]["saving_s"]) == pytest.approx(1e-3 * (1 - 1 / 11))
+    # without a strided finding (a walk no interchange removes), the conflicts stand on their own
+    alone = weigh([dict(fs[1]), dict(fs[2])], [e])
+    assert ids(alone) == ["conflicts", "aliasing"]
+
+
+def test_dynamic_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_path):
+    from rooflab.diagnosis.experiments import padded_size, pow2_rows, with_dynamic_schedule
     from rooflab.userkernel.spec import load_spec
 
     src = ("void other(void) {\n#pragma omp parallel for\n  for (;;) ;\n}\n"
            "void t(double *y, long n) {\n#pragma omp parallel for schedule(static, 4) private(n)\n"
            "  for (long i = 0; i < n; i++) y[i] = 0;\n}\n")
-    got = with_guided_schedule(src, "t")
-    assert "#pragma omp parallel for schedule(guided) private(n)" in got
-    assert got.count("schedule(guided)") == 1  # only in the function asked for
-    assert with_guided_schedule("void t(double *y) { y[0] = 1; }", "t") is None
+    got = with_dynamic_schedule(src, "t")
+    assert "#pragma omp parallel for schedule(dynamic, 4) private(n)" in got
+    assert got.count("schedule(dynamic, 4)") == 1  # only in the function asked for
+    assert with_dynamic_schedule("void t(double *y) { y[0] = 1; }", "t") is None
     (tmp_path / "k.c").write_text("void c(double *a, long n, long m) {}")
     (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "c"\nflops = "n*m"\nbytes = "8*n*m"\n'
                                      'sizes = {n = [1024], m = [1024]}\n[args]\na = {shape = ["m", "n"], output = true}\n'
@@ -915,7 +935,7 @@ def test_an_experiment_that_only_approaches_the_fix_confirms_at_least_its_gain()
     (f,) = weigh([{"id": "reuse", "saving_s": 0.62}], [blocked])
     assert f["confirmed"]["speedup"] == 1.24 and f["saving_s"] == 0.62
     # an exact fix ranks by what it measured
-    exact = {**experiment("guided", "faster", 1.5), "a_time_s": 1.0}
+    exact = {**experiment("dynamic", "faster", 1.5), "a_time_s": 1.0}
     (g,) = weigh([{"id": "imbalance", "saving_s": 0.1}], [exact])
     assert g["saving_s"] == pytest.approx(1 / 3)
 

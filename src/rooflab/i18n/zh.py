@@ -1424,8 +1424,8 @@ ZH: dict[str, str] = {
         '在局部变量中累加（double acc = q[i]; ... q[i] = acc;）并使用多个部分和，把指针声明为 restrict，或拆分循环使求和成为单独的循环',
     'the same source built without OpenMP (one thread)':
         '同一源码不启用 OpenMP 构建（单线程）',
-    'its parallel loops scheduled with schedule(guided) (in a copy of the source)':
-        '其并行循环改用 schedule(guided) 调度（在源码副本中）',
+    'its parallel loops scheduled with schedule(dynamic, {chunk}) (in a copy of the source)':
+        '其并行循环改用 schedule(dynamic, {chunk}) 调度（在源码副本中）',
     'rows one cache line longer ({size})':
         '每行加长一个缓存行（{size}）',
     'conflict misses (power-of-two rows)':
@@ -1440,8 +1440,8 @@ ZH: dict[str, str] = {
         '负载不均衡',
     'the threads get unequal work (a static schedule over iterations that differ in cost): the call lasts as long as the slowest thread while the others wait at the barrier':
         '各线程分到的工作量不等（对代价不同的迭代使用静态调度）：调用持续到最慢的线程完成，其他线程在屏障处等待',
-    'schedule the loop dynamically (schedule(dynamic, chunk) or schedule(guided)), or split the iterations so that each thread gets the same work':
-        '对循环使用动态调度（schedule(dynamic, chunk) 或 schedule(guided)），或拆分迭代使每个线程得到相同的工作量',
+    'schedule the loop dynamically in small chunks (schedule(dynamic, chunk); guided hands its first large chunks out as a static schedule would), or split the iterations so that each thread gets the same work':
+        '以小块动态调度循环（schedule(dynamic, chunk)；guided 开头分出的大块与静态调度无异），或拆分迭代使每个线程得到相同的工作量',
     "it kept {busy:.1f} of its {n} threads' CPUs busy while timed (its CPU time over the wall time): the threads wait for each other {idle} of the time":
         '计时期间它让其 {n} 个线程的 CPU 中 {busy:.1f} 个处于忙碌（CPU 时间除以墙钟时间）：线程有 {idle} 的时间在相互等待',
     'indirect access (gathers)':

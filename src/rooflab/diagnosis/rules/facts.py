@@ -24,11 +24,13 @@ EXCESS = 2.0  # traffic out of the level holding the data this many times the mo
 
 
 def finding(fid: str, factor: float, evidence: list, hypothesis: dict, advice: dict | None = None,
-            experiments: tuple[str, ...] = (), test: str | None = None) -> dict:
+            experiments: tuple[str, ...] = (), test: str | None = None, after: tuple[str, ...] = ()) -> dict:
     out = {"id": fid, "factor": max(1.0, float(factor)), "evidence": evidence, "hypothesis": hypothesis,
            "advice": advice, "experiments": list(experiments)}
     if test:
         out["test"] = test  # the experiment that tests it, where it is not the usual one of its kind
+    if after:
+        out["after"] = list(after)  # findings whose fix removes this one's cause too: it goes after them
     return out
 
 

@@ -1,6 +1,6 @@
 """Load imbalance: an OpenMP kernel whose threads are idle part of the call (its CPU time over its wall time is
 well under the threads it runs), as with a static schedule over iterations of unequal work (a triangle). Tested by
-a copy of the source whose parallel loops get a guided schedule."""
+a copy of the source whose parallel loops get a dynamic schedule."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rooflab.timing.checks import COMPETING_CORES
 from rooflab.i18n import msg
 
 ID = "imbalance"
-TEST = "guided"
+TEST = "dynamic"
 BUSY_SHARE = 0.8  # CPUs kept busy under this share of the threads: they waited for each other
 
 
@@ -57,5 +57,6 @@ def find(f: Facts) -> list[dict]:
         ID, factor, ev,
         msg("the threads get unequal work (a static schedule over iterations that differ in cost): the call lasts "
             "as long as the slowest thread while the others wait at the barrier"),
-        msg("schedule the loop dynamically (schedule(dynamic, chunk) or schedule(guided)), or split the iterations "
-            "so that each thread gets the same work"), ("guided",))]
+        msg("schedule the loop dynamically in small chunks (schedule(dynamic, chunk); guided hands its first large "
+            "chunks out as a static schedule would), or split the iterations so that each thread gets the same work"),
+        ("dynamic",))]
