@@ -188,6 +188,8 @@ def test_a_build_without_openmp_of_a_source_that_calls_the_runtime_links_it(tmp_
         pytest.skip("the compiler has no OpenMP")
     src = _src(tmp_path, OMP_CALLER)
     assert cc.calls_openmp_runtime([src]) and not cc.calls_openmp_runtime([_src(tmp_path, SRC, "plain.c")])
+    # a function of the user's own whose name starts with omp_ is not the runtime
+    assert not cc.calls_openmp_runtime([_src(tmp_path, "void omp_small(double *y) { y[0] = 1; }\nvoid f(double *y) { omp_small(y); }\n", "own.c")])
     lib = cc.build([src], name="omp_caller", cache=tmp_path / "cache")  # not declared OpenMP
     loaded = ctypes.CDLL(str(lib.path))
     # outside a parallel region the runtime answers as one thread; the other kernels of the file load as well

@@ -1626,3 +1626,17 @@ def test_a_column_walk_that_carries_an_in_order_sum_is_strided_first():
     # the same walk without a sum, at its in-core pace: nothing to call strided
     plain = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
     assert "strided" not in ids(diagnose(code(plain, pragmas=walks, prediction=pred), r, CTX))
+
+
+def test_a_chain_in_a_loop_that_also_waits_for_memory_can_save_only_its_own_cycles():
+    from rooflab.diagnosis.rules.facts import Facts
+
+    pred = {"cycles_per_iteration": 3.1, "block_rthroughput": 1.0, "bound": "dependencies", "dependency_share": 0.8,
+            "tool": "llvm-mca", "model": "znver4"}
+    c = code(LOOP_SCALAR_SUM, prediction=pred)
+    # as predicted: the chain's 3.1 cycles against the ports' 1.0
+    assert Facts(c, row(cycles_per_iteration=3.0), CTX).chain_gain() == pytest.approx(3.1)
+    # measured 6.5 (an indexed load waits on memory): without the chain's 2.1 extra cycles, 4.4 would remain
+    assert Facts(c, row(cycles_per_iteration=6.5), CTX).chain_gain() == pytest.approx(6.5 / 4.4)
+    # the strided rule's own product keeps the analyzer's ratio
+    assert Facts(c, row(cycles_per_iteration=6.5), CTX).chain_factor() == pytest.approx(3.1)

@@ -381,7 +381,10 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
     return Library(final, tuple(map(str, srcs)), tuple(all_flags), compiler, key, cached=False)
 
 
-_OMP_CALL = re.compile(rb"\bomp_[a-z_]+\s*\(")
+# the OpenMP API's functions (omp_get_thread_num, omp_get_wtime, omp_set_num_threads, omp_in_parallel, omp_init_lock,
+# omp_alloc ...), not a user's function whose name merely starts with omp_
+_OMP_CALL = re.compile(rb"\bomp_(?:get|set|in|init|destroy|test|unset|is|pause|display|capture|target|alloc|aligned|"
+                       rb"calloc|realloc|free|fulfill|control)(?:_\w+)?\s*\(")
 
 
 def calls_openmp_runtime(sources: Sequence[Path]) -> bool:

@@ -17,7 +17,7 @@ def WORD():
 def find(f: Facts) -> list[dict]:
     if f.scan:
         return [finding(
-            ID, f.chain_factor(),
+            ID, f.chain_gain(),
             f.chain_evidence() + [msg("the running value is stored at every element: a scan (prefix sum)")],
             msg("each element's value is the previous one's plus this one: the loop runs at the latency of that "
                 "chain, and a scan cannot be split into partial sums as a reduction can"),
@@ -30,7 +30,7 @@ def find(f: Facts) -> list[dict]:
     predicted = f.dependency_bound and not f.loop.get("gathers")
     if not f.reduction and (predicted or fma_chain):
         return [finding(
-            ID, f.chain_factor(), f.chain_evidence(),
+            ID, f.chain_gain(), f.chain_evidence(),
             msg("each iteration waits for the result of the previous one: the loop runs at the latency of its "
                 "dependency chain"),
             msg("work on several independent chains at once (interleave independent problems, or restructure the "

@@ -235,6 +235,17 @@ class Facts:
             return [msg("no in-core prediction: {why}", why=pred["error"])]
         return []
 
+    def chain_gain(self) -> float:
+        """How much faster the loop as measured could run without its chain: where it runs slower than the analyzer
+        predicts (it also waits for memory: an indexed load, lines from L2), the chain accounts for no more than
+        the predicted cycles above the port bound, so the measured cycles less those; else chain_factor()."""
+        m = self.row.get("cycles_per_iteration")
+        for pred in (self.prediction, self.code.get("sibling") or {}):
+            c, r = pred.get("cycles_per_iteration"), pred.get("block_rthroughput")
+            if c and r and m and m > c:
+                return m / max(m - (c - r), r)
+        return self.chain_factor()
+
     def chain_factor(self) -> float:
         """How much faster the loop could run without its chain: the analyzer's cycles over its port bound, else the
         chain's latency over one cycle per FP op."""

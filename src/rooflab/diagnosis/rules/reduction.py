@@ -25,7 +25,7 @@ def find(f: Facts) -> list[dict]:
             ev.append(measured_cycles(row))
         ev += f.cause_remarks("aliasing")
         out.append(finding(
-            ID, max(f.chain_factor(), f.lanes / 2), ev,
+            ID, max(f.chain_gain(), f.lanes / 2), ev,
             msg("a sum or update is carried from one iteration to the next through memory, in order: the compiler "
                 "keeps it in memory because the pointers may overlap, so the loop runs at the latency of a "
                 "store, a load and an add, and stays scalar"),
@@ -35,7 +35,7 @@ def find(f: Facts) -> list[dict]:
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace
         out.append(finding(
-            ID, f.chain_factor(), f.chain_evidence(),
+            ID, f.chain_gain(), f.chain_evidence(),
             msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
                 "loop-carried dependency chain bounds the loop, not the memory or the FP units"),
             msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate "
