@@ -1640,3 +1640,11 @@ def test_a_chain_in_a_loop_that_also_waits_for_memory_can_save_only_its_own_cycl
     assert Facts(c, row(cycles_per_iteration=6.5), CTX).chain_gain() == pytest.approx(6.5 / 4.4)
     # the strided rule's own product keeps the analyzer's ratio
     assert Facts(c, row(cycles_per_iteration=6.5), CTX).chain_factor() == pytest.approx(3.1)
+
+
+def test_paired_rounds_shrink_for_long_calls_but_not_below_five():
+    from rooflab.diagnosis.engine import paired_rounds
+
+    assert paired_rounds(1e-3, True) == 10 and paired_rounds(1e-3, False) == 20
+    assert paired_rounds(0.8, True) == 5 and paired_rounds(0.5, False) == 20 and paired_rounds(1.0, False) == 15
+    assert paired_rounds(30.0, False) == 5

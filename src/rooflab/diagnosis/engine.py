@@ -140,7 +140,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             row["cycles_per_iteration"], row["iterations"] = evidence.cycles_per_iteration(
                 row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
             kind = evidence.reference_kind(code)
-            rounds = 10 if quick else 20
+            rounds = paired_rounds(row["time_s"], quick)
             # the reference runs on the CPUs the kernel kept busy: an OpenMP kernel declared for one thread may
             # take them all
             busy = max(spec.threads, min(cpus, round(row.get("cpus_busy") or 1)))
@@ -180,6 +180,17 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         entry["sizes"].append(row)
         session.record(row["label"], {k: v for k, v in row.items() if k != "caches"})
     return entry
+
+
+# paired rounds of a reference or an experiment: 10 (--quick) or 20, fewer for a call so long that they would take
+# more than PAIRED_BUDGET_S (a j-k-i GEMM at n = 512 takes 2 s a call), never under MIN_ROUNDS
+PAIRED_BUDGET_S = {True: 8.0, False: 30.0}
+MIN_ROUNDS = 5
+
+
+def paired_rounds(time_s: float, quick: bool) -> int:
+    most = 10 if quick else 20
+    return max(MIN_ROUNDS, min(most, int(PAIRED_BUDGET_S[quick] / max(2 * time_s, 1e-9))))
 
 
 def explain_kernels(session, specs: list[KernelSpec], *, sizes: dict | None, roofline: list[dict] | None,
