@@ -102,15 +102,30 @@ def _source_copy(spec: KernelSpec, changed: str, tag: str) -> KernelSpec:
 _OMP_FOR = re.compile(r"(#\s*pragma\s+omp\s+(?:parallel\s+)?for\b)([^\n]*)")
 
 
-# the chunk of the dynamic schedule the imbalance experiment gives: small, so that work concentrated in one part of
-# the iteration space (the first half of the rows of an escape-time image) is shared (guided would hand that part to
-# one thread as its first chunk, as static does: 1.00x where dynamic gave 1.81x), large enough that taking a chunk
-# costs little beside a row of work
-DYNAMIC_CHUNK = 4
+# the imbalance experiment schedules each parallel loop dynamically, in chunks of an eighth of a thread's share of
+# the iterations (worked out at run time from the loop's bounds): small enough that work concentrated in one part of
+# the iteration space (the first half of the rows of an escape-time image) is shared (guided hands that part to one
+# thread as its first chunk, as static does: 1.00x where dynamic gave 1.81x), large enough that taking a chunk costs
+# nothing beside its work (chunks of 4 elements made a triad at DRAM 6.7x slower). A loop whose bounds cannot be read
+# (or that collapses several) gets schedule(guided).
+CHUNKS_PER_THREAD = 8
+_FOR_HEAD = re.compile(r"\s*(?://[^\n]*\n\s*|/\*.*?\*/\s*)*for\s*\(\s*(?:[A-Za-z_][\w\s\*]*?\s+)?([A-Za-z_]\w*)\s*=\s*"
+                       r"([^;]+?)\s*;\s*\1\s*(<=|<)\s*([^;]+?)\s*;", re.S)
+
+
+def dynamic_chunk(after: str) -> str | None:
+    """The chunk expression for the loop that starts ``after`` a pragma: its trip count over CHUNKS_PER_THREAD
+    chunks per thread, at least 1; None when its header cannot be read."""
+    m = _FOR_HEAD.match(after)
+    if not m:
+        return None
+    lo, op, hi = m.group(2), m.group(3), m.group(4)
+    count = f"(({hi}) - ({lo}){' + 1' if op == '<=' else ''})"
+    return f"({count} / ({CHUNKS_PER_THREAD} * omp_get_max_threads()) + 1)"
 
 
 def with_dynamic_schedule(source: str, function: str) -> str | None:
-    """The source with schedule(dynamic, DYNAMIC_CHUNK) on the worksharing loops of ``function`` (replacing a
+    """The source with a dynamic schedule (see dynamic_chunk) on the worksharing loops of ``function`` (replacing a
     static schedule); None when it has none to change."""
     span = function_lines(source, function)
     if span is None:
@@ -118,15 +133,17 @@ def with_dynamic_schedule(source: str, function: str) -> str | None:
     lines = source.splitlines(keepends=True)
     a, b = span[0] - 1, span[1]
     body = "".join(lines[a:b])
-
-    def sub(m: re.Match) -> str:
+    out, at = [], 0
+    for m in _OMP_FOR.finditer(body):
         rest = re.sub(r"\s*\bschedule\s*\([^)]*\)", "", m.group(2))
-        return f"{m.group(1)} schedule(dynamic, {DYNAMIC_CHUNK}){rest}"
-
-    changed = _OMP_FOR.sub(sub, body)
-    if changed == body:
+        chunk = None if "collapse" in rest else dynamic_chunk(body[m.end():])
+        sched = f"schedule(dynamic, {chunk})" if chunk else "schedule(guided)"
+        out += [body[at:m.start()], f"{m.group(1)} {sched}{rest}"]
+        at = m.end()
+    if not out:
         return None
-    return "".join(lines[:a]) + changed + "".join(lines[b:])
+    changed = "".join(out) + body[at:]
+    return ("int omp_get_max_threads(void);\n" + "".join(lines[:a]) + changed + "".join(lines[b:]))
 
 
 PAD = 16  # elements between two threads' slots in the unshared copy: a line or more apart for any element type
@@ -235,8 +252,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         if changed is None:
             return None
         return (_source_copy(spec, changed, "dynamic"), size,
-                msg("its parallel loops scheduled with schedule(dynamic, {chunk}) (in a copy of the source)",
-                    chunk=DYNAMIC_CHUNK))
+                msg("its parallel loops scheduled dynamically, {n} chunks per thread (in a copy of the source)",
+                    n=CHUNKS_PER_THREAD))
     if exp == "ftz":
         if spec.openmp:
             return None  # set at load, the mode would hold for the calling thread only, not for an OpenMP team

@@ -1424,8 +1424,8 @@ ZH: dict[str, str] = {
         '在局部变量中累加（double acc = q[i]; ... q[i] = acc;）并使用多个部分和，把指针声明为 restrict，或拆分循环使求和成为单独的循环',
     'the same source built without OpenMP (one thread)':
         '同一源码不启用 OpenMP 构建（单线程）',
-    'its parallel loops scheduled with schedule(dynamic, {chunk}) (in a copy of the source)':
-        '其并行循环改用 schedule(dynamic, {chunk}) 调度（在源码副本中）',
+    'its parallel loops scheduled dynamically, {n} chunks per thread (in a copy of the source)':
+        '其并行循环改为动态调度，每个线程 {n} 块（在源码副本中）',
     'rows one cache line longer ({size})':
         '每行加长一个缓存行（{size}）',
     'conflict misses (power-of-two rows)':
