@@ -75,3 +75,20 @@ def test_html_report_in_each_language(lang):
         page = render_html(runs)
     assert f"<html lang='{lang}'>" in page
     assert bool(CJK.search(page.split("<details>")[0])) == (lang == "zh")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_report_shows_a_message_as_the_dict_it_is_stored_as(lang, tmp_path):
+    # the explain table's finding and experiment columns once showed {'id': ..., 'args': ..., 'text': ...}
+    from rooflab.render.html import write_csv
+
+    raw = re.compile(r"""[{\[]\s*(&#x27;|&#39;|'|")(id|join|args)\1\s*:""")
+    runs = [run_from_doc(kind_of(p), json.loads(p.read_text(encoding="utf-8"))) for p in DOCS]
+    with using(lang):
+        page = render_html(runs)
+        assert not raw.search(page), raw.search(page).group(0)
+        for p, run in zip(DOCS, runs):
+            folder = tmp_path / lang / p.stem
+            write_csv(run["result"], str(folder))
+            for f in folder.glob("*.csv"):
+                assert not raw.search(f.read_text(encoding="utf-8")), (p.stem, f.name)

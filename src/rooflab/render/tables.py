@@ -13,7 +13,9 @@ from rooflab.units import binary_bytes, pct, seconds, si
 
 def _fmt(fmt: str, v) -> str:
     if fmt in ("text", "msg"):
-        return text(v) if isinstance(v, (dict, list)) and fmt == "msg" else str(v)
+        # a message (a finding's name, an experiment's sentence) is rendered in the reader's language, never shown as
+        # the dict it is stored as
+        return text(v) if isinstance(v, (dict, list)) and (fmt == "msg" or _is_message(v)) else str(v)
     if fmt == "size":
         return " ".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else str(v)
     if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -37,6 +39,11 @@ def _fmt(fmt: str, v) -> str:
         "ns": lambda: f"{v * 1e9:.0f} ns",
         "bar": lambda: str(v),
     }[fmt]()
+
+
+def _is_message(v) -> bool:
+    return isinstance(v, dict) and ("join" in v or ("id" in v and "args" in v)) or (
+        isinstance(v, list) and bool(v) and all(_is_message(x) or isinstance(x, str) for x in v))
 
 
 def _ci(fmt: str, lo, hi) -> str:
