@@ -493,3 +493,14 @@ def test_a_machine_that_really_slowed_is_judged_by_its_new_figure_within_a_few_r
         statuses.append(c["status"])
         history.insert(0, {"run_id": rid, "ceilings": {"bandwidth": [c]}})
     assert statuses == ["disturbed", "disturbed", "disturbed", "ok", "ok"]
+
+
+def test_stored_figures_that_are_not_positive_finite_numbers_are_passed_over(machine):
+    bad = [{"run_id": i, "ceilings": {"bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 1,
+                                                     "bytes_per_s": v, "status": "ok"}]}}
+           for i, v in enumerate(("fast", float("nan"), float("inf"), -5e10, True, 0))]
+    c = {"level": "DRAM", "kernel": "read", "threads": 1, "bytes_per_s": 3e10, "status": "ok", "reason": None}
+    assert measure.judge_shared([dict(c)], machine, bad)[0]["status"] == "ok"
+    # a good figure among them is the one judged by
+    good = bad + [{"run_id": 9, "ceilings": {"bandwidth": [{**c, "bytes_per_s": 5e10}]}}]
+    assert measure.judge_shared([dict(c)], machine, good)[0]["typical_reference"]["runs"] == [9]

@@ -795,12 +795,6 @@ def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
     return inside, sum(offsets.values())
 
 
-def innermost_loops(library: str | Path, symbol: str, objdump: str | None = None) -> int:
-    """How many innermost loops a function and the bodies outlined from it hold: with one, there is no choice of a
-    hot loop to make."""
-    return loop_counts(library, symbol, objdump)[0]
-
-
 def loop_counts(library: str | Path, symbol: str, objdump: str | None = None) -> tuple[int, int]:
     """How many innermost loops, and how many loops in all, a function and the bodies outlined from it hold. One
     innermost loop inside others may still not be where the time goes (a vector loop a short trip count never

@@ -10,6 +10,9 @@ them. Then the batch sweep X[B,D]·W[D,F] against the roofline. The lab returns 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
+import statistics
 import time
 from dataclasses import dataclass
 
@@ -724,14 +727,23 @@ def _ceiling_key(c: dict) -> tuple:
             (c.get("level"), c.get("kernel"), c.get("threads")))
 
 
-def _stored_quiet(docs: list[dict], key: tuple, kind: str) -> tuple[float, object] | None:
-    """The newest stored ``ok`` figure of one ceiling (``kind``: compute or bandwidth), with its run id."""
+def _stored_figures(docs: list[dict], key: tuple, kind: str, keep):
+    """Per stored run, newest first, its figure of one ceiling (``kind``: compute or bandwidth) that ``keep``
+    accepts, with the run's id: a positive finite number only (a damaged or edited store offers nothing else)."""
     rate = "flops_per_s" if kind == "compute" else "bytes_per_s"
     for d in docs:
         for c in (d.get("ceilings") or {}).get(kind) or []:
-            if _ceiling_key(c) == key and c.get("status") == "ok" and not c.get("reference") and c.get(rate):
-                return float(c[rate]), d.get("run_id")
-    return None
+            v = c.get(rate)
+            if (_ceiling_key(c) == key and isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and math.isfinite(v) and v > 0 and keep(c)):
+                yield float(v), d.get("run_id")
+                break
+
+
+def _stored_quiet(docs: list[dict], key: tuple, kind: str) -> tuple[float, object] | None:
+    """The newest stored ``ok`` figure of one ceiling (``kind``: compute or bandwidth), with its run id."""
+    return next(_stored_figures(docs, key, kind, lambda c: c.get("status") == "ok" and not c.get("reference")),
+                None)
 
 
 def _beside(c: dict) -> float | None:
@@ -775,21 +787,12 @@ TYPICAL_RUNS = 5
 def _typical(docs: list[dict], key: tuple) -> tuple[float, list] | None:
     """The median of one bandwidth ceiling's last TYPICAL_RUNS stored figures with clean signals of their own (ok,
     or disturbed only by this comparison), with the runs it comes from."""
-    figures = []
-    for d in docs:
-        for c in (d.get("ceilings") or {}).get("bandwidth") or []:
-            if _ceiling_key(c) == key and c.get("bytes_per_s") and (
-                    c.get("status") == "ok" or (c.get("status") == "disturbed" and c.get("typical_reference"))):
-                figures.append((float(c["bytes_per_s"]), d.get("run_id")))
-                break
-        if len(figures) == TYPICAL_RUNS:
-            break
+    clean = _stored_figures(docs, key, "bandwidth", lambda c: c.get("status") == "ok" or (
+        c.get("status") == "disturbed" and c.get("typical_reference")))
+    figures = list(itertools.islice(clean, TYPICAL_RUNS))
     if not figures:
         return None
-    rates = sorted(r for r, _ in figures)
-    mid = len(rates) // 2
-    median = rates[mid] if len(rates) % 2 else 0.5 * (rates[mid - 1] + rates[mid])
-    return median, [run for _, run in figures]
+    return statistics.median(r for r, _ in figures), [run for _, run in figures]
 
 
 def judge_shared(ceilings: list[dict], machine: dict, history: list[dict]) -> list[dict]:
