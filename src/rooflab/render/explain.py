@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from rooflab.diagnosis.rules.facts import COLD_SHARE
+from rooflab.diagnosis.rules.facts import cold
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
 from rooflab.render.text import esc, heading, render_warnings
@@ -35,7 +35,7 @@ def _code_line(code: dict) -> str:
     if loop.get("calls"):
         parts.append(tr("calls {names}", names=", ".join(dict.fromkeys(loop["calls"]))))
     how = code.get("hot_loop") or {}
-    if how.get("by") == "samples" and how.get("in_inner_loops") is not None and how["in_inner_loops"] < COLD_SHARE:
+    if cold(how):
         parts.append(tr("only {share} of {n} samples of its time fell in an innermost loop",
                         share=pct(how["in_inner_loops"]), n=how["samples"]))
     elif how.get("by") == "samples":

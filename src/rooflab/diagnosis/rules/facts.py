@@ -92,6 +92,13 @@ def faster_level(row: dict, roofs: dict) -> tuple[str, float] | None:
 COLD_SHARE = 0.1
 
 
+def cold(hot_loop: dict | None) -> bool:
+    """Whether the samples show the time spent outside every innermost loop (under COLD_SHARE of them inside): the
+    audited loop, a vector loop a short trip count never enters say, tells nothing of where it goes."""
+    share = (hot_loop or {}).get("in_inner_loops")
+    return (hot_loop or {}).get("by") == "samples" and share is not None and share < COLD_SHARE
+
+
 @dataclass
 class Facts:
     """One kernel at one size: ``code`` (code_evidence), ``row`` (the measured size), ``ctx`` (cpus, threads,
@@ -109,11 +116,7 @@ class Facts:
 
     @property
     def cold_loop(self) -> bool:
-        """Whether the samples show the time spent outside every innermost loop (under COLD_SHARE of them inside):
-        the audited loop, a vector loop a short trip count never enters say, tells nothing of where it goes."""
-        hot = self.code.get("hot_loop") or {}
-        share = hot.get("in_inner_loops")
-        return hot.get("by") == "samples" and share is not None and share < COLD_SHARE
+        return cold(self.code.get("hot_loop"))
 
     # ---------------------------------------------------------------------------------------- the placement
     @property
