@@ -6,7 +6,7 @@ from __future__ import annotations
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_rows, pow2_rows, reference_run,
                                             run_experiment)
-from rooflab.diagnosis.rules.facts import blas_roof
+from rooflab.diagnosis.rules.facts import blas_roof, cold
 from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
 from rooflab.interpret.explain import diagnose, faster_level, weigh
@@ -137,8 +137,10 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             if (i == 0 and (code.get("prediction") or {}).get("error") and code.get("loop")
                     and (code["loop"].get("longest_chain") or row.get("bound") == "compute")):
                 code["sibling"] = _sibling(session, spec, size, quick)
-            row["cycles_per_iteration"], row["iterations"] = evidence.cycles_per_iteration(
-                row["time_s"], session.machine.get("clock_hz"), code.get("loop"), row["flops"], row["bytes"])
+            # per iteration of a loop the samples show cold, a figure would describe code that hardly runs
+            row["cycles_per_iteration"], row["iterations"] = (None, None) if cold(code.get("hot_loop")) else \
+                evidence.cycles_per_iteration(row["time_s"], session.machine.get("clock_hz"), code.get("loop"),
+                                              row["flops"], row["bytes"])
             kind = evidence.reference_kind(code)
             rounds = paired_rounds(row["time_s"], quick)
             # the reference runs on the CPUs the kernel kept busy: an OpenMP kernel declared for one thread may
