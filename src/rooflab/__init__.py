@@ -12,14 +12,14 @@ from rooflab.errors import CompileError, KernelFailed, RooflabError, WrongResult
 from rooflab.results import schema as _schema  # noqa: E402
 
 
-def _load_registry() -> None:
+def _declare_kind(kind: str) -> None:
     from rooflab import registry
 
-    registry.load()
+    registry.for_kind(kind)
 
 
-# the commands' document kinds are declared when a stored or saved document of one is first read
-_schema.declarations_from(_load_registry)
+# a command's document kind is declared when a stored or saved document of that kind is first read
+_schema.declarations_from(_declare_kind)
 
 _API = ("bench", "compare", "explain", "history", "info", "lab", "measure", "measure_gpu", "profile", "report", "run", "show")
 

@@ -275,15 +275,31 @@ class _Labs:
 
 lab = _Labs()
 
-for _name, _cmd in registry.commands().items():
-    globals()[_name] = function(_cmd)
+_FIXED = ["call", "function", "lab", "list_labs", "resolve", "run", "run_in_session", "signature"]
+
+
+def __getattr__(name: str):
+    """``api.measure``, ``api.bench`` ...: each command's function, made when first asked for (importing this module
+    does not import every command); ``__all__`` lists them all."""
+    if name == "__all__":
+        return [*_FIXED, *registry.commands()]
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        cmd = registry.command(name)
+    except RooflabError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    fn = globals()[name] = function(cmd)
+    return fn
+
+
+def __dir__():
+    return sorted({*globals(), *registry.commands()})
 
 
 def run(name: str, *args, **kwargs):
     """Any command by name (``run("measure", quick=True)``); a lab as ``"lab NAME"``."""
     if name.startswith(("lab ", "lab.")):
         return lab(name[4:], *args, **kwargs)
-    return globals()[registry.command(name).name](*args, **kwargs)
-
-
-__all__ = ["call", "function", "lab", "list_labs", "resolve", "run", "run_in_session", "signature", *registry.commands()]
+    fn_name = registry.command(name).name
+    return (globals()[fn_name] if fn_name in globals() else __getattr__(fn_name))(*args, **kwargs)

@@ -198,13 +198,46 @@ def command_of(cmd) -> click.Command:
                          context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Registered(click.Group):
+    """A group whose commands come from the registry, each made when it is asked for: `rooflab bench` imports the
+    bench command alone, and only a listing (`rooflab --help`) imports them all."""
+
+    def __init__(self, *args, registered: str = "command", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.registered = registered
+
+    def _declared(self) -> dict:
+        from rooflab import registry
+
+        found = registry.labs() if self.registered == "lab" else registry.commands()
+        return {n: c for n, c in found.items() if c.cli}
+
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *self._declared()})
+
+    def get_command(self, ctx, name):
+        if name in self.commands:
+            return self.commands[name]
+        from rooflab import registry
+
+        try:
+            c = registry.lab(name) if self.registered == "lab" else registry.command(name)
+        except RooflabError:
+            return None
+        if not c.cli:
+            return None
+        made = command_of(c)
+        self.add_command(made)
+        return made
+
+
+@click.group(cls=_Registered, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rooflab")
 def cli():
     """rooflab: your machine's cache-aware roofline, your kernels on it, and timing you can trust."""
 
 
-@cli.group(invoke_without_command=True)
+@cli.group(cls=_Registered, registered="lab", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable JSON document.")
 @click.pass_context
 def lab(ctx, as_json):
@@ -218,16 +251,6 @@ def lab(ctx, as_json):
         return
     for name, c in registry.labs().items():
         click.echo(f"  {name:<12} {text(c.summary)}")
-
-
-def _register() -> None:
-    from rooflab import registry
-
-    for c in registry.commands().values():
-        if c.cli:
-            cli.add_command(command_of(c))
-    for c in registry.labs().values():
-        lab.add_command(command_of(c))
 
 
 _STREAMS = {"chinese": True}  # whether standard output can show Chinese (see _safe_streams)
@@ -278,7 +301,6 @@ def _add_lang_option(cmd: click.Command) -> None:
         _add_lang_option(sub)
 
 
-_register()
 _add_lang_option(cli)
 
 

@@ -172,8 +172,8 @@ def test_cli_and_api_are_generated_from_the_same_options():
     for c in every:
         if not c.cli:
             continue
-        group = cli.commands["lab"] if c.group == "lab" else cli
-        click_cmd = group.commands[c.name]
+        group = cli.get_command(None, "lab") if c.group == "lab" else cli
+        click_cmd = group.get_command(None, c.name)
         names = {p.name for p in click_cmd.params}
         for f in option_fields(c.options, ("both", "cli")):
             assert f.name in names, f"{c.title}: --{f.name} missing from the command line"
@@ -289,3 +289,77 @@ def test_one_thread_limit_for_the_c_kernels_and_the_options():
             assert not re.search(r"#define \w*THREADS\w* \d+", f.read_text(encoding="utf-8")), f.name
     measure_threads = next(f for f in option_fields(registry.command("measure").options) if f.name == "threads")
     assert measure_threads.opt.max == MAX_THREADS
+
+
+def test_a_command_is_loaded_alone():
+    """`rooflab bench` imports the bench command and no other; a document kind, or an API function, its own
+    command's module; only a listing imports them all."""
+    import subprocess
+
+    probe = """
+import sys
+from rooflab.cli import main
+from rooflab.results import schema
+try:
+    main(["bench", "--help"])
+except SystemExit:
+    pass
+import rooflab
+rooflab.explain
+schema.migrate({"schema": "rooflab.lab.fma/1"})
+schema.schema_id("compare")
+loaded = sorted(m for m in sys.modules if m.startswith(("rooflab.commands.", "rooflab.labs.")))
+print("LOADED", " ".join(loaded))
+from rooflab import registry
+print("ALL", len(registry.commands()), len(registry.labs()), registry.command("history").kind)
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines() if line.startswith(("LOADED", "ALL")))
+    assert lines["LOADED"].split() == ["rooflab.commands.bench", "rooflab.commands.compare",
+                                       "rooflab.commands.explain", "rooflab.labs.fma"]
+    n_commands, n_labs, history_kind = lines["ALL"].split()
+    assert int(n_commands) == len(registry.commands()) and int(n_labs) == len(registry.labs())
+    assert history_kind == "history"  # a command whose module is named otherwise (stored.py) is found too
+
+
+_BAD_LAB = """
+from dataclasses import dataclass
+
+from rooflab.contract import Command, Lab
+from rooflab.i18n import msg
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+LAB = {declaration}(name="{name}", order=98, options=Options, run=lambda session, opts: {{}}, summary=msg("x"){more})
+"""
+BAD_LABS = {"same_kind": _BAD_LAB.format(declaration="Lab", name="same_kind", more=', kind="lab.fma"'),
+            "not_a_lab": _BAD_LAB.format(declaration="Command", name="not_a_lab", more="")}
+
+
+@pytest.mark.parametrize("name, says", [("same_kind", "rooflab lab same_kind and rooflab lab fma both write "
+                                                      "documents of kind lab.fma"),
+                                        ("not_a_lab", "not_a_lab is declared as a command, not a lab")])
+def test_the_registry_refuses_a_lab_that_breaks_its_rules(name, says, tmp_path, monkeypatch):
+    from rooflab import labs
+    from rooflab.results import schema
+
+    folder = tmp_path / "bad_labs"
+    folder.mkdir()
+    (folder / f"{name}.py").write_text(BAD_LABS[name], encoding="utf-8")
+    saved_kinds = dict(schema.CURRENT)
+    monkeypatch.setattr(labs, "__path__", [*labs.__path__, str(folder)])
+    registry.reset()
+    try:
+        registry.lab("fma")  # the good lab alone still loads
+        with pytest.raises(rooflab.RooflabError, match=says):
+            registry.labs()
+    finally:
+        registry.reset()
+        sys.modules.pop(f"rooflab.labs.{name}", None)
+        schema.CURRENT.clear()
+        schema.CURRENT.update(saved_kinds)

@@ -24,7 +24,7 @@ CURRENT: dict[str, int] = {
     "runs": 1,  # several stored runs
     "labs": 1,  # the list of labs
 }
-_declarations_loader: Callable[[], None] | None = None
+_declarations_loader: Callable[[str], object] | None = None
 
 
 def declare(kind: str, version: int, migrations: dict[int, Callable[[dict], dict]] | None = None) -> None:
@@ -34,18 +34,16 @@ def declare(kind: str, version: int, migrations: dict[int, Callable[[dict], dict
         MIGRATIONS[(kind, int(v))] = fn
 
 
-def declarations_from(loader: Callable[[], None]) -> None:
-    """``loader`` declares the commands' kinds (the registry's ``load``); it runs the first time a kind is looked up
-    that is not declared yet."""
+def declarations_from(loader: Callable[[str], object]) -> None:
+    """``loader(kind)`` declares the kind of the command that writes it (the registry's ``for_kind``); it runs when
+    a kind is looked up that is not declared yet."""
     global _declarations_loader
     _declarations_loader = loader
 
 
 def _known(kind: str) -> bool:
-    global _declarations_loader
     if kind not in CURRENT and _declarations_loader is not None:
-        load, _declarations_loader = _declarations_loader, None
-        load()
+        _declarations_loader(kind)
     return kind in CURRENT
 
 
