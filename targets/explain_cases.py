@@ -161,6 +161,19 @@ CASES = {
     "b5_iadd_big": (SPEC, "b5_iadd_big", "clean", None, None),
     "b5_bank_sums": (SPEC, "b5_bank_sums", "spills", None, None),
     "b5_lower_bounds": (SPEC, "b5_lower_bounds", "pointer_chase", None, None),
+    "b6_iir": (SPEC, "b6_iir", "dependency_chain", None, None),
+    "b6_kinetic": (SPEC, "b6_kinetic", "strided", None, None),
+    "b6_gauss": (SPEC, "b6_gauss", "calls", None, None),
+    "b6_idiv": (SPEC, "b6_idiv", "int_div", None, None),
+    "b6_tri_fill": (SPEC, "b6_tri_fill", "imbalance", None, None),
+    "b6_saxpy_l2": (SPEC, "b6_saxpy_l2", "clean", None, None),
+    "b6_dot_l3": (SPEC, "b6_dot_l3", "reduction_chain", None, None),
+    "b6_mm_ikj": (SPEC, "b6_mm_ikj", "reuse", None, None),
+    "b6_cabs": (SPEC, "b6_cabs", "calls", None, None),
+    "b6_popcounts": (SPEC, "b6_popcounts", "clean", None, None),
+    "b6_first_not_below": (SPEC, "b6_first_not_below", "control_flow", None, None),
+    "b6_scale_small_omp": (SPEC, "b6_scale_small_omp", "omp_overhead", None, None),
+    "b6_fill_big": (SPEC, "b6_fill_big", "write_allocate", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
