@@ -65,6 +65,7 @@ def test_numpy_expressions_allow_numpy_not_python():
         numpy_expr("[v for v in x]", {"x": x})
     with pytest.raises(ExprError, match="failed"):
         numpy_expr("x @ np.ones(3)", {"x": x})
+    assert numpy_expr("[x @ x, x[0]]", {"x": x}) == [14.0, 0.0]  # a list: the value of a one-element output
     # comparisons, one at a time, and bitwise operators: what checks of counting and hashing kernels need
     assert numpy_expr("np.sum(x > t)", {"x": x, "t": 1.5}) == 2
     assert numpy_expr("np.where(x <= 1, 0, x)", {"x": x}).tolist() == [0, 0, 2, 3]

@@ -40,7 +40,8 @@ def _pragmas(spec: KernelSpec) -> dict:
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
-            "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body)}
+            "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
+            "partial_records": partial_records(text, body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -98,6 +99,80 @@ def column_walks(body: str) -> list[dict]:
             if stride is not None and all(o["array"] != name for o in out):
                 out.append({"array": name, "index": "".join(f"[{p}]" for p in parts), "var": var,
                             "stride": stride})
+    return out
+
+
+# bytes of the C types a record's fields are commonly declared with
+_C_BYTES = {"char": 1, "signed char": 1, "unsigned char": 1, "_Bool": 1, "bool": 1, "short": 2, "unsigned short": 2,
+            "int": 4, "unsigned": 4, "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8,
+            "unsigned long long": 8, "float": 4, "double": 8, "long double": 16, "size_t": 8, "ptrdiff_t": 8,
+            "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
+            "uint64_t": 8, "float _Complex": 8, "double _Complex": 16}
+_RECORD = re.compile(r"(?:typedef\s+)?struct\s*(\w+)?\s*\{([^{}]*)\}\s*(\w+)?\s*;")
+_FIELD = re.compile(r"((?:(?:const|volatile|signed|unsigned|long|short)\s+)*[A-Za-z_]\w*(?:\s+_Complex)?)\s+(.+)")
+
+
+def record_layouts(text: str) -> dict[str, dict]:
+    """The structs a C file defines whose fields all have plain types: name (the typedef's, and ``struct tag``) ->
+    {fields: {name: (offset, bytes)}, bytes} with C's alignment (each field at a multiple of its element's size, the
+    whole a multiple of the largest)."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+    out: dict[str, dict] = {}
+    for m in _RECORD.finditer(text):
+        tag, fields_text, alias = m.groups()
+        fields: dict[str, tuple[int, int]] = {}
+        offset, align, ok = 0, 1, True
+        for decl in filter(None, (d.strip() for d in fields_text.split(";"))):
+            f = _FIELD.fullmatch(" ".join(decl.split()))
+            ctype = re.sub(r"\b(const|volatile)\s+", "", f.group(1)) if f else ""
+            if not f or ctype not in _C_BYTES:
+                ok = False
+                break
+            for name in f.group(2).split(","):
+                v = re.fullmatch(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(?:\[\s*(\d+)\s*\])?\s*", name)
+                if not v:
+                    ok = False
+                    break
+                elem = 8 if v.group(1) else _C_BYTES[ctype]
+                offset = -(-offset // elem) * elem
+                size = elem * int(v.group(3) or 1)
+                fields[v.group(2)] = (offset, size)
+                offset, align = offset + size, max(align, elem)
+            if not ok:
+                break
+        if ok and fields:
+            layout = {"fields": fields, "bytes": -(-offset // align) * align}
+            for key in filter(None, (alias, tag and f"struct {tag}")):
+                out[key] = layout
+    return out
+
+
+def partial_records(text: str, body: str) -> list[dict]:
+    """Arrays of records (an array of structs) that an innermost loop walks element by element while it uses only
+    some of each record's fields: the rest of every line it brings in is not used. [{array, record, var, used,
+    used_bytes, record_bytes}] for those using at most 3/4 of the record's bytes."""
+    layouts = record_layouts(text)
+    if not layouts:
+        return []
+    typed = {}  # variable -> record name, from declarations and parameters: `const particle *p`, `struct body b[]`
+    for m in re.finditer(r"\b((?:struct\s+)?[A-Za-z_]\w*)\s*(?:const\s*)?\*?\s*(?:const\s+|restrict\s+|"
+                         r"__restrict__?\s+)*([A-Za-z_]\w*)\s*(?:\[|=|,|\)|;)", body):
+        if m.group(1) in layouts:
+            typed[m.group(2)] = m.group(1)
+    out: list[dict] = []
+    for var, inner in source_innermost_loops(body):
+        used: dict[str, set] = {}
+        for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]\s*\.\s*([A-Za-z_]\w*)", inner):
+            name, index, fld = m.groups()
+            if name in typed and re.search(rf"\b{re.escape(var)}\b", index) and \
+                    fld in layouts[typed[name]]["fields"]:
+                used.setdefault(name, set()).add(fld)
+        for name, flds in used.items():
+            layout = layouts[typed[name]]
+            used_bytes = sum(layout["fields"][x][1] for x in flds)
+            if used_bytes <= 0.75 * layout["bytes"] and all(o["array"] != name for o in out):
+                out.append({"array": name, "record": typed[name], "var": var, "used": sorted(flds),
+                            "used_bytes": used_bytes, "record_bytes": layout["bytes"]})
     return out
 
 
@@ -441,8 +516,8 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     flops, nbytes = spec.work(size)
     caps = cache_capacities(session.machine, spec.threads)
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
-           "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error, "checked": bool(spec.check),
-           "caches": caps}
+           "working_set_bytes": spec.array_bytes(size), "arrays_bytes": spec.arrays_bytes(size),
+           "rel_error": out.rel_error, "checked": bool(spec.check), "caches": caps}
     if out.output:  # what the kernel printed, and what the worker put back after it
         row["output"] = out.output
     if not out.ok:

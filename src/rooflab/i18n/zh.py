@@ -1612,4 +1612,18 @@ ZH: dict[str, str] = {
         '{kernel}：它的库无法加载：{error}',
     'only {share} of {n} samples of its time fell in an innermost loop':
         '其 {n} 个时间采样中只有 {share} 落在最内层循环里',
+    'the hot loop can stop early: {n} exit(s) that depend on the data, and it {width}':
+        '热循环可能提前结束：有 {n} 个依赖数据的出口，并且它{width}',
+    'a loop that stops on its data: the compiler vectorizes a loop only when its trip count is known as it starts, so this search tests one element at a time':
+        '循环依数据而停止：编译器只在循环开始时已知迭代次数的情况下才向量化它，所以这个查找每次只检验一个元素',
+    'test a vector of elements at once and find the first that ends the search, count instead of stopping where the data allow it (in a sorted table, the number of elements below the key), or search by halves':
+        '一次检验一个向量的元素并找出第一个结束查找的元素；在数据允许时用计数代替提前停止（有序表中：小于键的元素个数）；或用二分查找',
+    'in its innermost loop over {var}, each `{array}[{var}]` is a {record} of {rb} bytes, of which it uses {fields} ({ub} bytes): the rest of each line it brings in goes unused':
+        '在其关于 {var} 的最内层循环中，每个 `{array}[{var}]` 是 {rb} 字节的 {record}，它只用到其中的 {fields}（{ub} 字节）：读入的每条缓存行其余部分都未被使用',
+    'an array of records read for a few of their fields: every cache line brought in carries fields the loop does not use':
+        '记录（结构体）数组只读取其中少数字段：读入的每条缓存行都带着循环不用的字段',
+    'keep the fields this loop reads in arrays of their own (a structure of arrays), or split the record into the fields used together and the rest':
+        '把此循环读取的字段各自放进独立的数组（数组的结构体），或把记录拆成一起使用的字段和其余字段',
+    'counting the {r:.1f}x of its bytes it really moves, it already uses {frac} of the bandwidth of all {cpus} CPUs':
+        '按它实际搬运的 {r:.1f} 倍字节计算，它已用掉全部 {cpus} 个 CPU 带宽的 {frac}',
 }

@@ -175,7 +175,10 @@ def numpy_expr(text: str, env: dict, where: str = "check"):
             return slice(*(ev(x) if x is not None else None for x in (n.lower, n.upper, n.step)))
         if isinstance(n, ast.Tuple):
             return tuple(ev(x) for x in n.elts)
-        raise ExprError(f"{where}: {ast.unparse(n)!r} is not allowed in {text!r}")
+        if isinstance(n, ast.List):  # `[x @ y]`: the value of a one-element output
+            return [ev(x) for x in n.elts]
+        raise ExprError(f"{where}: {ast.unparse(n)!r} is not allowed in {text!r} (NumPy expressions over the "
+                        "arguments and sizes: operators, calls, indexing, tuples and lists)")
 
     try:
         return ev(node)

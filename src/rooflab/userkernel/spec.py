@@ -212,13 +212,17 @@ class KernelSpec:
                 env[k] = arith(v, size, f"{self.name}: args.{k}")
         return env
 
-    def array_bytes(self, size: dict) -> int:
-        total = 0
+    def arrays_bytes(self, size: dict) -> dict[str, int]:
+        """Each array argument's bytes at ``size``."""
+        out = {}
         for k, v in self.args.items():
             if isinstance(v, ArrayArg):
                 shape = [int(arith(d, size, f"{self.name}: args.{k}.shape")) for d in v.shape]
-                total += math.prod(shape) * np.dtype(v.dtype).itemsize
-        return total
+                out[k] = math.prod(shape) * np.dtype(v.dtype).itemsize
+        return out
+
+    def array_bytes(self, size: dict) -> int:
+        return sum(self.arrays_bytes(size).values())
 
     def work(self, size: dict) -> tuple[float, float]:
         env = self.scalars(size)

@@ -14,12 +14,19 @@ def WORD():
     return msg("control flow in the loop")
 
 
+def _early_exit(loop: dict) -> bool:
+    """A loop that can stop early on its data (a search) and carries nothing from one iteration to the next but its
+    index: its iterations could be tested a vector at a time. (An exit from a recurrence, the escape test of an
+    iteration z = z*z + c, is the recurrence's finding: its iterations cannot run side by side.)"""
+    return bool(loop.get("exits")) and not (loop.get("accumulators") or loop.get("memory_chains")
+                                            or loop.get("pointer_chains"))
+
+
 def applies(f: Facts) -> bool:
     loop = f.loop
-    # branches to a call's cold path (errno, complex NaN recovery) are the call's finding; exits are no branch
-    # within an iteration
-    if not loop.get("branches") or f.vb >= f.isa_vb or errno_calls(f.code) or loop.get("calls") or \
-            loop.get("side_calls"):
+    # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
+    if not (loop.get("branches") or _early_exit(loop)) or f.vb >= f.isa_vb or errno_calls(f.code) or \
+            loop.get("calls") or loop.get("side_calls"):
         return False
     # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
     return "control_flow" in f.causes or not (f.vb or {"aliasing", "call", "stride", "reduction"} & set(f.causes))
@@ -28,12 +35,22 @@ def applies(f: Facts) -> bool:
 def find(f: Facts) -> list[dict]:
     if not applies(f):
         return []
-    ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
-              n=f.loop["branches"], width=msg("runs on {bits}-bit vectors", bits=f.vb) if f.vb else msg("is scalar"))]
+    width = msg("runs on {bits}-bit vectors", bits=f.vb) if f.vb else msg("is scalar")
+    if f.loop.get("branches"):
+        ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
+                  n=f.loop["branches"], width=width)]
+        why = msg("control flow in the loop body: the compiler could not if-convert the branch, so the loop stays "
+                  "scalar, and a data-dependent branch costs a misprediction each time the data changes direction")
+        change = msg("compute both sides and select (x = c ? a : b, with no store or call inside the condition), "
+                     "move a test that does not change out of the loop, or sort the data so that the branch is "
+                     "predictable")
+    else:
+        ev = [msg("the hot loop can stop early: {n} exit(s) that depend on the data, and it {width}",
+                  n=f.loop["exits"], width=width)]
+        why = msg("a loop that stops on its data: the compiler vectorizes a loop only when its trip count is known "
+                  "as it starts, so this search tests one element at a time")
+        change = msg("test a vector of elements at once and find the first that ends the search, count instead of "
+                     "stopping where the data allow it (in a sorted table, the number of elements below the key), "
+                     "or search by halves")
     ev += f.cause_remarks("control_flow")
-    return [finding(
-        ID, f.lanes, ev,
-        msg("control flow in the loop body: the compiler could not if-convert the branch, so the loop stays scalar, "
-            "and a data-dependent branch costs a misprediction each time the data changes direction"),
-        msg("compute both sides and select (x = c ? a : b, with no store or call inside the condition), move a "
-            "test that does not change out of the loop, or sort the data so that the branch is predictable"))]
+    return [finding(ID, f.lanes, ev, why, change)]

@@ -19,6 +19,7 @@ L1_STRIDE = 4.0
 WAITING = 2.0  # measured cycles per iteration this many times the in-core prediction: the loop waits for memory
 L1_REFETCHED = 1.5  # L1 bringing in this many times the model's bytes: lines fetched again
 FAR_BELOW = 0.25  # without a prediction: this share of its roof or less
+RECORD_TRAFFIC = 1.3  # an array of records read in part: counted traffic this many times the model confirms it
 
 
 def WORD():
@@ -29,6 +30,9 @@ def find(f: Facts) -> list[dict]:
     excess, loop = f.excess, f.loop
     if reuse.applies(f) or loop.get("gathers"):
         return []  # operands re-fetched by a compute-bound kernel, or gathers: their own findings say so
+    records = _records(f)
+    if records:
+        return [records]
     l1 = f.traffic.get("l1_ratio")
     counted = excess is not None or l1 is not None
     # the compiler names the access pattern: strided where L1 brings in several times the bytes used (each line used
@@ -63,6 +67,29 @@ def _finding(ev: list, factor: float) -> dict:
         msg("strided or column-wise access: each cache line brought in is used for only part of its bytes"),
         msg("make the inner loop walk memory contiguously (interchange the loops, or store the matrix "
             "transposed), or block the loops so that each line is reused before it is evicted"))
+
+
+def _records(f: Facts) -> dict | None:
+    """An array of records (structs) that the innermost loop walks while it reads only some fields of each, beyond
+    L1, where the traffic (where counted) shows the unused bytes being fetched, or the kernel is bound by memory."""
+    recs = (f.code.get("pragmas") or {}).get("partial_records") or []
+    if not recs or f.row.get("level") in (None, "L1"):
+        return None
+    r, excess = recs[0], f.excess
+    if (excess is not None and excess < RECORD_TRAFFIC) or (excess is None and f.row.get("bound") != "memory"):
+        return None
+    unused = r["record_bytes"] / r["used_bytes"]
+    ev = [msg("in its innermost loop over {var}, each `{array}[{var}]` is a {record} of {rb} bytes, of which it uses "
+              "{fields} ({ub} bytes): the rest of each line it brings in goes unused", var=r["var"], array=r["array"],
+              record=r["record"], rb=r["record_bytes"], fields=", ".join(r["used"]), ub=r["used_bytes"])]
+    if excess is not None:
+        ev.append(f.traffic_evidence())
+    return finding(
+        ID, min(unused, excess) if excess is not None else unused, ev,
+        msg("an array of records read for a few of their fields: every cache line brought in carries fields the "
+            "loop does not use"),
+        msg("keep the fields this loop reads in arrays of their own (a structure of arrays), or split the record "
+            "into the fields used together and the rest"))
 
 
 def _walks(f: Facts) -> tuple[list, float] | None:

@@ -32,6 +32,12 @@ def find(f: Facts) -> list[dict]:
     else:
         advice = msg("split the outer loop between threads ({pragma}, {flag} in the spec)",
                      pragma="#pragma omp parallel for", flag="openmp = true")
-    # at most the CPUs it left idle, and no further than the all-CPU roof of the level holding its data
-    return [finding(ID, min(cpus / max(busy, 1.0), 1 / every["of_roof"]), ev,
+    # at most the CPUs it left idle, and no further than the all-CPU roof of the level holding its data; for a
+    # kernel bound by memory, what it really moves counts against that roof (traffic counted above its byte model:
+    # strided or re-read lines, which more threads fetch as well)
+    share = every["of_roof"] * (max(1.0, f.excess or 1.0) if row.get("bound") == "memory" else 1.0)
+    if share != every["of_roof"]:
+        ev.append(msg("counting the {r:.1f}x of its bytes it really moves, it already uses {frac} of the bandwidth "
+                      "of all {cpus} CPUs", r=f.excess, frac=pct(min(share, 1.0)), cpus=cpus))
+    return [finding(ID, min(cpus / max(busy, 1.0), 1 / share), ev,
                     msg("one thread does all the work while {idle} CPU(s) wait", idle=cpus - 1), advice, exps)]

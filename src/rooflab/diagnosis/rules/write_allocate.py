@@ -33,10 +33,12 @@ def find(f: Facts) -> list[dict]:
     near = max(f.of_roof or 0.0, f.eff.get("of_roof_hi") or 0.0, (live.get("ci95") or [0, 0])[1])
     if not (plain and nt) or nt[0] < MIN_GAIN * plain[0] or near < NEAR_ROOF:
         return []  # far below the roof of ordinary stores, something else holds it back
-    gain = nt[0] / plain[0]
+    gain = scaled_gain(nt[0] / plain[0], plain[1], f.row, only)
+    if gain < MIN_GAIN:
+        return []  # the arrays it only writes are a small part of what it moves
     return [finding(
-        # what the saved reads give at most: the traffic falls by the roofs' ratio; the rest of its distance to the
-        # roof is other findings' to close
+        # what the saved reads give at most: the roofs' ratio, scaled to the share of its traffic that the arrays it
+        # only writes are; the rest of its distance to the roof is other findings' to close
         ID, gain,
         [msg("it writes {arrays} without reading them, with ordinary stores: its working set is in DRAM",
              arrays=", ".join(f"`{a}`" for a in only[:3])),
@@ -48,6 +50,28 @@ def find(f: Facts) -> list[dict]:
         msg("write the arrays it only writes with streaming stores (`_mm512_stream_pd` / `_mm256_stream_pd` on "
             "aligned data, or a compiler's nontemporal pragma where it honours one), so that whole lines go to "
             "memory without being read first"), ("streaming_stores",))]
+
+
+# the bytes written over all the bytes moved (write-allocate aside) by the bandwidth kernels of the roofs
+REFERENCE_WRITE_SHARE = {"copy": 1 / 2, "scale": 1 / 2, "add": 1 / 3, "triad": 1 / 3}
+
+
+def scaled_gain(roofs_gain: float, plain_kernel: str, row: dict, written: list[str]) -> float:
+    """What streaming stores gain on this kernel: the roofs' ratio was measured on a kernel that writes a given share
+    of the bytes it moves (a copy: half); write-allocate adds a read for each byte written, so the gain grows with
+    the kernel's own share: the bytes of the arrays it only writes over all it moves (the traffic counted out of
+    DRAM, else its byte model, else its arrays). At most the larger of the roofs' ratio and 2 (a kernel that only
+    writes: every line read once for nothing)."""
+    ref = REFERENCE_WRITE_SHARE.get(plain_kernel.removesuffix("_nt"), 1 / 2)
+    sizes = row.get("arrays_bytes") or {}
+    w = float(sum(sizes.get(a, 0) for a in written))
+    ratio = (row.get("traffic") or {}).get("holding_ratio")  # (counted at a smaller size, maybe: as a ratio)
+    t = (ratio * row["bytes"] if ratio and row.get("bytes") else None) or row.get("bytes") or \
+        row.get("working_set_bytes") or 0.0
+    if not (w and t):
+        return roofs_gain  # its arrays' sizes are not known: the roofs' own ratio
+    share = min(1.0, w / max(t, w))
+    return min(1 + (roofs_gain - 1) * share / ref, max(roofs_gain, 2.0))
 
 
 def _dram(roofs: dict | None) -> tuple[float, str] | None:
