@@ -16,7 +16,7 @@ from typing import Callable
 
 from rooflab.errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
 from rooflab.results.store import Store
-from rooflab.timing.checks import Warning_, check_competing_load, check_spread, check_timer_resolution
+from rooflab.timing.checks import MeasurementWarning, check_competing_load, check_spread, check_timer_resolution
 from rooflab.timing.clock import MonotonicClock, measured_resolution
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.load import CpuSampler, LoadMonitor, Mark, Window
@@ -69,7 +69,7 @@ class Session:
         self.label = label
         self.timeout_s = timeout_s
         self.progress = progress or (lambda msg: None)
-        self.warnings: list[Warning_] = []
+        self.warnings: list[MeasurementWarning] = []
         self.run_id: int | None = None
         self._machine = machine
         self._environment = environment
@@ -156,7 +156,7 @@ class Session:
         self.unsaved = str(exc)
         self.progress(f"the store cannot be written ({exc}); the run will be saved to a file beside it")
 
-    def warn(self, w: Warning_ | None) -> None:
+    def warn(self, w: MeasurementWarning | None) -> None:
         if w is not None and all(w.message != x.message for x in self.warnings):
             self.warnings.append(w)
 

@@ -129,3 +129,11 @@ def test_order_statistics_do_not_overflow_with_thousands_of_rounds():
     lo, hi = order_statistic_median_ci(r)
     assert lo < float(np.median(r)) < hi
     assert paired_ratio(r, r).verdict == "no difference" and paired_ratio(r, 1.5 * r).verdict == "slower"
+
+
+def test_a_rate_and_its_interval_come_from_the_times_inverted():
+    s = stats.summarize([1.0, 2.0, 2.0, 2.0, 4.0, 2.0, 2.0, 2.0, 2.0, 2.0])
+    rate, ci = s.rate(10.0)
+    assert rate == pytest.approx(10.0 / s.median) and ci == [pytest.approx(10.0 / s.ci95[1]),
+                                                             pytest.approx(10.0 / s.ci95[0])]
+    assert ci[0] <= rate <= ci[1]  # the slow end of the time is the low end of the rate

@@ -27,8 +27,8 @@ def measure_gemm(session: Session, name: str, lib: str, symbol: str, shape: tupl
         return row
     t = Timing.from_dict(res["timing"])
     s = t.summary
-    row.update(time_s=s.median, flops_per_s=flops / s.median, ci95=[flops / s.ci95[1], flops / s.ci95[0]],
-               samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples)
+    rate, ci = s.rate(flops)
+    row.update(time_s=s.median, flops_per_s=rate, ci95=ci, samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples)
     session.check_timing(name, t)
     session.record(name, row)
     return row

@@ -193,7 +193,7 @@ def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, ca
     row.update(time_s=s.median, time_ci95=list(s.ci95), ci_level=s.ci_level, samples=s.n, cv=s.cv, seconds=t.samples,
                **place(flops, nbytes, s.median, row["working_set_bytes"], roofs, caps))
     if flops:
-        row["ci95"] = [flops / s.ci95[1], flops / s.ci95[0]]
+        row["ci95"] = s.rate(flops)[1]
     if row.get("of_roof", 0) > ABOVE_ROOF and not row.get("partly_in"):
         row["above_roof"] = True
     if row["intensity"] and row["flops_per_s"]:

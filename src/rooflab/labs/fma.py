@@ -76,9 +76,8 @@ def run(session: Session, opts: Options) -> dict:
         # tenant would otherwise count as cycles the FMAs took)
         fma_per_cycle = [n / (t * hz) for t, hz in zip(res["peak_running_s"], clocks)]
         s = tp.summary
-        p.update(flops_per_s=v.flops_per_rep / s.median, ci95=[v.flops_per_rep / s.ci95[1],
-                                                               v.flops_per_rep / s.ci95[0]],
-                 samples=s.n, cv=s.cv, fma_per_cycle=float(np.median(fma_per_cycle)),
+        rate, ci = s.rate(v.flops_per_rep)
+        p.update(flops_per_s=rate, ci95=ci, samples=s.n, cv=s.cv, fma_per_cycle=float(np.median(fma_per_cycle)),
                  clock_hz=float(np.median(clocks)), rel_error=res["rel_error"],
                  of_peak=(float(np.median(fma_per_cycle)) * v.lanes * 2 / flops_per_cycle_core
                           if flops_per_cycle_core else None),

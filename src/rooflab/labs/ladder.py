@@ -152,9 +152,10 @@ def run(session: Session, opts: Options) -> dict:
         s = t.summary
         ratios = res["ratios"]
         peak = peaks["flops_per_s"].get(r["threads"])
-        entry.update(time_s=s.median, flops_per_s=flops / s.median, ci95=[flops / s.ci95[1], flops / s.ci95[0]],
+        rate, ci = s.rate(flops)
+        entry.update(time_s=s.median, flops_per_s=rate, ci95=ci,
                      samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples,
-                     of_peak=(flops / s.median / peak) if peak else None,
+                     of_peak=(rate / peak) if peak else None,
                      ratio_to_blas=float(np.median(ratios)),
                      ratio_to_blas_ci95=list(order_statistic_median_ci(ratios)),
                      blas_flops_per_s=flops / Timing.from_dict(res["blas"]).summary.median)

@@ -53,8 +53,8 @@ def run(session: Session, opts: Options) -> dict:
         try:
             (p,) = session.call(f"triad x{t}", tasks.stream_task, slib, "triad", [n_triad], t, cfg, timeout_s=600)
             tm = Timing.from_dict(p["timing"])
-            triad.append({"name": f"triad x{t}", "threads": t, "bytes_per_s": 24 * n_triad / tm.summary.median,
-                          "ci95": [24 * n_triad / tm.summary.ci95[1], 24 * n_triad / tm.summary.ci95[0]],
+            rate, ci = tm.summary.rate(24 * n_triad)
+            triad.append({"name": f"triad x{t}", "threads": t, "bytes_per_s": rate, "ci95": ci,
                           "rel_error": p["rel_error"], "seconds": tm.samples})
             session.check_timing(f"triad x{t}", tm)
         except RooflabError as exc:

@@ -61,9 +61,9 @@ def share_roofline(opts, comm, store):
 
 def _failed(doc: dict) -> list[dict]:
     from rooflab.i18n import msg
-    from rooflab.timing.checks import Warning_
+    from rooflab.timing.checks import MeasurementWarning
 
-    return [Warning_("rank-failed", msg("rank {rank} on {host} failed: {error}", rank=r["rank"], host=r["host"],
+    return [MeasurementWarning("rank-failed", msg("rank {rank} on {host} failed: {error}", rank=r["rank"], host=r["host"],
                                         error=r["error"]), 1, 0,
                      msg("its traceback is in the job record (mpi.ranks); the other ranks' results are kept"),
                      f"rank {r['rank']}").to_dict()
@@ -174,7 +174,7 @@ def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
 
 def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
     from rooflab.i18n import msg
-    from rooflab.timing.checks import Warning_
+    from rooflab.timing.checks import MeasurementWarning
 
     out = []
     for part in ("compute", "bandwidth"):
@@ -182,7 +182,7 @@ def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
             if a.get("spread") is not None and a["ranks"] > 1 and a["spread"] < threshold:
                 what = a.get("name") or f"{a.get('level')} {a.get('kernel')}"
                 s = a["slowest"]
-                out.append(Warning_("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
+                out.append(MeasurementWarning("rank-lags", msg("{what} x{t}: rank {rank} on {host} reached only {frac:.0%} of "
                                                      "the fastest rank (threshold {th:.0%})", what=what,
                                                      t=a["threads"], rank=s["rank"], host=s["host"],
                                                      frac=a["spread"], th=threshold), a["spread"], threshold,

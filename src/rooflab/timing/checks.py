@@ -9,7 +9,10 @@ from rooflab.i18n import join, msg, text
 
 
 @dataclass(frozen=True)
-class Warning_:
+class MeasurementWarning:
+    """What a check saw about a measurement (spread, competing load, a figure past its bound ...): ``code``, the
+    value ``seen`` against its ``threshold``, the message and the remedy."""
+
     code: str
     msg: dict
     seen: float
@@ -39,11 +42,11 @@ def _who(subject: str):
     return msg("{subject}: ", subject=subject) if subject else ""
 
 
-def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
+def check_spread(cv: float, n: int, *, threshold: float = 0.05, subject: str = "") -> MeasurementWarning | None:
     """Robust coefficient of variation (1.4826 MAD / median) of the samples of one measurement."""
     if cv <= threshold:
         return None
-    return Warning_("high-spread", msg("{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {th:.0%})",
+    return MeasurementWarning("high-spread", msg("{who}high spread: robust CV {cv:.1%} over {n} samples (threshold {th:.0%})",
                                        who=_who(subject), cv=cv, n=n, th=threshold),
                     cv, threshold, msg("close other programs, pin the run (taskset -c N), or take more samples"),
                     subject)
@@ -54,7 +57,7 @@ COMPETING_CORES = 0.25  # cores used by others (processes, the host's steal) mea
 
 def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 0.0, loadavg1: float | None = None,
                          own_threads: int = 1, threshold: float = COMPETING_CORES,
-                         per_cpu: dict | None = None) -> Warning_ | None:
+                         per_cpu: dict | None = None) -> MeasurementWarning | None:
     """CPU time used by others during the run, in cores on average: other processes (``/proc/stat`` minus our own)
     plus steal time (the hypervisor running other guests on our CPUs).
 
@@ -78,7 +81,7 @@ def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 
     if loadavg1 is not None:
         parts.append(msg("load average {la:.2f} with {t} thread(s) of ours", la=loadavg1, t=own_threads))
     low = ncpu / max(ncpu - seen, 0.5) if ncpu else 2.0
-    return Warning_("competing-load",
+    return MeasurementWarning("competing-load",
                     msg("competing load on this {ncpu}-CPU machine: {parts} on average during the run (threshold "
                         "{th:.2f} core); figures may be low by up to {low:.1f}x", ncpu=ncpu, parts=join(parts),
                         th=threshold, low=low), seen, threshold,
@@ -86,18 +89,18 @@ def check_competing_load(other_cores: float, ncpu: int, *, steal_cores: float = 
 
 
 def check_timer_resolution(resolution_s: float, sample_s: float, *, max_fraction: float = 1e-3,
-                           subject: str = "") -> Warning_ | None:
+                           subject: str = "") -> MeasurementWarning | None:
     if sample_s <= 0 or resolution_s / sample_s <= max_fraction:
         return None
     frac = resolution_s / sample_s
-    return Warning_("coarse-timer", msg("{who}the timer resolution ({ns:.0f} ns) is {frac:.2%} of one sample "
+    return MeasurementWarning("coarse-timer", msg("{who}the timer resolution ({ns:.0f} ns) is {frac:.2%} of one sample "
                                         "({ms:.3f} ms; threshold {th:.1%})", who=_who(subject), ns=resolution_s * 1e9,
                                         frac=frac, ms=sample_s * 1e3, th=max_fraction), frac, max_fraction,
                     msg("raise the minimum sample time (--min-sample) so each sample lasts longer"), subject)
 
 
 def check_physical_limit(value: float, limit: float, *, what, unit: str = "FLOP/s", tolerance: float = 1.02,
-                         subject: str = "") -> Warning_ | None:
+                         subject: str = "") -> MeasurementWarning | None:
     """A measured rate above the hardware's theoretical limit is a bug or noise, never a discovery.
 
     ``what`` names the limit (an ``i18n.msg``, or a plain name). With ``unit=""`` the value is already a fraction
@@ -113,12 +116,12 @@ def check_physical_limit(value: float, limit: float, *, what, unit: str = "FLOP/
     else:
         m = msg("{subject}: measured {frac:.1%} of the {what}; threshold {tol:.0%}", subject=subject or what,
                 frac=frac, what=what, tol=tolerance)
-    return Warning_("above-limit", m, frac, tolerance,
+    return MeasurementWarning("above-limit", m, frac, tolerance,
                     msg("the work model or the clock is wrong, or the compiler skipped work: check the audit and the "
                         "clock; this figure is not used as a roof"), subject)
 
 
-def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, subject: str = "") -> Warning_ | None:
+def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, subject: str = "") -> MeasurementWarning | None:
     """Clock samples taken beside a kernel: a slowest sample far below the fastest means the core was taken
     away part of the time (another tenant on a shared host, throttling), even where no steal time is reported."""
     if len(clock_hz) < 2:
@@ -127,7 +130,7 @@ def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, sub
     drop = 1.0 - lo / hi
     if drop <= threshold:
         return None
-    return Warning_("unstable-clock", msg("{subject}: the core clock measured beside it ranged {lo:.2f}–{hi:.2f} GHz "
+    return MeasurementWarning("unstable-clock", msg("{subject}: the core clock measured beside it ranged {lo:.2f}–{hi:.2f} GHz "
                                           "({drop:.0%} dips; threshold {th:.0%}): the core was not fully ours",
                                           subject=subject, lo=lo / 1e9, hi=hi / 1e9, drop=drop, th=threshold),
                     drop, threshold, msg("the host is shared or throttling: rerun at a quieter time, or on a dedicated "
@@ -136,7 +139,7 @@ def check_clock_stability(clock_hz: list[float], *, threshold: float = 0.05, sub
 
 
 def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_efficiency: float = 0.75,
-                         subject: str = "") -> Warning_ | None:
+                         subject: str = "") -> MeasurementWarning | None:
     """A compute-bound kernel with no shared resource should scale almost linearly with threads on separate cores.
 
     Far less, while each thread's clock holds, means the threads share cores: SMT siblings, or virtual CPUs that
@@ -148,7 +151,7 @@ def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_effi
     eff = speedup / threads
     if eff >= min_efficiency:
         return None
-    return Warning_("shared-cores", msg("{subject}: {t} threads ran {sp:.2f}x one thread ({eff:.0%} efficiency; "
+    return MeasurementWarning("shared-cores", msg("{subject}: {t} threads ran {sp:.2f}x one thread ({eff:.0%} efficiency; "
                                         "threshold {th:.0%}) although the clock held: the CPUs share execution units "
                                         "(SMT siblings, or virtual CPUs on one host core)", subject=subject, t=threads,
                                         sp=speedup, eff=eff, th=min_efficiency), eff, min_efficiency,
@@ -157,12 +160,12 @@ def check_thread_scaling(rate_1: float, rate_n: float, threads: int, *, min_effi
 
 
 def check_level_order(level: str, rate: float, ci: list[float], upper: str, upper_rate: float,
-                      upper_ci: list[float], *, subject: str = "") -> Warning_ | None:
+                      upper_ci: list[float], *, subject: str = "") -> MeasurementWarning | None:
     """A memory level farther from the core measured faster than the level nearer to it, beyond what the two
     confidence intervals allow (the lower end of one above the upper end of the other)."""
     if not (ci and upper_ci) or ci[0] <= upper_ci[1]:
         return None
-    return Warning_("level-order", msg("{subject}: {level} measured faster than {upper} ({rate:.3g} against "
+    return MeasurementWarning("level-order", msg("{subject}: {level} measured faster than {upper} ({rate:.3g} against "
                                        "{urate:.3g} B/s; the 95% CIs do not overlap): a level farther from the core "
                                        "cannot feed it faster", subject=subject, level=level, upper=upper, rate=rate,
                                        urate=upper_rate),

@@ -30,6 +30,10 @@ class Summary:
     cv: float  # robust coefficient of variation: 1.4826 * MAD / median
     ci_level: float = 0.95  # the interval's exact coverage: below 0.95 when there are too few samples for 95%
 
+    def rate(self, work: float) -> tuple[float, list[float]]:
+        """``work`` per second at the median time, and its interval (the time's interval, inverted)."""
+        return work / self.median, [work / self.ci95[1], work / self.ci95[0]]
+
     def to_dict(self) -> dict:
         return {
             "n": self.n, "median": self.median, "mean": self.mean, "min": self.min, "max": self.max,

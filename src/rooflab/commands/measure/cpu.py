@@ -285,7 +285,7 @@ def _mark_disturbed(entry: dict, kept: dict) -> None:
 
 def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
     s = t.summary
-    return work / s.median, [work / s.ci95[1], work / s.ci95[0]], [work / x for x in t.samples]
+    return (*s.rate(work), [work / x for x in t.samples])
 
 
 # ------------------------------------------------------------------------------------------------- compute

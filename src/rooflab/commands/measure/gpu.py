@@ -30,7 +30,7 @@ from rooflab.interpret.gpu import gpu_observations
 from rooflab.model.plateaus import named_plateaus, sweep_sizes
 from rooflab.model.roofline import best, matmul_counts, memory_roofs, sweep_point
 from rooflab.session import Session
-from rooflab.timing.checks import Warning_, check_clock_stability, check_physical_limit
+from rooflab.timing.checks import MeasurementWarning, check_clock_stability, check_physical_limit
 from rooflab.timing.stats import median, summarize
 
 KINDS = ("read", "copy", "triad")
@@ -166,7 +166,7 @@ class StateSampler:
 
 def _ci_rate(work: float, secs: list[float]) -> tuple[float, list[float], float, int]:
     s = summarize(secs)
-    return work / s.median, [work / s.ci95[1], work / s.ci95[0]], s.cv, s.n
+    return (*s.rate(work), s.cv, s.n)
 
 
 # ------------------------------------------------------------------------------------------------ ceilings
@@ -429,7 +429,7 @@ def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[l
 # ------------------------------------------------------------------------------------------------ warnings
 
 
-def state_warnings(before: dict, slowed: set[str], own_pid: int) -> list[Warning_]:
+def state_warnings(before: dict, slowed: set[str], own_pid: int) -> list[MeasurementWarning]:
     """A GPU busy before the run began (utilization; other processes only where utilization is unknown: in a
     container NVML reports host PIDs, so a process list alone cannot tell ours from others), and any power or
     thermal slowdown seen during the run."""
@@ -437,14 +437,14 @@ def state_warnings(before: dict, slowed: set[str], own_pid: int) -> list[Warning
     others = [p for p in before.get("processes", []) if p.get("pid") != own_pid]
     util = before.get("utilization")
     if (util is not None and util > 0.05) or (util is None and others):
-        out.append(Warning_("gpu-shared", msg("the GPU was not idle when the run began: {n} other process(es) on it, "
+        out.append(MeasurementWarning("gpu-shared", msg("the GPU was not idle when the run began: {n} other process(es) on it, "
                                               "utilization {util}", n=len(others),
                                               util="—" if util is None else f"{util:.0%}"),
                             util if util is not None else float(len(others)), 0.05,
                             msg("run when nothing else uses the GPU (check nvidia-smi); a shared GPU measures low"),
                             "GPU"))
     if slowed:
-        out.append(Warning_("gpu-throttled", msg("the GPU slowed itself during the measurements: {reasons}",
+        out.append(MeasurementWarning("gpu-throttled", msg("the GPU slowed itself during the measurements: {reasons}",
                                                  reasons=", ".join(sorted(slowed))),
                             float(len(slowed)), 0.0, msg("the ceilings are what this GPU sustains under its current "
                                                          "power and cooling; check power limits and temperatures "
@@ -486,7 +486,7 @@ def run(session: Session, opts: GpuOptions) -> dict:
     after = backend.state()
     doc["state"] = {"before": before, "after": after, "slowing_reasons": sorted(slowed)}
     if not specs.per_sm(dev.cc):
-        session.warn(Warning_("gpu-unknown", msg("compute capability {cc} is not in rooflab's table: the compute "
+        session.warn(MeasurementWarning("gpu-unknown", msg("compute capability {cc} is not in rooflab's table: the compute "
                                                  "ceilings cannot be checked against a theoretical peak",
                                                  cc=f"{dev.cc[0]}.{dev.cc[1]}"), 0.0, 0.0,
                               msg("the measured ceilings stand on their own; add the device's per-SM rates to "

@@ -59,15 +59,17 @@ REFERENCE_WRITE_SHARE = {"copy": 1 / 2, "scale": 1 / 2, "add": 1 / 3, "triad": 1
 def scaled_gain(roofs_gain: float, plain_kernel: str, row: dict, written: list[str]) -> float:
     """What streaming stores gain on this kernel: the roofs' ratio was measured on a kernel that writes a given share
     of the bytes it moves (a copy: half); write-allocate adds a read for each byte written, so the gain grows with
-    the kernel's own share: the bytes of the arrays it only writes over all it moves (the traffic counted out of
-    DRAM, else its byte model, else its arrays). At most the larger of the roofs' ratio and 2 (a kernel that only
-    writes: every line read once for nothing)."""
+    the kernel's own share: the bytes of the arrays it only writes over all it moves. At most the larger of the
+    roofs' ratio and 2 (a kernel that only writes: every line read once for nothing)."""
     ref = REFERENCE_WRITE_SHARE.get(plain_kernel.removesuffix("_nt"), 1 / 2)
     sizes = row.get("arrays_bytes") or {}
     w = float(sum(sizes.get(a, 0) for a in written))
-    ratio = (row.get("traffic") or {}).get("holding_ratio")  # (counted at a smaller size, maybe: as a ratio)
-    t = (ratio * row["bytes"] if ratio and row.get("bytes") else None) or row.get("bytes") or \
-        row.get("working_set_bytes") or 0.0
+    # what it moves: its byte model, or more where the traffic counted out of DRAM was more (as a ratio: it may have
+    # been counted at a smaller size); a count under the model (a cache simulation keeping part of the data) is not
+    # taken to shrink what the arrays it writes stream
+    model = row.get("bytes") or row.get("working_set_bytes") or 0.0
+    ratio = (row.get("traffic") or {}).get("holding_ratio") or 0.0
+    t = model * max(1.0, ratio)
     if not (w and t):
         return roofs_gain  # its arrays' sizes are not known: the roofs' own ratio
     share = min(1.0, w / max(t, w))
