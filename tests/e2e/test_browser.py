@@ -2,6 +2,7 @@
 draws as many ceilings and points as the runs hold, shows a point's tooltip on hover, and lets a ceiling be
 switched off. A screenshot is kept in .pytest-artifacts/ for a person to look at."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -58,7 +59,29 @@ def test_report_in_chromium(report, capsys):
         swept = [] if measure["roofs"].get("instead_of") else measure["sweep"]
         assert m_sec.locator("circle.point").count() == len(swept)
         assert sections.nth(kinds.index("lab.ladder")).locator("table").count() >= 1  # the ladder's rungs
-        assert sections.nth(kinds.index("bench")).locator("circle.point").count() == len(bench["points"])
+        b_sec = sections.nth(kinds.index("bench"))
+        assert b_sec.locator("circle.point").count() == len(bench["points"])
+        # every kernel point numbered beside it and named in the legend under the plot
+        assert b_sec.locator("text.point-label").count() == len(bench["points"]) == b_sec.locator(
+            "ol.legend li").count()
+        # no message object, dict or list drawn as Python writes it
+        body = page.locator("body").inner_text()
+        assert not re.search(r"\{'\w+': |\[\{'", body), re.search(r".{40}(\{'\w+': |\[\{').{40}", body)
+        # no two labels of a roofline drawn over each other
+        overlaps = page.evaluate("""() => {
+            const out = [];
+            document.querySelectorAll('svg.roofline').forEach(svg => {
+                const boxes = [...svg.querySelectorAll('text.label, text.point-label')].map(
+                    t => [t.textContent, t.getBBox()]);
+                for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+                    const [na, a] = boxes[i], [nb, b] = boxes[j];
+                    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+                        out.push(na + ' / ' + nb);
+                }
+            });
+            return out;
+        }""")
+        assert overlaps == [], overlaps
         if swept:
             point = m_sec.locator("circle.point").nth(0)
             point.hover()

@@ -70,3 +70,25 @@ def test_two_machines_overlaid_with_ratios(tmp_path):
     names = sorted(p.name for p in paths)
     assert names == ["run2_bandwidth_ceilings.csv", "run2_compute_ceilings.csv"]
     assert (tmp_path / "csv" / "run2_compute_ceilings.csv").read_text().splitlines()[1].startswith("FMA,,2,400000000000.0")
+
+
+def test_labels_of_close_ceilings_are_moved_apart_and_kernel_points_are_named():
+    from rooflab.render.html import LABEL_H, spread
+
+    got = spread([100.0, 102.0, 300.0, 101.0], 20, 460)
+    assert got[0] == 100.0 and sorted(got) == [100.0, 100.0 + LABEL_H, 100.0 + 2 * LABEL_H, 300.0]
+    assert got[2] == 300.0  # a label far from the others stays by its line
+    bottom = spread([455.0, 457.0, 459.0], 20, 460)  # a stack pushed past the bottom goes back up
+    assert max(bottom) <= 460 and min(b - a for a, b in zip(sorted(bottom), sorted(bottom)[1:])) >= LABEL_H
+    close = {**MEASURE, "roofs": {**MEASURE["roofs"], "compute": [{"name": "fp32 FMA", "value": 2.0e11},
+                                                                  {"name": "fp32 mul+add", "value": 1.97e11}]}}
+    page = render_html([_run(close)])
+    ys = sorted(float(y) for y in re.findall(r'class="label" text-anchor="end">.*?</text>|y="([\d.]+)" '
+                                             r'class="label" text-anchor="end"', page) if y)
+    assert len(ys) == 2 and ys[1] - ys[0] >= LABEL_H
+    bench = {"roofs": MEASURE["roofs"], "kernels": [{"name": "k", "sizes": [
+        {"label": "k n=64", "intensity": 0.25, "flops_per_s": 1e9, "bytes_per_s": 4e9, "of_roof": 0.1},
+        {"label": "k n=<4096>", "intensity": 0.25, "flops_per_s": 2e9, "bytes_per_s": 8e9, "of_roof": 0.2}]}]}
+    page = render_html([_run(bench, kind="bench")])
+    assert page.count('class="point-label"') == 2
+    assert '<ol class="legend"><li>k n=64</li><li>k n=&lt;4096&gt;</li></ol>' in page

@@ -37,8 +37,29 @@ def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
             if drawable(r.get("flops_per_s")) and drawable(r.get("intensity")):
                 pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
                             "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
-                            "flagged": r.get("above_roof", False)})
+                            "flagged": r.get("above_roof", False), "kernel": True})
     return comp, mem, thinned(pts)
+
+
+LABEL_H = 13  # px between the baselines of two labels (11 px text)
+
+
+def spread(ys: list[float], lo: float, hi: float, gap: float = LABEL_H) -> list[float]:
+    """Baselines for labels wanted at ``ys``, moved apart so that any two are at least ``gap`` apart and all lie
+    within [lo, hi], each as near its own line as that allows (ceilings a few percent apart would be drawn on top of
+    each other); returned in the order given."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = [min(max(ys[i], lo), hi) for i in order]
+    for k in range(1, len(placed)):  # top to bottom: each at least a gap below the one above
+        placed[k] = max(placed[k], placed[k - 1] + gap)
+    if placed and placed[-1] > hi:  # past the bottom: push the stack back up
+        placed[-1] = hi
+        for k in range(len(placed) - 2, -1, -1):
+            placed[k] = min(placed[k], placed[k + 1] - gap)
+    out = [0.0] * len(ys)
+    for k, i in enumerate(order):
+        out[i] = placed[k]
+    return out
 
 
 def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
@@ -81,18 +102,25 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
     out.append(f'<text x="{(W + PAD_L) / 2}" y="{H - 8}" class="axis">{_e(tr("arithmetic intensity (FLOP/byte)"))}'
                '</text>')
     out.append(f'<text x="16" y="{H / 2}" class="axis" transform="rotate(-90 16 {H / 2})">FLOP/s</text>')
-    for i, m in enumerate(sorted(mem, key=lambda m: -m["value"])):
+    mem = sorted(mem, key=lambda m: -m["value"])
+    comp = sorted(comp, key=lambda c: -c["value"])
+    # the labels of each group (memory at the left end of its slope, compute at the right end of its line) are moved
+    # apart where their lines lie close together
+    mem_y = spread([Y(m["value"] * x0) - 4 for m in mem], PAD_T + LABEL_H, H - PAD_B - 4)
+    comp_y = spread([Y(c["value"]) - 4 for c in comp], PAD_T + LABEL_H, H - PAD_B - 4)
+    for i, (m, ly) in enumerate(zip(mem, mem_y)):
         xr = min(top / m["value"], x1)
         pts_line = [(x0, m["value"] * x0), (xr, m["value"] * xr), (x1, top)]
         path = " ".join(f"{X(a):.1f},{Y(min(b, top)):.1f}" for a, b in pts_line)
         out.append(f'<g class="ceiling memory" data-name="{_e(m["name"])}"><polyline points="{path}" '
-                   f'class="c{i % 6}"/><text x="{X(x0) + 4:.1f}" y="{Y(m["value"] * x0) - 4:.1f}" class="label">'
+                   f'class="c{i % 6}"/><text x="{X(x0) + 4:.1f}" y="{ly:.1f}" class="label">'
                    f'{_e(m["name"])} {_e(si(m["value"], "B/s"))}</text></g>')
-    for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
+    for j, (c, ly) in enumerate(zip(comp, comp_y)):
         out.append(f'<g class="ceiling compute" data-name="{_e(c["name"])}"><line x1="{PAD_L}" x2="{W - PAD_R}" '
                    f'y1="{Y(c["value"]):.1f}" y2="{Y(c["value"]):.1f}" class="h{j % 4}"/><text x="{W - PAD_R - 4}" '
-                   f'y="{Y(c["value"]) - 4:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
+                   f'y="{ly:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
                    f'{_e(si(c["value"], "FLOP/s"))}</text></g>')
+    legend = []
     for p in pts:
         tip = tr("{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof", label=p["label"],
                  flops=si(p["flops"], "FLOP/s"), bytes=si(p["bytes"], "B/s"), i=p["intensity"], frac=pct(p["of_roof"]))
@@ -103,10 +131,17 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
         shape = "flagged" if p["flagged"] else ""
         out.append(f'<circle class="point {shape}" cx="{X(p["intensity"]):.1f}" cy="{Y(p["flops"]):.1f}" r="5" '
                    f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
+        if p.get("kernel"):  # a kernel's point: its number beside it, its name in the legend under the plot
+            legend.append(p)
+            out.append(f'<text class="point-label" x="{X(p["intensity"]) + 7:.1f}" y="{Y(p["flops"]) - 6:.1f}">'
+                       f'{len(legend)}</text>')
     out.append("</svg>")
     toggles = "".join(f'<label><input type="checkbox" checked data-svg="{uid}" data-name="{_e(x["name"])}"> '
                       f'{_e(x["name"])}</label> ' for x in mem + comp)
-    return f'<div class="toggles">{toggles}</div>' + "".join(out) + '<div class="tip" hidden></div>'
+    keys = "".join(f'<li>{_e(p["label"])}{_e(tr(" — above its roof")) if p["flagged"] else ""}</li>'
+                   for p in legend)
+    return (f'<div class="toggles">{toggles}</div>' + "".join(out) +
+            (f'<ol class="legend">{keys}</ol>' if keys else "") + '<div class="tip" hidden></div>')
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
@@ -199,7 +234,8 @@ td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3
 .label{font-size:11px;fill:#333}polyline,line.h0,line.h1,line.h2,line.h3{fill:none;stroke-width:2}
 .c0{stroke:#1f77b4}.c1{stroke:#2ca02c}.c2{stroke:#9467bd}.c3{stroke:#8c564b}.c4{stroke:#17becf}.c5{stroke:#7f7f7f}
 .h0{stroke:#d62728}.h1{stroke:#ff7f0e;stroke-dasharray:6 3}.h2{stroke:#bcbd22;stroke-dasharray:2 3}.h3{stroke:#e377c2}
-.point{fill:#d62728;stroke:#fff}.point.flagged{fill:#fff;stroke:#d62728;stroke-width:2}.hidden{display:none}
+.point{fill:#d62728;stroke:#fff}.point-label{font-size:10px;fill:#a01c1c}
+ol.legend{font-size:12px;color:#333;margin:4px 0 12px;columns:2}.point.flagged{fill:#fff;stroke:#d62728;stroke-width:2}.hidden{display:none}
 .tip{position:fixed;background:#333;color:#fff;padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none}
 .warn{color:#8a5a00}details pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:400px}"""
 
