@@ -68,19 +68,7 @@ def test_report_in_chromium(report, capsys):
         body = page.locator("body").inner_text()
         assert not re.search(r"\{'\w+': |\[\{'", body), re.search(r".{40}(\{'\w+': |\[\{').{40}", body)
         # no two labels of a roofline drawn over each other
-        overlaps = page.evaluate("""() => {
-            const out = [];
-            document.querySelectorAll('svg.roofline').forEach(svg => {
-                const boxes = [...svg.querySelectorAll('text.label, text.point-label')].map(
-                    t => [t.textContent, t.getBBox()]);
-                for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-                    const [na, a] = boxes[i], [nb, b] = boxes[j];
-                    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
-                        out.push(na + ' / ' + nb);
-                }
-            });
-            return out;
-        }""")
+        overlaps = page.evaluate(OVERLAPS_JS)
         assert overlaps == [], overlaps
         if swept:
             point = m_sec.locator("circle.point").nth(0)
@@ -95,3 +83,41 @@ def test_report_in_chromium(report, capsys):
         page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
         browser.close()
     assert (ARTIFACTS / "report.png").stat().st_size > 10000
+
+
+OVERLAPS_JS = """() => {
+    const out = [];
+    document.querySelectorAll('svg.roofline').forEach(svg => {
+        const boxes = [...svg.querySelectorAll('text.label, text.point-label')].map(t => [t.textContent, t.getBBox()]);
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const [na, a] = boxes[i], [nb, b] = boxes[j];
+            if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+                out.push(na + ' / ' + nb);
+        }
+    });
+    return out;
+}"""
+
+
+def test_crowded_ceilings_and_points_keep_their_labels_apart(tmp_path):
+    """Ceilings a percent apart and kernel points on top of each other: every label readable."""
+    from rooflab.render.html import render_html
+
+    comp = [{"name": f"fp32 SIMD (no FMA) {i} x2", "value": 2e11 * (1 - 0.01 * i)} for i in range(7)]
+    mem = [{"name": f"L{i} copy x2", "value": 4e11 * (1 - 0.02 * i)} for i in range(5)]
+    sizes = [{"label": f"kernel n={1000 + i}", "intensity": 0.25 * (1 + 0.01 * i), "flops_per_s": 1e9 * (1 + 0.01 * i),
+              "bytes_per_s": 4e9, "of_roof": 0.1} for i in range(12)]
+    doc = {"roofs": {"compute": comp, "memory": mem}, "kernels": [{"name": "kernel", "sizes": sizes}]}
+    run = {"run_id": 1, "kind": "bench", "created": "2026-01-01T00:00:00+00:00", "status": "complete",
+           "header": {"machine": {}, "environment": {}, "command": ["x"]}, "result": doc}
+    page_path = tmp_path / "crowded.html"
+    page_path.write_text(render_html([run]), encoding="utf-8")
+    with pw.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1000, "height": 1000})
+        page.goto(page_path.as_uri())
+        assert page.locator("text.label").count() == len(comp) + len(mem)
+        assert page.locator("text.point-label").count() == len(sizes) == page.locator("ol.legend li").count()
+        overlaps = page.evaluate(OVERLAPS_JS)
+        browser.close()
+    assert overlaps == [], overlaps

@@ -91,4 +91,11 @@ def test_labels_of_close_ceilings_are_moved_apart_and_kernel_points_are_named():
         {"label": "k n=<4096>", "intensity": 0.25, "flops_per_s": 2e9, "bytes_per_s": 8e9, "of_roof": 0.2}]}]}
     page = render_html([_run(bench, kind="bench")])
     assert page.count('class="point-label"') == 2
+    # two points drawn close together: their numbers do not cover each other
+    from rooflab.render.html import free_spot
+
+    taken = []
+    a, b = free_spot(100, 100, 6.5, taken), free_spot(101, 101, 6.5, taken)
+    assert a != b and not (taken[0][0] < taken[1][2] and taken[1][0] < taken[0][2] and taken[0][1] < taken[1][3]
+                           and taken[1][1] < taken[0][3])
     assert '<ol class="legend"><li>k n=64</li><li>k n=&lt;4096&gt;</li></ol>' in page

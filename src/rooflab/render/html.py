@@ -41,7 +41,8 @@ def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
     return comp, mem, thinned(pts)
 
 
-LABEL_H = 13  # px between the baselines of two labels (11 px text)
+LABEL_H = 15  # px between the baselines of two labels (11 px text: its box is about 14 px high)
+CHAR_W = 6.5  # px, about the width of a character of 11 px text
 
 
 def spread(ys: list[float], lo: float, hi: float, gap: float = LABEL_H) -> list[float]:
@@ -60,6 +61,23 @@ def spread(ys: list[float], lo: float, hi: float, gap: float = LABEL_H) -> list[
     for k, i in enumerate(order):
         out[i] = placed[k]
     return out
+
+
+def free_spot(px: float, py: float, width: float, taken: list[tuple]) -> tuple[float, float]:
+    """Where the label of a point at (px, py) goes (its baseline's left end): the first place around the point whose
+    box, ``width`` wide, overlaps none of ``taken`` (which it joins); further out where all of those are taken."""
+    def box(x, y):
+        return (x, y - LABEL_H + 2, x + width, y + 3)
+
+    ring = [(7, -6), (7, 14), (-7 - width, -6), (-7 - width, 14), (-width / 2, -10), (-width / 2, 22)]
+    tries = ring + [(dx, dy + k * sign * LABEL_H) for k in range(1, 12) for sign in (-1, 1) for dx, dy in ring[:2]]
+    for dx, dy in tries:
+        b = box(px + dx, py + dy)
+        if not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3] for t in taken):
+            taken.append(b)
+            return px + dx, py + dy
+    taken.append(box(px + 7, py - 6))
+    return px + 7, py - 6
 
 
 def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
@@ -121,6 +139,11 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
                    f'y="{ly:.1f}" class="label" text-anchor="end">{_e(c["name"])} '
                    f'{_e(si(c["value"], "FLOP/s"))}</text></g>')
     legend = []
+    # the boxes labels take (left, top, right, bottom): a kernel's number goes where it covers none of them
+    taken = [(X(x0) + 4, ly - LABEL_H + 2, X(x0) + 4 + CHAR_W * len(f'{m["name"]} {si(m["value"], "B/s")}'), ly + 3)
+             for m, ly in zip(mem, mem_y)]
+    taken += [(W - PAD_R - 4 - CHAR_W * len(f'{c["name"]} {si(c["value"], "FLOP/s")}'), ly - LABEL_H + 2,
+               W - PAD_R - 4, ly + 3) for c, ly in zip(comp, comp_y)]
     for p in pts:
         tip = tr("{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof", label=p["label"],
                  flops=si(p["flops"], "FLOP/s"), bytes=si(p["bytes"], "B/s"), i=p["intensity"], frac=pct(p["of_roof"]))
@@ -133,8 +156,8 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
                    f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
         if p.get("kernel"):  # a kernel's point: its number beside it, its name in the legend under the plot
             legend.append(p)
-            out.append(f'<text class="point-label" x="{X(p["intensity"]) + 7:.1f}" y="{Y(p["flops"]) - 6:.1f}">'
-                       f'{len(legend)}</text>')
+            lx, ly = free_spot(X(p["intensity"]), Y(p["flops"]), len(str(len(legend))) * CHAR_W, taken)
+            out.append(f'<text class="point-label" x="{lx:.1f}" y="{ly:.1f}">{len(legend)}</text>')
     out.append("</svg>")
     toggles = "".join(f'<label><input type="checkbox" checked data-svg="{uid}" data-name="{_e(x["name"])}"> '
                       f'{_e(x["name"])}</label> ' for x in mem + comp)
