@@ -254,7 +254,8 @@ class Command:
     - ``exit_status(document, options) -> (status, message) | None``: the command line's exit status.
     - ``mpi``: how it runs as an MPI job, when it can.
     - ``translations``: the templates of its messages, headers and titles in other languages, where the module
-      carries them itself (``{"zh": {english: chinese}}``); the others are in :mod:`rooflab.i18n.zh`.
+      carries them itself (``{"zh": {english: chinese}}``); the others are in the gettext catalogues
+      (``rooflab/i18n/locale/LANG/LC_MESSAGES/rooflab.po``).
     """
 
     name: str

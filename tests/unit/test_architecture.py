@@ -235,20 +235,20 @@ LAB = Lab(name="squares", order=99, options=Options, run=run, interpret=interpre
 def new_lab(tmp_path, monkeypatch):
     """A lab added the way a contributor adds one: one module in the labs package, nothing else edited."""
     from rooflab import labs
-    from rooflab.i18n.zh import ZH
+    from rooflab.i18n import CATALOGS
     from rooflab.results import schema
 
     folder = tmp_path / "more_labs"
     folder.mkdir()
     (folder / "squares.py").write_text(NEW_LAB, encoding="utf-8")
-    saved_zh, saved_kinds = dict(ZH), dict(schema.CURRENT)
+    saved_zh, saved_kinds = dict(CATALOGS["zh"].added), dict(schema.CURRENT)
     monkeypatch.setattr(labs, "__path__", [*labs.__path__, str(folder)])
     registry.reset()
     yield registry.lab("squares")
     registry.reset()
     sys.modules.pop("rooflab.labs.squares", None)
-    ZH.clear()
-    ZH.update(saved_zh)
+    CATALOGS["zh"].added.clear()
+    CATALOGS["zh"].added.update(saved_zh)
     schema.CURRENT.clear()
     schema.CURRENT.update(saved_kinds)
 

@@ -9,12 +9,19 @@ from pathlib import Path
 import pytest
 
 import rooflab
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
 from rooflab import i18n, registry
 from rooflab.i18n import join, msg, text, tr, using
-from rooflab.i18n.zh import ZH
 
 SRC = Path(rooflab.__file__).parent
-registry.load()  # the commands and labs that carry their own translations add them to the catalog
+PO = SRC / "i18n" / "locale" / "zh" / "LC_MESSAGES" / "rooflab.po"
+registry.load()  # the commands and labs that carry their own translations add them to the catalogue
+with PO.open("rb") as _f:
+    CATALOG = read_po(_f)
+ZH = {m.id: m.string for m in CATALOG if m.id}
+ZH.update(i18n.CATALOGS["zh"].added)
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # a number standing alone: not the 32 of fp32 or the 1 of L1, not inside a placeholder
 NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
@@ -87,6 +94,19 @@ def test_the_scan_finds_the_messages():
 def test_every_template_is_a_literal():
     assert DYNAMIC == [], "msg()/tr() called with a computed template (cannot be translated or checked): " + \
         ", ".join(DYNAMIC)
+
+
+def test_the_catalogue_is_gettext_compiled_and_complete():
+    import io
+
+    # what rooflab reads (the .mo) is the compiled form of what translators edit (the .po): tools/i18n.py
+    out = io.BytesIO()
+    write_mo(out, CATALOG)
+    assert PO.with_suffix(".mo").read_bytes() == out.getvalue(), "run python tools/i18n.py to compile the .po"
+    assert all(m.string and not m.fuzzy for m in CATALOG if m.id)  # every message translated, none left fuzzy
+    assert all("python-brace-format" in m.flags for m in CATALOG if m.id and "{" in m.id)
+    assert i18n.template("Observations", "zh") == ZH["Observations"] != "Observations"  # read through gettext
+    assert i18n.template("", "zh") == ""  # (the catalogue's header is no message)
 
 
 def test_every_template_has_a_chinese_translation():

@@ -1,7 +1,8 @@
 """Every sentence rooflab prints, in English and Chinese.
 
-Text is written in English in the code; the English template is the message's identity and ``zh.py`` maps it to
-its Chinese template with the same placeholders. Two ways to use it:
+Text is written in English in the code; the English template is the message's identity (gettext's msgid), and
+each language's catalogue, ``locale/LANG/LC_MESSAGES/rooflab.po`` (compiled to the ``.mo`` beside it, read with
+Python's gettext), maps it to a template with the same placeholders. Two ways to use it:
 
 - ``tr(template, **args)`` renders now, in the current language (headers, table columns, labels);
 - ``msg(template, **args)`` returns a message that is stored with a run (observations, warnings) and rendered later
@@ -18,26 +19,53 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import gettext
 import os
+from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from rooflab.i18n.zh import ZH
-
 LANGS = ("en", "zh")
-CATALOGS: dict[str, Mapping[str, str]] = {"zh": ZH}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "rooflab"
 SEPARATORS = {"zh": {"; ": "；", ", ": "，", " and ": " 和 ", ": ": "：", ". ": "。"}}
 
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("rooflab_lang", default="")
 
 
+class Catalog:
+    """A language's templates: its compiled gettext catalogue, read when first needed, and the templates commands
+    and labs carry with them (``added``)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.added: dict[str, str] = {}
+        self._compiled: gettext.NullTranslations | None = None
+
+    def _translations(self) -> gettext.NullTranslations:
+        if self._compiled is None:
+            self._compiled = gettext.translation(DOMAIN, LOCALE_DIR, languages=[self.lang], fallback=True)
+        return self._compiled
+
+    def get(self, tid: str) -> str:
+        """The template of ``tid`` in this language; the English one where the catalogue has none."""
+        if not tid:  # (gettext's empty msgid is the catalogue's own header)
+            return tid
+        return self.added.get(tid) or self._translations().gettext(tid)
+
+    def add(self, mapping: Mapping[str, str], owner: str = "") -> None:
+        """Templates a command or lab carries with it; one translated already, differently, is an error."""
+        for en, translated in mapping.items():
+            if self.get(en) not in (en, translated):
+                raise ValueError(f"{owner}: {en!r} is already translated differently")
+            self.added[en] = translated
+
+
+CATALOGS: dict[str, Catalog] = {lang: Catalog(lang) for lang in LANGS if lang != "en"}
+
+
 def add_translations(lang: str, mapping: Mapping[str, str], owner: str = "") -> None:
-    """Templates a command or lab carries with it (its ``translations``), added to the language's catalog; a
-    template translated twice, differently, is an error."""
-    catalog = CATALOGS[lang]
-    for en, translated in mapping.items():
-        if catalog.get(en, translated) != translated:
-            raise ValueError(f"{owner}: {en!r} is already translated differently")
-        catalog[en] = translated  # type: ignore[index]
+    """Templates a command or lab carries with it (its ``translations``), added to the language's catalogue."""
+    CATALOGS[lang].add(mapping, owner)
 
 
 def locale_lang(environ: Mapping[str, str] | None = None) -> str:
@@ -77,9 +105,9 @@ def using(lang: str | None) -> Iterator[str]:
 def template(tid: str, lang: str) -> str:
     """The template of message ``tid`` in ``lang``; the English template where a translation is missing (the test
     suite fails on any missing one, so this only protects runs stored by other versions)."""
-    if lang == "en":
+    if lang == "en" or lang not in CATALOGS:
         return tid
-    return CATALOGS.get(lang, {}).get(tid, tid)
+    return CATALOGS[lang].get(tid)
 
 
 def _is_msg(x: Any) -> bool:
