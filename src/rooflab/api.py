@@ -16,8 +16,15 @@ from rooflab import registry
 from rooflab.contract import Command, make_options, option_fields
 from rooflab.errors import RooflabError
 from rooflab.i18n import text
+from rooflab.mpi.jobs import run_job_document, store_job
+from rooflab.mpi.session import RankSession, launched_ranks, world
+from rooflab.render import files
+from rooflab.render.files import check_destinations
 from rooflab.render.notebook import Result
+from rooflab.render.plot import check_plot_path
 from rooflab.results.schema import schema_id
+from rooflab.results.store import Store
+from rooflab.session import Session
 
 
 class _Stores:
@@ -31,8 +38,6 @@ class _Stores:
 
     @property
     def store(self):
-        from rooflab.results.store import Store
-
         if self.given is not None and not isinstance(self.given, (str, bytes)) and \
                 not hasattr(self.given, "__fspath__"):
             return self.given
@@ -79,8 +84,6 @@ class Context:
 def refuse_under_launcher(name: str) -> None:
     """Under mpirun without --mpi, N copies would fight over the same cores and the same store: say so (once, from
     the first rank)."""
-    from rooflab.mpi.session import launched_ranks
-
     n = launched_ranks()
     if n:
         rank = os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ.get("PMI_RANK") or os.environ.get("PMIX_RANK")
@@ -98,9 +101,6 @@ def run_in_session(cmd: Command, session, opts) -> dict:
 def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict | None:
     """Every rank runs the command in its own session, in step with the others; rank 0 assembles, aggregates and
     stores the job (the other ranks return None)."""
-    from rooflab.mpi.jobs import run_job_document, store_job
-    from rooflab.mpi.session import RankSession, world
-
     if cmd.mpi is None:
         raise RooflabError(f"{cmd.title} does not run as an MPI job")
     comm = world()
@@ -124,8 +124,6 @@ def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict 
 
 
 def _measure(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict | None:
-    from rooflab.session import Session
-
     if getattr(opts, "mpi", False):
         return _mpi_job(cmd, opts, stores, save, progress)
     if cmd.mpi is not None:
@@ -168,12 +166,8 @@ def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=
         if not asked[what]:
             raise RooflabError(f"{cmd.title} needs --{what} (the file to write)")
     if plot:
-        from rooflab.render.plot import check_plot_path
-
         check_plot_path(plot)
     if html or csv:
-        from rooflab.render.files import check_destinations
-
         check_destinations(html=html, csv=csv)
     cmd, opts = resolve(cmd, values, cli=cli)
     progress = progress or (lambda message: None)
@@ -189,7 +183,6 @@ def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=
     doc = Result({"schema": cmd.schema, **doc})
     doc.command = cmd
     doc.options = opts
-    from rooflab.render import files
 
     doc.written = files.write(cmd, doc, html=html, csv=csv, plot=plot)
     return doc

@@ -5,24 +5,29 @@ logic lives here."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
-import os
 import math
+import os
 import sys
+import time
+import traceback
 
 import click
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from rooflab import __version__
+from rooflab import __version__, api, registry
+from rooflab.contract import MISSING, option_fields
 from rooflab.errors import RooflabError
+from rooflab.paths import default_store_path
 from rooflab.i18n import LANGS, set_lang, text, using
-from rooflab.render.text import no_surrogates, visible
+from rooflab.render.report import render
+from rooflab.render.text import no_surrogates, safe_console, visible
+from rooflab.results.store import Store, to_jsonable
+from rooflab.session import Interrupted
 
 
 def _console(stderr: bool = False):
-    import os
-
-    from rooflab.render.text import safe_console
-
     stream = sys.stderr if stderr else sys.stdout
     # a pipe or file gets wide lines (tables and the ASCII roofline stay unbroken); a terminal its own width
     width = None if stream.isatty() else columns(os.environ.get("COLUMNS"))
@@ -76,15 +81,11 @@ def _finite_json(doc):
 
 
 def _emit_json(doc: dict) -> None:
-    from rooflab.results.store import to_jsonable
-
     plain = json.loads(json.dumps(doc, default=to_jsonable, allow_nan=True))
     click.echo(json.dumps(_finite_json(plain), indent=2, allow_nan=False, ensure_ascii=False))
 
 
 def _store(path):
-    from rooflab.results.store import Store
-
     return Store(path)
 
 
@@ -94,7 +95,6 @@ def progress_bar(enabled: bool = True):
     if not enabled or not sys.stderr.isatty():
         yield lambda msg: None
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=_console(stderr=True), transient=True) as p:
@@ -107,8 +107,6 @@ def progress_bar(enabled: bool = True):
 
 def _param(f) -> click.Parameter:
     """The click parameter of one field of a command's options (see :class:`rooflab.contract.Opt`)."""
-    from rooflab.contract import MISSING
-
     o, base = f.opt, f.base
     if o.path:
         ptype = click.Path(dir_okay=o.path == "dir", file_okay=o.path == "file")
@@ -135,8 +133,6 @@ def _param(f) -> click.Parameter:
 
 
 def _help(cmd) -> str:
-    from rooflab.contract import option_fields
-
     summary = text(cmd.summary, "en")
     lines = [summary[:1].upper() + summary[1:] + "."]
     for f in option_fields(cmd.options, ("both", "cli")):
@@ -148,8 +144,6 @@ def _help(cmd) -> str:
 def command_of(cmd) -> click.Command:
     """The click command of a registered command or lab: its options, then --json, the store options and the
     files it can write; it calls :func:`rooflab.api.call` and renders what comes back."""
-    from rooflab.contract import option_fields
-
     params = [_param(f) for f in option_fields(cmd.options, ("both", "cli"))]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print a machine-readable JSON document."))
     if cmd.needs != "none":
@@ -170,8 +164,6 @@ def command_of(cmd) -> click.Command:
 
     def callback(as_json=False, store_path=None, no_store=False, html_path=None, csv_path=None, plot_path=None,
                  **values):
-        from rooflab import api
-
         with progress_bar(not as_json) as prog:
             doc = api.call(cmd, values, store=store_path, save=not no_store, progress=prog, html=html_path,
                            csv=csv_path, plot=plot_path, cli=True)
@@ -180,8 +172,6 @@ def command_of(cmd) -> click.Command:
         if as_json:
             _emit_json(doc)
         elif cmd.shows:
-            from rooflab.render.report import render
-
             render(doc, _console())
         for line in getattr(doc, "written", []):
             click.echo(visible(str(line)), err=as_json or not cmd.shows)
@@ -207,8 +197,6 @@ class _Registered(click.Group):
         self.registered = registered
 
     def _declared(self) -> dict:
-        from rooflab import registry
-
         found = registry.labs() if self.registered == "lab" else registry.commands()
         return {n: c for n, c in found.items() if c.cli}
 
@@ -218,7 +206,6 @@ class _Registered(click.Group):
     def get_command(self, ctx, name):
         if name in self.commands:
             return self.commands[name]
-        from rooflab import registry
 
         try:
             c = registry.lab(name) if self.registered == "lab" else registry.command(name)
@@ -244,7 +231,6 @@ def lab(ctx, as_json):
     """The labs that show why: `rooflab lab` lists them, `rooflab lab NAME` runs one."""
     if ctx.invoked_subcommand is not None:
         return
-    from rooflab import api, registry
 
     if as_json:
         _emit_json(api.list_labs())
@@ -307,8 +293,6 @@ _add_lang_option(cli)
 def _stdout_usable() -> bool:
     """False when standard output is closed (no stream, or a descriptor that is not open); a stream without a
     descriptor of its own (a notebook's, a test's capture) is usable."""
-    import io
-
     if sys.stdout is None:
         return False
     try:
@@ -325,8 +309,6 @@ def _stdout_usable() -> bool:
 
 
 def main(argv=None) -> int:
-    from rooflab.session import Interrupted
-
     if not _stdout_usable():
         # `rooflab measure >&-`: nothing could be printed, and a run that cannot show its result is not started
         try:
@@ -388,12 +370,7 @@ def main(argv=None) -> int:
 
 def _crash_report(exc: BaseException) -> str | None:
     """The traceback of an internal error, written to a file in rooflab's home (None when it cannot be)."""
-    import time
-    import traceback
-
     try:
-        from rooflab.paths import default_store_path
-
         d = default_store_path().parent / "crashes"
         d.mkdir(parents=True, exist_ok=True)
         path = d / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"

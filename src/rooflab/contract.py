@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field
 
 from rooflab.errors import RooflabError
+from rooflab.paths import MAX_THREADS
 
 # ------------------------------------------------------------------------------------------------------ options
 
@@ -319,7 +320,6 @@ def quick_option(help: str = "Fewer variants and samples: a first look."):  # no
 
 
 def threads_option(help: str = "Threads (default: all the CPUs this process may use).", minimum: int = 1):  # noqa: A002
-    from rooflab.paths import MAX_THREADS
 
     return option(None, min=minimum, max=MAX_THREADS, help=help)
 

@@ -6,6 +6,8 @@ bug and keeps its traceback.
 
 from __future__ import annotations
 
+import re
+
 
 class RooflabError(Exception):
     """An error the user can act on: the message says what happened and what to do."""
@@ -128,8 +130,6 @@ class Diagnostic:
 
 def parse_diagnostics(output: str) -> list[Diagnostic]:
     """Pick ``file:line:col: error|warning|note: text`` lines out of gcc/clang output."""
-    import re
-
     pat = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<kind>fatal error|error|warning|note):\s*(?P<text>.*)$")
     out = []
     for raw in output.splitlines():

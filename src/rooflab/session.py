@@ -7,20 +7,27 @@ checks (competing load) when it closes.
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 import signal
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable
 
 from rooflab.errors import KernelFailed, OutOfBounds, RooflabError, StoreError, WrongResult
-from rooflab.results.store import Store
+from rooflab.kernels.runner import CKernel, run_c_kernel
+from rooflab.machine import describe
+from rooflab.machine.env import environment
+from rooflab.machine.limits import measure_clock
+from rooflab.results.store import Store, to_jsonable
 from rooflab.timing.checks import MeasurementWarning, check_competing_load, check_spread, check_timer_resolution
 from rooflab.timing.clock import MonotonicClock, measured_resolution
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.load import CpuSampler, LoadMonitor, Mark, Window
-from rooflab.kernels.runner import CKernel, run_c_kernel
 from rooflab.timing.worker import Worker, on_cpus
 
 ProgressFn = Callable[[str], None]
@@ -93,17 +100,12 @@ class Session:
     @property
     def machine(self) -> dict:
         if self._machine is None:
-            from rooflab.machine import describe
-            from rooflab.machine.limits import measure_clock
-
             self._machine = describe(clock=lambda: self.call("measuring the core clock", measure_clock))
         return self._machine
 
     @property
     def environment(self) -> dict:
         if self._environment is None:
-            from rooflab.machine.env import environment
-
             self._environment = environment()
         return self._environment
 
@@ -355,13 +357,6 @@ class Session:
     def _save_beside(self, result: dict, status: str) -> str | None:
         """The whole run (header, every finished measurement, the result) as one JSON file beside the store, or in
         the current or temporary folder when that one cannot be written either; returns where."""
-        import datetime
-        import json
-        import tempfile
-        from pathlib import Path
-
-        from rooflab.results.store import to_jsonable
-
         doc = {"schema": "rooflab.run/1", "kind": self.kind, "status": status, "store_error": self.unsaved,
                "header": self.header(), "records": [{"name": n, **d} for n, d in self._records], "result": result}
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -149,6 +149,39 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
     assert any("labs may not import cli" in v for v in found)
 
 
+# the only imports made inside functions: optional dependencies that are heavy or absent on most machines, imported
+# where they are used; the package's front door, which loads the API on first use (the worker imports rooflab too);
+# and the worker's own, which come after it has set the environment its tasks run in
+OPTIONAL = {"matplotlib", "cupy", "cupy_backends", "pynvml", "torch", "mpi4py"}
+LAZY_BY_DESIGN = {("__init__.py", "rooflab"), ("timing/worker.py", "numpy"), ("timing/worker.py", "threadpoolctl"),
+                  ("timing/worker.py", "rooflab.toolchain.compiler")}
+MAX_FUNCTION_IMPORTS = 15
+
+
+def function_imports(paths=MODULES) -> list[tuple[str, str, int]]:
+    """(file, module, line) of every import statement inside a function."""
+    out = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for f in ast.walk(tree):
+            if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for n in ast.walk(f):
+                if isinstance(n, ast.Import):
+                    out.append((path.relative_to(SRC).as_posix(), n.names[0].name, n.lineno))
+                elif isinstance(n, ast.ImportFrom):
+                    out.append((path.relative_to(SRC).as_posix(), n.module or "", n.lineno))
+    return sorted(set(out))
+
+
+def test_imports_are_at_the_top_but_for_optional_heavy_dependencies():
+    found = function_imports()
+    odd = [f"{f}:{line} imports {m} inside a function" for f, m, line in found
+           if m.split(".")[0] not in OPTIONAL and (f, m) not in LAZY_BY_DESIGN]
+    assert odd == [], "import these at the top of the module:\n" + "\n".join(odd)
+    assert len(found) <= MAX_FUNCTION_IMPORTS, found
+
+
 def test_every_unit_has_a_layer():
     units = {unit_of(module_name(p)) for p in MODULES} - {FACADE}
     for u in units:

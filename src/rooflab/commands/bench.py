@@ -5,24 +5,29 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
+
 from rooflab.contract import EXIT_NOTHING_MEASURED, Column, Command, Mpi, Table, internal, option, quick_option
+from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.diagnosis.engine import explain_kernels
 from rooflab.interpret.bench import bench_observations
-from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.interpret.common import bound_word, nothing_measured
+from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
+from rooflab.kernels.tasks import rel_err
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.machine import describe
 from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
-from rooflab.timing.harness import HarnessConfig
+from rooflab.timing.harness import HarnessConfig, python_overhead, python_timed, run_samples
 from rooflab.toolchain.compiler import CompileError
-from rooflab.userkernel.spec import KernelSpec
+from rooflab.userkernel.expr import arith
+from rooflab.userkernel.spec import KernelSpec, load_spec, select
 
 
 def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofline: list[dict] | None) -> dict:
@@ -66,10 +71,6 @@ def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofl
 
 
 def _rel_error(got, ref) -> float:
-    import numpy as np
-
-    from rooflab.kernels.tasks import rel_err
-
     g = np.asarray(got, dtype=np.float64)
     r = np.asarray(ref, dtype=np.float64)
     if g.shape != r.shape:
@@ -83,9 +84,6 @@ def bench_callable(session: Session, fn, *, sizes: list[dict], setup, flops, byt
     """A Python callable (e.g. a NumPy expression) at each size: ``setup(**size)`` returns its arguments,
     ``flops``/``bytes`` are numbers, expressions of the sizes, or callables of them; ``expected(*args)`` the
     reference result. It runs in this process (a Python exception is reported for its size, the others go on)."""
-    from rooflab.timing.harness import python_overhead, python_timed, run_samples
-    from rooflab.userkernel.expr import arith
-
     name = name or getattr(fn, "__name__", "callable")
     roofs = roofs_at(roofline, threads, precision)
     caps = cache_capacities(session.machine, threads)
@@ -179,15 +177,12 @@ def prepare(opts: Options) -> Options:
         return opts
     if not isinstance(opts.target, str) and not hasattr(opts.target, "__fspath__"):
         raise RooflabError(f"bench takes a spec file or a callable, not {type(opts.target).__name__}")
-    from rooflab.userkernel.spec import load_spec, select
 
     return dataclasses.replace(opts, specs=tuple(select(load_spec(opts.target), tuple(opts.kernels))))
 
 
 def before(opts: Options, ctx) -> Options:
     """This machine's stored rooflines; a quick one is measured (and stored with the run) when there is none."""
-    from rooflab.machine import describe
-
     return dataclasses.replace(opts, roofline=roofline_or_measure(ctx, describe()["key"], opts.precision_needed))
 
 

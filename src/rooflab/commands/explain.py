@@ -14,6 +14,7 @@ from rooflab.interpret.common import nothing_measured
 from rooflab.interpret.explain import explain_observations, explain_tables
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.user import specs_named
+from rooflab.machine import describe
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
 from rooflab.userkernel.spec import parse_size_values, size_for
@@ -46,8 +47,6 @@ def prepare(opts: Options) -> Options:
 
 
 def before(opts: Options, ctx) -> Options:
-    from rooflab.machine import describe
-
     return dataclasses.replace(opts, roofline=roofline_or_measure(ctx, describe()["key"], opts.specs[0].precision))
 
 

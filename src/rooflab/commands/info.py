@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from rooflab.contract import Command, option
 from rooflab.i18n import msg
+from rooflab.machine import describe
+from rooflab.machine.env import capabilities
 from rooflab.session import Session
 
 
@@ -18,9 +20,6 @@ class Options:
 
 
 def run(session: Session, opts: Options) -> dict:
-    from rooflab.machine import describe
-    from rooflab.machine.env import capabilities
-
     session.progress("measuring the core clock" if opts.clock else "reading the machine")
     machine = session.machine if opts.clock else describe()  # the session's machine has its clock measured
     return {"machine": machine, "environment": session.environment, "capabilities": capabilities()}

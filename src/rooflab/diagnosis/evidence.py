@@ -8,18 +8,20 @@ import re
 
 from rooflab.counters.count import count_kernel
 from rooflab.counters.perf import ToolTimeout
+from rooflab.diagnosis.experiments import scaled_size
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
-from rooflab.timing.harness import Timing
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
-from rooflab.units import binary_bytes
+from rooflab.timing.harness import Timing
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
 from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
+from rooflab.units import binary_bytes
+from rooflab.userkernel.expr import ExprError, arith
 from rooflab.userkernel.spec import ArrayArg, KernelSpec
 
 # cachegrind runs a kernel 20 to 100 times slower: the traffic is counted at sizes up to this working set
@@ -286,8 +288,6 @@ def regions_in_loops(body: str) -> list[list[dict]]:
 def regions_per_call(loops: list[list[dict]], scalars: dict) -> int | None:
     """How many times one call enters its parallel regions: each region once per iteration of the loops around it
     (their bounds evaluated with the call's scalar arguments); None when a bound cannot be read or evaluated."""
-    from rooflab.userkernel.expr import ExprError, arith
-
     total = 0
     for nest in loops:
         n = 1
@@ -440,7 +440,6 @@ def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | N
     est = row["time_s"] * CACHEGRIND_SLOWDOWN * 2
     if est <= TRAFFIC_BUDGET_S and row["working_set_bytes"] <= TRAFFIC_MAX_BYTES:
         return size, None
-    from rooflab.diagnosis.experiments import scaled_size  # (the same scaling an experiment's size uses)
 
     caps = row.get("caches") or {}
     level = row.get("level")

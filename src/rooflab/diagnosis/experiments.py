@@ -13,14 +13,16 @@ import numpy as np
 
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
+from rooflab.kernels.labkernels import stream_reference
+from rooflab.kernels.runner import compare_c_kernels, compare_with_blas
+from rooflab.kernels.user import build_spec, task
 from rooflab.model.bounds import check_bandwidth_bound
 from rooflab.model.caches import block_size
-from rooflab.kernels.runner import compare_c_kernels
-from rooflab.kernels.user import build_spec, task
 from rooflab.paths import CSRC, cache_dir
-from rooflab.timing.checks import COMPETING_CORES
+from rooflab.timing.checks import COMPETING_CORES, check_physical_limit
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.stats import paired_ratio
+from rooflab.toolchain.asm import hot_loop_of
 from rooflab.toolchain.compiler import CompileError, private_dir
 from rooflab.toolchain.remarks import function_lines
 from rooflab.userkernel.expr import ExprError, arith
@@ -346,8 +348,6 @@ def loop_signature(audit: dict | None) -> tuple | None:
 def same_hot_loop(spec: KernelSpec, lib, vlib) -> bool | None:
     """Whether the variant's hottest loop is, instruction class by instruction class, the original's (same vector
     width, same FMAs, adds, loads, stores, calls counted as instructions): None when either cannot be read."""
-    from rooflab.toolchain.asm import hot_loop_of
-
     where = spec.audit_function or spec.function
     try:
         a, b = hot_loop_of(lib.path, where), hot_loop_of(vlib.path, where)
@@ -426,8 +426,6 @@ def streaming_stores(session, spec: KernelSpec, size: dict, ctx: dict, rounds: i
     arrays on as many threads as the kernel keeps busy, alternated. It measures the fix on rooflab's kernel, not on
     the user's (no compiler here can be told to stream a loop's stores): it approaches the fix. None where the ISA
     has no streaming stores or the kernel's accesses match neither."""
-    from rooflab.kernels.labkernels import stream_reference
-
     kind = ctx.get("stream_kind")
     if kind not in ("copy", "triad") or not ctx.get("roofs_nt"):
         return None
@@ -490,8 +488,6 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
     bandwidth as a share of what that kernel attains at the same
     moment, with the interval of the paired rounds. The DRAM bandwidth of a shared host moves by a third within
     seconds; a stored roof cannot say where it stands now, the alternation can."""
-    from rooflab.kernels.labkernels import stream_reference
-
     arrays = {"read": 1, "copy": 2, "triad": 3}[kind]
     n = int(spec.array_bytes(size) / (8 * arrays))
     if n < 1024:
@@ -543,9 +539,6 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
     threads as the kernel keeps busy (``threads``; the spec's by default): its FLOP rate as a share of what the best real code reaches at the same moment. On a shared host the
     second CPU comes and goes; a stored GEMM rate or peak cannot say what the threads get now, the alternation
     can. None for a precision without a BLAS GEMM."""
-    from rooflab.kernels.runner import compare_with_blas
-    from rooflab.timing.checks import check_physical_limit
-
     threads = threads or spec.threads
     dtype = {"fp32": "float32", "fp64": "float64"}.get(spec.precision)
     if dtype is None or not spec.work(size)[0]:

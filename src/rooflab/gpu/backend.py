@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import shutil
 import subprocess
 from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
+import numpy as np
+
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg, text
 from rooflab.gpu.specs import DeviceInfo
+from rooflab.i18n import msg, text
 
 STREAM_BYTES_PER_FLOAT = {"read": 4, "copy": 8, "triad": 12}
 # cudaDataType and cublasComputeType_t values (cuda_runtime / cublas_api.h)
@@ -79,7 +82,7 @@ def select_backend(device: str = "cuda", index: int = 0):
     if device != "cuda":
         raise GpuUnavailable(f"unknown device {device!r}: rooflab measures 'cpu' or 'cuda'")
     try:
-        import cupy  # noqa: F401
+        _cupy()
     except ImportError as exc:
         raise GpuUnavailable(
             "--device cuda needs CuPy, which is not installed: pip install 'rooflab[gpu]' (CuPy for CUDA 12), or "
@@ -87,6 +90,13 @@ def select_backend(device: str = "cuda", index: int = 0):
     except Exception as exc:  # a CuPy that cannot load its CUDA libraries
         raise GpuUnavailable(f"CuPy is installed but could not load CUDA: {exc}") from None
     return CupyBackend(index)
+
+
+def _cupy():
+    """CuPy (an optional dependency: pip install 'rooflab[gpu]'), imported when a GPU is measured."""
+    import cupy
+
+    return cupy
 
 
 def _device_count(cp) -> int:
@@ -100,8 +110,7 @@ class CupyBackend:
     name = "cupy"
 
     def __init__(self, index: int = 0):
-        import cupy as cp
-
+        cp = _cupy()
         self.cp = cp
         if getattr(cp.cuda.runtime, "is_hip", False):
             raise GpuUnavailable("this CuPy is built for ROCm (AMD GPUs); --device cuda measures NVIDIA GPUs")
@@ -255,7 +264,6 @@ class CupyBackend:
             return self._gemm_fp8(m, n, k)
         if precision not in GEMM_TYPES:
             raise Unsupported(msg("rooflab has no GEMM for {prec}", prec=precision))
-        import numpy as np
 
         cp = self.cp
         cublas, handle = cublas_of(cp)
@@ -363,12 +371,18 @@ def _version(v: int) -> str:
 # ----------------------------------------------------------------------------------------------- NVML
 
 
+def _nvml():
+    """NVML's bindings (nvidia-ml-py, optional), initialised."""
+    import pynvml
+
+    pynvml.nvmlInit()
+    return pynvml
+
+
 def nvml_info(index: int) -> dict:
     """Maximum clocks and UUID from NVML (nvidia-ml-py), or {}."""
     try:
-        import pynvml as nv
-
-        nv.nvmlInit()
+        nv = _nvml()
         h = nv.nvmlDeviceGetHandleByIndex(index)
         uuid = nv.nvmlDeviceGetUUID(h)
         return {"max_sm_clock_hz": nv.nvmlDeviceGetMaxClockInfo(h, nv.NVML_CLOCK_SM) * 1e6,
@@ -385,9 +399,7 @@ SMI_FIELDS = ("clocks.sm", "clocks.mem", "clocks.max.sm", "power.draw", "power.l
 def gpu_state(index: int) -> dict:
     """The GPU's state now: NVML where nvidia-ml-py is installed, else one nvidia-smi query; {} without either."""
     try:
-        import pynvml as nv
-
-        nv.nvmlInit()
+        nv = _nvml()
         h = nv.nvmlDeviceGetHandleByIndex(index)
         try:
             reasons = nv.nvmlDeviceGetCurrentClocksEventReasons(h)
@@ -481,8 +493,6 @@ class SimulatedBackend:
                  flops: dict[str, float], d2d_bytes_per_s: float | None = None, noise: float = 0.01, seed: int = 1,
                  state: dict | None = None, launch_s: float = 4e-6, wrong: tuple[str, ...] = (),
                  kernel_clock: bool = True, burst: float = 0.0, burst_s: float = 0.05):
-        import random
-
         self.info, self.clock, self.l2, self.hbm = info, sm_clock_hz, l2_bytes_per_s, hbm_bytes_per_s
         self.flops, self.d2d = flops, d2d_bytes_per_s or hbm_bytes_per_s
         self.noise, self.rng, self._state, self.launch_s = noise, random.Random(seed), state or {}, launch_s

@@ -17,6 +17,8 @@ from rooflab.diagnosis.rules import at_roof, unexplained
 from rooflab.diagnosis.rules.facts import (AT_ROOF, MIN_PARALLEL_S, Facts, effective_roof, errno_calls,  # noqa: F401
                                            excess_traffic, faster_level)
 from rooflab.i18n import join, msg
+from rooflab.interpret.common import load_caveat
+from rooflab.units import seconds
 
 
 def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
@@ -180,8 +182,6 @@ def experiment_sentence(e: dict) -> dict:
 
 def explain_observations(doc: dict) -> list[dict]:
     """The load caveat, then per kernel and size the leading finding and what each experiment measured."""
-    from rooflab.interpret.common import load_caveat
-
     return load_caveat(doc) + kernel_observations(doc.get("kernels") or [])
 
 
@@ -215,8 +215,6 @@ def kernel_observations(kernels: list[dict]) -> list[dict]:
 
 
 def _seconds(s: float) -> str:
-    from rooflab.units import seconds
-
     return seconds(s)
 
 

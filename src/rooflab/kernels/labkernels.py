@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from rooflab.errors import RooflabError
+from rooflab.kernels.builders import gemm_params, vector_bytes
+from rooflab.machine.env import usable_cpus
+from rooflab.model.caches import block_size
 from rooflab.paths import CSRC
+from rooflab.toolchain.compiler import find_compiler, openmp_flags
 from rooflab.userkernel.proto import parse_prototype, prototype_from_source
 from rooflab.userkernel.spec import ArrayArg, KernelSpec
-from rooflab.kernels.builders import gemm_params, vector_bytes
-from rooflab.model.caches import block_size
 
 GEMM = {"gemm_ijk": "gemm.c", "gemm_ikj": "gemm.c", "gemm_blocked": "gemm.c", "gemm_regtile": "gemm.c",
         "gemm_packed": "gemm.c",
@@ -22,8 +24,6 @@ def names() -> list[str]:
 def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
     isa = machine["isa"]
     if name == "gemm_packed":  # the ladder's best rung, on every CPU this process may use, built as the ladder's
-        from rooflab.machine.env import usable_cpus
-        from rooflab.toolchain.compiler import find_compiler, openmp_flags
 
         threads = usable_cpus()
         gp = gemm_params(isa)

@@ -7,6 +7,7 @@ Tasks are plain picklable data. :func:`run_c_kernel` executes in the child; the 
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import math
 import re
 import time
@@ -14,14 +15,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rooflab.errors import OutOfBounds, RooflabError, WrongResult
 from rooflab.i18n import tr
-from rooflab.timing.harness import (HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved,
-                                    run_samples)
+from rooflab.kernels.tasks import checked_blas_gemm
+from rooflab.timing.harness import HarnessConfig, calibrate, python_overhead, python_timed, run_interleaved, run_samples
 from rooflab.timing.isolation import fp_control, report_fp_at_load, report_fp_change
 from rooflab.timing.memory import address_space_left, aligned_array
-
+from rooflab.userkernel.expr import numpy_expr
 
 GUARD = 4096  # bytes of a known pattern before and after every array a kernel gets
 GUARD_BYTE = 0xA5
@@ -81,8 +83,6 @@ def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0,
     ``env``, ``rng`` (seeded with ``seed``, so every process makes the same contents) and ``np``. What it gives must
     broadcast to ``shape`` and be finite and, for an integer array, whole and within the dtype's range: values that
     would wrap or truncate when stored are an error, never stored."""
-    from rooflab.userkernel.expr import numpy_expr
-
     where = f"args.{name}.fill" if name else "fill"
     with np.errstate(all="ignore"):  # what a division by zero gives is refused below, with the expression named
         got = np.asarray(numpy_expr(text, {**env, "rng": np.random.default_rng(seed)}, where))
@@ -175,8 +175,6 @@ class _FpEnv:
     @classmethod
     def libm(cls):
         if cls._libm is None:
-            import ctypes.util
-
             try:
                 cls._libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
             except OSError:
@@ -304,7 +302,6 @@ def _prepare(k: CKernel):
     if k.verify is not None:
         # the reference on one BLAS thread: a threaded BLAS keeps its threads spinning for a while after a call,
         # on the CPUs the kernel is about to be timed on
-        from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=1, user_api="blas"):
             rel_error = float(k.verify(arrays))
@@ -386,10 +383,6 @@ def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int
 def compare_with_blas(a: CKernel, n: int, dtype: str, threads: int, config: HarnessConfig, rounds: int) -> dict:
     """Runs in the worker: check the kernel, then time it in interleaved rounds against this machine's BLAS GEMM on
     n x n matrices of ``dtype`` on ``threads`` BLAS threads (itself checked on its first rows)."""
-    from threadpoolctl import threadpool_limits
-
-    from rooflab.kernels.tasks import checked_blas_gemm
-
     ta, ea, (_arrays, guards) = _prepare(a)
     with threadpool_limits(limits=threads, user_api="blas"):
         call, _, eb = checked_blas_gemm(n, dtype)

@@ -13,6 +13,7 @@ import time
 from typing import Callable
 
 import numpy as np
+from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from rooflab.errors import OverheadDominates, RooflabError, WrongResult
 from rooflab.timing.harness import (HarnessConfig, Timing, calibrate, python_overhead, python_timed,
@@ -307,8 +308,6 @@ def call_overhead(fn, tries: int = 7) -> float:
 
 
 def _limit(threads: int):
-    from threadpoolctl import threadpool_limits
-
     return threadpool_limits(limits=threads, user_api="blas")
 
 
@@ -345,7 +344,6 @@ def blas_gemm_task(n: int, dtype: str, threads: int, config: HarnessConfig) -> d
         call, first, err = checked_blas_gemm(n, dtype)
         if threads == 1:
             return {"timing": samples_after_check(call, first, config, 1).to_dict(), "rel_error": err}
-        from threadpoolctl import ThreadpoolController
 
         blas = ThreadpoolController().select(user_api="blas")
         many, alone = python_timed_running(call, threads), python_timed_running(call, 1)

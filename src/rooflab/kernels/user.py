@@ -8,14 +8,16 @@ import os
 import tempfile
 from pathlib import Path
 
+from rooflab.kernels.labkernels import spec_for
+from rooflab.kernels.runner import ArraySpec, CKernel
+from rooflab.machine import describe
 from rooflab.model.roofline import ABOVE_ROOF, place
+from rooflab.paths import CSRC, cache_dir
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.toolchain.compiler import Library, build, private_dir
-from rooflab.paths import CSRC, cache_dir
-from rooflab.kernels.runner import ArraySpec, CKernel
 from rooflab.userkernel.expr import arith
 from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype, int_range
-from rooflab.userkernel.spec import FILLS, RETURN, ArrayArg, Checker, KernelSpec
+from rooflab.userkernel.spec import FILLS, RETURN, ArrayArg, Checker, KernelSpec, load_spec, select
 
 ENTRY = "rooflab_bench_entry"
 SUPPORT = CSRC / "bench_support.c"
@@ -205,10 +207,6 @@ def specs_named(spec: str, kernel: str | None = None) -> list[KernelSpec]:
     """The kernels a spec argument names: a spec file's (one of them, or all), or ``lab:NAME`` for one of the labs'
     own kernels."""
     if spec.startswith("lab:"):
-        from rooflab.kernels.labkernels import spec_for
-        from rooflab.machine import describe
-
         return [spec_for(spec[4:], describe())]
-    from rooflab.userkernel.spec import load_spec, select
 
     return select(load_spec(spec), (kernel,) if kernel else ())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import socket
 from typing import Callable
 
 from rooflab.i18n import msg
@@ -24,8 +25,6 @@ def describe(*, clock: Callable[[], ClockMeasurement | None] | None = None, cpu:
 
     ``clock`` measures the core clock (a session passes one that runs :func:`measure_clock` in its crash-isolated
     worker, like every other kernel); it is called once per process. Without it the nominal MHz stands in."""
-    import socket
-
     cpu = cpu or describe_cpu()
     host = socket.gethostname()
     doc = {"key": machine_key(cpu, host), "hostname": host, **cpu.to_dict()}

@@ -6,13 +6,19 @@ from __future__ import annotations
 import math
 import os
 import platform
+import re
 import shutil
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy
+from threadpoolctl import threadpool_info
+
+from rooflab.errors import CompilerNotFound
 from rooflab.i18n import msg
+from rooflab.toolchain.compiler import find_compiler, openmp_flags
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES",
@@ -33,8 +39,6 @@ def usable_cpus() -> int:
 def tlb_entries(cpuinfo: str = "/proc/cpuinfo") -> int | None:
     """The entries of the core's last-level data TLB for 4 KiB pages where the OS says (AMD's "TLB size: 3584 4K
     pages" in /proc/cpuinfo); None elsewhere."""
-    import re
-
     m = re.search(r"^TLB size\s*:\s*(\d+)\s*4K pages", _read(cpuinfo) or "", re.M)
     return int(m.group(1)) if m else None
 
@@ -106,9 +110,6 @@ def _read(path: str) -> str | None:
 
 def blas_info() -> list[dict]:
     """The BLAS/OpenMP libraries loaded by NumPy, their versions, architectures and thread counts."""
-    import numpy  # noqa: F401  - loads the BLAS so that threadpoolctl can see it
-    from threadpoolctl import threadpool_info
-
     keep = ("user_api", "internal_api", "prefix", "version", "num_threads", "architecture", "threading_layer",
             "filepath")
     return [{k: d.get(k) for k in keep if k in d} for d in threadpool_info()]
@@ -155,8 +156,6 @@ def loadavg() -> tuple[float, float, float] | None:
 
 
 def environment(cwd: str | Path | None = None) -> dict:
-    import numpy
-
     return {
         "hostname": socket.gethostname(),
         "os": f"{platform.system()} {platform.release()}",
@@ -210,9 +209,6 @@ def parse_perf_probe(returncode: int, stderr: str) -> dict:
 
 
 def capabilities() -> dict:
-    from rooflab.toolchain.compiler import find_compiler, openmp_flags
-    from rooflab.errors import CompilerNotFound
-
     caps: dict = {}
     try:
         cc = find_compiler()

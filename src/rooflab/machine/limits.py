@@ -5,9 +5,14 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from rooflab.i18n import msg
-from rooflab.timing.harness import HarnessConfig
 from rooflab.machine.cpu import CPU
+from rooflab.timing.harness import HarnessConfig, calibrate
+from rooflab.timing.stats import order_statistic_median_ci
+from rooflab.toolchain.compiler import build_kernel
+from rooflab.toolchain.ffi import function
 
 ELEM_BITS = {"fp64": 64, "fp32": 32}
 KLASSES = ("scalar", "simd", "simd_fma")
@@ -30,13 +35,6 @@ def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, sampl
 
     Each sample is the median of short timed chunks of the chain, so a sample in which the core was taken away for
     a while still reads the clock the core ran at (see ``rl_clock_chain_chunked``)."""
-    import numpy as np
-
-    from rooflab.toolchain.compiler import build_kernel
-    from rooflab.toolchain.ffi import function
-    from rooflab.timing.harness import calibrate
-    from rooflab.timing.stats import order_statistic_median_ci
-
     lib = build_kernel("clock")
     adds = function(lib.path, "rl_clock_adds_per_rep", ctypes.c_long, [])()
     chunked = function(lib.path, "rl_clock_chain_chunked", ctypes.c_double,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from rooflab.i18n import msg
 from rooflab.model.caches import LEVELS, level_for
 
 
@@ -162,8 +163,6 @@ def place(flops: float, nbytes: float, seconds: float, working_set: float, roofs
           capacities: dict[str, float]) -> dict:
     """A kernel's point: rates, intensity, the roof over it (at the level its working set lives in) and the fraction
     of that roof it reached."""
-    from rooflab.i18n import msg
-
     fl = flops / seconds
     by = nbytes / seconds
     # no bytes: no intensity (the point has no place on the roofline, rather than an infinite one)

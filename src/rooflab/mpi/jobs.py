@@ -9,7 +9,12 @@ import statistics
 import sys
 
 from rooflab.errors import RooflabError
+from rooflab.i18n import msg
+from rooflab.machine import describe
+from rooflab.model.roofline import attainable
 from rooflab.mpi.session import run_job
+from rooflab.results.history import measure_history
+from rooflab.timing.checks import MeasurementWarning
 
 
 def run_job_document(comm, work) -> dict | None:
@@ -48,9 +53,6 @@ def aggregate_bench_job(doc: dict, results: list, opts) -> dict:
 def share_roofline(opts, comm, store):
     """Rank 0 reads this machine's stored rooflines once; every rank places its points on the same roofs. Under
     MPI no rank measures one first (the ranks would measure each other): a stored one is needed."""
-    from rooflab.machine import describe
-    from rooflab.results.history import measure_history
-
     history = measure_history(store, describe()["key"], limit=10) if comm.Get_rank() == 0 and store else None
     history = comm.bcast(history, root=0)
     if not history:
@@ -60,9 +62,6 @@ def share_roofline(opts, comm, store):
 
 
 def _failed(doc: dict) -> list[dict]:
-    from rooflab.i18n import msg
-    from rooflab.timing.checks import MeasurementWarning
-
     return [MeasurementWarning("rank-failed", msg("rank {rank} on {host} failed: {error}", rank=r["rank"], host=r["host"],
                                         error=r["error"]), 1, 0,
                      msg("its traceback is in the job record (mpi.ranks); the other ranks' results are kept"),
@@ -96,14 +95,10 @@ def job_roofs(measure_doc: dict | None, precision: str) -> dict | None:
 def place_on_job_roofline(aggs: list[dict], results: list[dict | None], measure_doc: dict | None) -> dict:
     """Each kernel and size's job FLOP/s against the job's roofs (DRAM and FMA aggregated over the ranks of the
     stored MPI roofline); without such a roofline, say how to get one."""
-    from rooflab.model.roofline import attainable
-
     ok = [r for r in results if r]
     prec = ok[0]["kernels"][0]["spec"].get("precision", "fp64") if ok and ok[0]["kernels"] else "fp64"
     roofs = job_roofs(measure_doc, prec)
     if roofs is None:
-        from rooflab.i18n import msg
-
         return {"available": False, "note": msg("no stored `mpirun ... rooflab measure --mpi` run of this machine: "
                                                 "the points are placed on each rank's own roofline")}
     inten = {}
@@ -173,9 +168,6 @@ def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
 
 
 def lag_warnings(aggs: dict, threshold: float = 0.9) -> list[dict]:
-    from rooflab.i18n import msg
-    from rooflab.timing.checks import MeasurementWarning
-
     out = []
     for part in ("compute", "bandwidth"):
         for a in aggs.get(part, []):

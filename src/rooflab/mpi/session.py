@@ -36,13 +36,18 @@ def launched_ranks(env=None) -> int | None:
     return None
 
 
-def world():
+def _mpi():
+    """mpi4py's MPI module (an optional dependency, imported when a job runs), or a clear error without it."""
     try:
         from mpi4py import MPI
     except ImportError:
         raise RooflabError("--mpi needs mpi4py: pip install 'rooflab[mpi]' (with an MPI library installed, e.g. "
                            "apt-get install libopenmpi-dev openmpi-bin)") from None
-    return MPI.COMM_WORLD
+    return MPI
+
+
+def world():
+    return _mpi().COMM_WORLD
 
 
 class RankSession(Session):
@@ -100,9 +105,7 @@ class RankSession(Session):
 
 
 def _max():
-    from mpi4py import MPI
-
-    return MPI.MAX
+    return _mpi().MAX
 
 
 def placement() -> dict:

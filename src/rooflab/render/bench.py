@@ -7,13 +7,14 @@ from rich.console import Console
 
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
-from rooflab.render.text import esc, heading, render_mpi, render_observations, render_warnings, styled, table
+from rooflab.render.ascii import MARKS, Point, ascii_roofline
+from rooflab.render.explain import render_kernels
+from rooflab.render.text import (SHOWN_AT_EACH_END, esc, heading, render_mpi, render_observations, render_row_output,
+                                 render_warnings, styled, table)
 from rooflab.units import binary_bytes, drawable, pct, seconds, si
 
 
 def render_bench(doc: dict, console: Console) -> None:
-    from rooflab.render.ascii import MARKS, Point, ascii_roofline
-
     console.print(heading("rooflab bench", " · " + tr("roofline from {source}", source=text(doc["roofline_source"]))
                           + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     pts = []
@@ -64,36 +65,12 @@ def render_bench(doc: dict, console: Console) -> None:
             console.print(line, markup=False, highlight=False)
     render_mpi(doc, console)
     if doc.get("explain"):
-        from rooflab.render.explain import render_kernels
-
         console.print(heading(tr("Why: each kernel at the size furthest below its roof"), ""))
         render_kernels(doc["explain"], console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
 
 
-def render_row_output(r: dict, console: Console) -> None:
-    """What a kernel printed at one size, and what the worker had to put back after it."""
-    output = r.get("output") or {}
-    for stream in ("stdout", "stderr"):
-        said = output.get(stream)
-        if said:
-            size = output.get(f"{stream}_bytes")
-            head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
-                       size=binary_bytes(size)) if isinstance(size, (int, float)) else
-                    tr("{label} printed on {stream}:", label=r["label"], stream=stream))
-            console.print(head, markup=False, highlight=False)
-            for line in printed_lines(said):
-                console.print("  " + line, markup=False, highlight=False)
-    put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
-    if put_back:
-        console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
-                      highlight=False)
-        for line in put_back:
-            console.print("  " + line, markup=False, highlight=False)
-
-
-SHOWN_AT_EACH_END = 50  # rows of a long bench table shown at its start and at its end
 
 
 def shown_rows(sizes: list[dict]) -> tuple[list, int]:
@@ -105,16 +82,3 @@ def shown_rows(sizes: list[dict]) -> tuple[list, int]:
     return [*sizes[:n], None, *sizes[-n:]], len(sizes) - 2 * n
 
 
-def printed_lines(text: str, limit: int = 8) -> list[str]:
-    """What a kernel printed, as a report shows it: runs of the same line gathered (a kernel printing in its loop
-    prints it once per call), at most ``limit`` lines, and how many more the JSON holds."""
-    runs: list[list] = []
-    for line in text.rstrip("\n").split("\n"):
-        if runs and runs[-1][0] == line:
-            runs[-1][1] += 1
-        else:
-            runs.append([line, 1])
-    out = [line if n == 1 else tr("{line}   (x{n})", line=line, n=n) for line, n in runs[:limit]]
-    if len(runs) > limit:
-        out.append(tr("... {n} more line(s): the whole output is in --json", n=sum(n for _, n in runs[limit:])))
-    return out

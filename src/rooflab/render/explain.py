@@ -9,7 +9,7 @@ from rich.console import Console
 from rooflab.diagnosis.rules.facts import cold
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
-from rooflab.render.text import esc, heading, render_warnings
+from rooflab.render.text import esc, heading, render_row_output, render_warnings
 from rooflab.units import binary_bytes, pct, seconds, si
 
 
@@ -49,8 +49,6 @@ def _code_line(code: dict) -> str:
 
 
 def render_kernels(kernels: list[dict], console: Console) -> None:
-    from rooflab.render.bench import render_row_output
-
     for k in kernels:
         if k.get("error"):
             _p(console, f"{k['name']}: {text(k['error'])}")

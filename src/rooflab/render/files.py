@@ -4,9 +4,13 @@ HTML page, every table as CSV, the roofline drawn (PNG, SVG, PDF). A document of
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rooflab.contract import Command
 from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import tr
+from rooflab.render.html import run_from_doc, write_csv, write_html
+from rooflab.render.plot import plot_roofline
 
 
 def _runs(doc: dict) -> list[dict] | None:
@@ -23,8 +27,6 @@ def check_destinations(*, html=None, csv=None) -> None:
     """Refuse, before anything is measured, an HTML file or a CSV folder that could not be written: the folder of
     the file, or the nearest existing folder above the CSV folder, must be a folder (a path through a regular file
     is refused with the reason, not met as an error after the run)."""
-    from pathlib import Path
-
     if html:
         parent = Path(html).parent.resolve()
         if not parent.is_dir():
@@ -54,8 +56,6 @@ def _write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[s
     runs = _runs(doc)
     said = []
     if plot:
-        from rooflab.render.plot import plot_roofline
-
         try:
             if runs is None:
                 plot_roofline(doc, plot, title=tr("Your kernels on this machine") if cmd.kind == "bench" else None)
@@ -69,13 +69,9 @@ def _write(cmd: Command, doc: dict, *, html=None, csv=None, plot=None) -> list[s
         except NothingToDraw as exc:  # the run is finished and shown; only the drawing is left out, with why
             said.append(tr("no roofline written to {path}: {why}", path=plot, why=str(exc)))
     if html:
-        from rooflab.render.html import run_from_doc, write_html
-
         write_html(runs if runs is not None else [run_from_doc(cmd.kind, doc)], html)
         said.append(tr("report written to {path}", path=html))
     if csv:
-        from rooflab.render.html import write_csv
-
         if runs is None:
             n = len(write_csv(doc, csv))
         else:

@@ -4,12 +4,21 @@ environment record. Nothing is fetched when the page is viewed; every string fro
 
 from __future__ import annotations
 
+import csv
+import datetime as _dt
 import html
 import json
 import math
+import re
+import sys
+from pathlib import Path
 
+from rooflab import registry
+from rooflab.errors import RooflabError
 from rooflab.i18n import get_lang, text, tr
-from rooflab.render.text import thinned, visible
+from rooflab.render.tables import formatted, raw
+from rooflab.render.text import SHOWN_AT_EACH_END, thinned, visible, warning_text
+from rooflab.results.schema import parse_schema
 from rooflab.units import drawable, pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
@@ -168,8 +177,7 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
-    from rooflab.render.bench import SHOWN_AT_EACH_END as n
-
+    n = SHOWN_AT_EACH_END
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
     if len(rows) > 2 * n + 1:  # a long table: its ends, and the count between (every row is in --csv and --json)
         gap = [[tr("{n} more rows (all in --csv and --json)", n=len(rows) - 2 * n)] + [""] * (len(columns) - 1)]
@@ -180,10 +188,6 @@ def _table(columns: list[str], rows: list[list]) -> str:
 
 def _declared(doc: dict, kind: str | None = None):
     """The tables the command or lab of the document's kind (its schema's, when not given) declares."""
-    from rooflab import registry
-    from rooflab.errors import RooflabError
-    from rooflab.results.schema import parse_schema
-
     if kind is None:
         try:
             kind = parse_schema(doc.get("schema"))[0]
@@ -196,8 +200,6 @@ def _declared(doc: dict, kind: str | None = None):
 def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows), as the CSV files
     hold them."""
-    from rooflab.render.tables import raw
-
     return {name: (heads, rows) for t in _declared(doc) for name, heads, rows in raw(t, doc)}
 
 
@@ -213,8 +215,6 @@ def column_label(col: str) -> str:
 
 
 def _tables(doc: dict, kind: str | None = None) -> str:
-    from rooflab.render.tables import formatted
-
     return "".join(f"<h3>{_e(title)}</h3>" + _table(heads, rows)
                    for t in _declared(doc, kind) for _name, title, heads, rows in formatted(t, doc))
 
@@ -222,17 +222,12 @@ def _tables(doc: dict, kind: str | None = None) -> str:
 def safe_file_stem(name: str, limit: int = 120) -> str:
     """A file name made of a table's name: letters, digits, dot, dash and underscore only (a kernel called
     ``a/b`` or ``../x`` names a file in the CSV folder, never another path)."""
-    import re
-
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "table"
     return stem[:limit]
 
 
 def write_csv(doc: dict, directory, prefix: str = "") -> list:
     """Every table of a run as a CSV file (raw numbers) in ``directory``; returns the paths written."""
-    import csv
-    from pathlib import Path
-
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -273,9 +268,6 @@ p.addEventListener('mouseleave',function(){tip.hidden=true;});});"""
 
 def run_from_doc(kind: str, doc: dict) -> dict:
     """A just-finished document in the shape of a stored run (for --html right after measuring)."""
-    import datetime as _dt
-    import sys
-
     return {"run_id": doc.get("run_id", "(not stored)"), "kind": kind, "status": "complete",
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "header": {"machine": doc.get("machine"), "environment": doc.get("environment"), "command": sys.argv},
@@ -283,8 +275,6 @@ def run_from_doc(kind: str, doc: dict) -> dict:
 
 
 def write_html(runs: list[dict], path) -> None:
-    from pathlib import Path
-
     Path(path).write_text(render_html(runs), encoding="utf-8")
 
 
@@ -316,7 +306,6 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
 def section_html(run: dict, uid: str) -> str:
     """One run as an HTML section: roofline, tables, observations, warnings and the record."""
     doc = run.get("result") or {}
-    from rooflab.render.text import warning_text
 
     title = f"{tr('run {id}', id=run['run_id'])} · {run['kind']} · {run['created']} · {run['status']}"
     obs = "".join(f"<li>{_e(text(o))}</li>" for o in doc.get("observations", []))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+import numpy as np
+
 from rooflab.errors import NothingToDraw, RooflabError
-from rooflab.units import drawable
 from rooflab.i18n import get_lang, tr, using
+from rooflab.render.text import MAX_POINTS, thinned
+from rooflab.units import drawable
 
 FORMATS = (".png", ".svg", ".pdf")
 # fonts with Chinese glyphs, in order of preference; a Chinese plot needs one (matplotlib's default has none)
@@ -24,8 +28,6 @@ def cjk_font() -> str | None:
 
 def check_plot_path(path: str | Path) -> Path:
     """Validate a plot destination before any measuring starts (format, folder, matplotlib present)."""
-    import importlib.util
-
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise RooflabError(f"--plot {path}: choose a .png, .svg or .pdf file")
@@ -61,7 +63,6 @@ def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
 
 
 def _draw(plt, doc, path: Path, title: str | None) -> Path:
-
     if isinstance(doc, list):
         tagged = doc
         doc = {"roofs": {"compute": [], "memory": []}, "sweep": [], "points": [], "machine": tagged[0][1].get(
@@ -81,7 +82,6 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     pts = [p for p in ([] if roofs.get("instead_of") else (doc.get("sweep") or doc.get("points") or []))
            if drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))]
     xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
-    import numpy as np
 
     xmin, xmax = min(xs) / 8, max(xs) * 8
     x = np.logspace(np.log10(xmin), np.log10(xmax), 400)
@@ -94,7 +94,6 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     for j, c in enumerate(sorted(comp, key=lambda c: -c["value"])):
         ax.axhline(c["value"], color="0.3", ls=["-", "--", ":", "-."][j % 4], lw=1.2,
                    label=_plain(f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s"))
-    from rooflab.render.text import MAX_POINTS, thinned
 
     drawn = thinned(pts)
     for p in drawn:

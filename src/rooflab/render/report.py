@@ -4,11 +4,16 @@ tables its command or lab declares."""
 
 from __future__ import annotations
 
+import importlib
+
 from rich.console import Console
 from rich.markup import escape as esc
 
 from rooflab import registry
 from rooflab.i18n import tr
+from rooflab.render.html import ceiling_comparison, column_label
+from rooflab.render.tables import render_generic
+from rooflab.render.text import render_machine, render_records, render_warnings, table
 from rooflab.results.schema import parse_schema
 from rooflab.results.validate import DocumentError
 
@@ -28,7 +33,6 @@ def _custom(kind: str):
         return render_runs
     if kind not in _CUSTOM:
         return None
-    import importlib
 
     module, name = _CUSTOM[kind]
     return getattr(importlib.import_module(module), name)
@@ -44,15 +48,12 @@ def render(doc: dict, console: Console) -> None:
     if cmd is None:
         console.print(tr("(no report for documents of kind {kind}: see --json)", kind=kind), markup=False)
         return
-    from rooflab.render.tables import render_generic
 
     render_generic(cmd, doc, console)
 
 
 def render_run(doc: dict, console: Console) -> None:
     """A stored run: its kind's report when the run completed, else what it had finished."""
-    from rooflab.render.text import render_machine, render_records, render_warnings
-
     result = doc.get("result")
     console.print(f"[bold]{esc(tr('run {id}', id=doc['run_id']))}[/] · "
                   + esc(f"{doc['kind']} · {doc['created']} · {doc['status']}"))
@@ -85,9 +86,6 @@ def render_runs(doc: dict, console: Console) -> None:
 
 def render_comparison(docs: list[dict], console: Console) -> None:
     """Several runs with ceilings (two machines, two dates): their ceilings in one table with ratios."""
-    from rooflab.render.html import ceiling_comparison, column_label
-    from rooflab.render.text import table
-
     cmp = ceiling_comparison(docs)
     if not cmp:
         return

@@ -8,6 +8,8 @@ from rich.console import Console
 
 from rooflab.contract import Column, Command, Table
 from rooflab.i18n import text, tr
+from rooflab.render.text import heading, render_observations, render_warnings
+from rooflab.render.text import table as rich_table
 from rooflab.units import binary_bytes, pct, seconds, si
 
 
@@ -141,9 +143,6 @@ def headline(cmd: Command, doc: dict) -> str:
 
 def render_generic(cmd: Command, doc: dict, console: Console) -> None:
     """A report from the declarations alone: heading, tables, observations, warnings."""
-    from rooflab.render.text import heading, render_observations, render_warnings
-    from rooflab.render.text import table as rich_table
-
     console.print(heading(cmd.title, headline(cmd, doc)))
     for t in cmd.tables:
         align = ["left" if i == 0 or c.fmt in ("text", "msg", "bar") else "right"

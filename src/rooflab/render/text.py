@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape as esc
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from rooflab.i18n import sep, text, tr
 from rooflab.units import binary_bytes, pct, seconds, si
+
 
 class Styled(str):
     """A table cell written in rich markup on purpose (its data parts escaped with ``esc``); every other cell is
@@ -253,9 +255,6 @@ def visible(s: str) -> str:
 def safe_console(**kw):
     """A rich Console that writes every piece of text it was given with its control characters escaped; the
     escape sequences of its own styles are added after, so colour still works."""
-    from rich.console import Console
-    from rich.segment import Segment
-
     class SafeConsole(Console):
         def _render_buffer(self, buffer):
             return super()._render_buffer(s if s.control else Segment(visible(s.text), s.style, s.control)
@@ -265,6 +264,7 @@ def safe_console(**kw):
 
 
 MAX_POINTS = 300  # points a drawn roofline holds: more are thinned evenly (the first and last always kept)
+SHOWN_AT_EACH_END = 50  # rows of a long table a report shows at its start and at its end (all in --csv and --json)
 
 
 def thinned(points: list, limit: int = MAX_POINTS) -> list:
@@ -275,3 +275,39 @@ def thinned(points: list, limit: int = MAX_POINTS) -> list:
         return list(points)
     step = (n - 1) / (limit - 1)
     return [points[round(i * step)] for i in range(limit)]
+
+
+def printed_lines(printed: str, limit: int = 8) -> list[str]:
+    """What a kernel printed, as a report shows it: runs of the same line gathered (a kernel printing in its loop
+    prints it once per call), at most ``limit`` lines, and how many more the JSON holds."""
+    runs: list[list] = []
+    for line in printed.rstrip("\n").split("\n"):
+        if runs and runs[-1][0] == line:
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    out = [line if n == 1 else tr("{line}   (x{n})", line=line, n=n) for line, n in runs[:limit]]
+    if len(runs) > limit:
+        out.append(tr("... {n} more line(s): the whole output is in --json", n=sum(n for _, n in runs[limit:])))
+    return out
+
+
+def render_row_output(r: dict, console: Console) -> None:
+    """What a kernel printed at one size, and what the worker had to put back after it."""
+    output = r.get("output") or {}
+    for stream in ("stdout", "stderr"):
+        said = output.get(stream)
+        if said:
+            size = output.get(f"{stream}_bytes")
+            head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
+                       size=binary_bytes(size)) if isinstance(size, (int, float)) else
+                    tr("{label} printed on {stream}:", label=r["label"], stream=stream))
+            console.print(head, markup=False, highlight=False)
+            for line in printed_lines(said):
+                console.print("  " + line, markup=False, highlight=False)
+    put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
+    if put_back:
+        console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
+                      highlight=False)
+        for line in put_back:
+            console.print("  " + line, markup=False, highlight=False)

@@ -20,6 +20,8 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
+
 from rooflab.errors import RooflabError, RunNotFound, StoreError
 from rooflab.paths import default_store_path
 from rooflab.results.schema import migrate, parse_schema, schema_id
@@ -62,13 +64,8 @@ def to_jsonable(o):
         return o.to_dict()
     if isinstance(o, (set, tuple)):
         return list(o)
-    try:
-        import numpy as np
-
-        if isinstance(o, np.generic):
-            return o.item()
-    except ImportError:  # pragma: no cover
-        pass
+    if isinstance(o, np.generic):
+        return o.item()
     raise TypeError(f"cannot store {type(o).__name__}")
 
 

@@ -20,7 +20,9 @@ The guard's own cost is a few tens of microseconds per task, beside tasks that t
 from __future__ import annotations
 
 import ctypes
+import locale
 import os
+import platform
 import resource
 import signal
 import time
@@ -55,8 +57,6 @@ def report_fp_at_load(before: int, after: int) -> None:
 
 def fp_words(before: int, now: int) -> str:
     """What differs between two FP control states, in words."""
-    import platform
-
     words = []
     if platform.machine().lower() in ("x86_64", "amd64", "i686", "i386"):
         mx, cw = now & 0xFFFFFFFF, now >> 32
@@ -197,8 +197,6 @@ class Guard:
 
     @staticmethod
     def _locale() -> str | None:
-        import locale
-
         try:
             return locale.setlocale(locale.LC_ALL)
         except (locale.Error, ValueError):
@@ -285,8 +283,6 @@ class Guard:
                                                          "process cannot raise again; the next task gets a new "
                                                          "worker process"})
         if self.locale is not None:
-            import locale
-
             now = self._locale()
             if now != self.locale:
                 try:

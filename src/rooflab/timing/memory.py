@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import mmap
+import re
+import resource
+
 import numpy as np
 
 HUGE = 2 << 20
@@ -15,8 +19,6 @@ def _huge_backed(nbytes: int, skew: int) -> np.ndarray:
     collide in its sets: an L2 of 1 MiB then seems to end near half of that. A huge page keeps the first 2 MiB of
     the array physically contiguous, so the sweep measures the cache, not the page allocator.
     """
-    import mmap
-
     # private: a shared anonymous mapping is shmem, which transparent huge pages skip unless shmem_enabled says
     # otherwise (it rarely does)
     mm = mmap.mmap(-1, nbytes + 2 * HUGE + skew, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
@@ -33,8 +35,6 @@ def _huge_backed(nbytes: int, skew: int) -> np.ndarray:
 def _small_backed(nbytes: int, skew: int) -> np.ndarray:
     """Bytes that start ``skew`` bytes past a page boundary of a region advised never to use transparent huge
     pages: 4 KiB pages, as a C program's malloc gets them where huge pages are given on request only."""
-    import mmap
-
     mm = mmap.mmap(-1, nbytes + 4096 + skew, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mm, "madvise") and hasattr(mmap, "MADV_NOHUGEPAGE"):
         try:
@@ -52,7 +52,6 @@ def thp_mode() -> str | None:
             text = f.read()
     except OSError:
         return None
-    import re
 
     m = re.search(r"\[(\w+)\]", text)
     return m.group(1) if m else None
@@ -84,8 +83,6 @@ def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, ske
 def address_space_left() -> int | None:
     """Bytes a process like this one may still map under RLIMIT_AS (``ulimit -v``), or None without a limit. The
     worker that runs the kernel starts with about this process's own mappings (Python, NumPy, BLAS)."""
-    import resource
-
     try:
         limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     except (OSError, ValueError):

@@ -10,6 +10,7 @@ next task starts a fresh child.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import signal
@@ -22,6 +23,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from rooflab.errors import KernelFailed, RooflabError
+from rooflab.timing.isolation import Guard
 
 _POLL_S = 0.05
 OUTPUT_LIMIT = 8000  # characters of a kernel's printed output kept per call
@@ -47,8 +49,6 @@ def _die_with_parent(parent: int) -> None:
     """Linux: the kernel kills this process when its parent dies, so a kernel hung in C never outlives a rooflab that
     was killed outright (SIGKILL, a crashed terminal)."""
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -61,8 +61,6 @@ def _line_buffered_stdio():
     """C stdout line-buffered (a kernel's printf reaches the capture file line by line, even before a crash), and
     a function that flushes every C stream (after each task)."""
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None)
         for name in ("stdout", "stderr"):
             try:
@@ -82,7 +80,6 @@ def _child_main(conn, parent: int | None = None, guard_lib: str | None = None) -
     if parent is not None:
         _die_with_parent(parent)
     flush = _line_buffered_stdio()
-    from rooflab.timing.isolation import Guard
 
     try:  # what every task imports, imported first: their import-time changes (threadpoolctl sets an environment
         import numpy  # noqa: F401 - variable) belong to the clean state, not to the first task that imports them

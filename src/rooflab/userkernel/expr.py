@@ -17,6 +17,8 @@ import math
 import operator
 import tokenize
 
+import numpy as np
+
 from rooflab.errors import RooflabError
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -146,8 +148,6 @@ def arith(text: str | int | float, env: dict[str, float], where: str = "expressi
 
 def numpy_expr(text: str, env: dict, where: str = "check"):
     """Evaluate a NumPy expression over ``env`` (arrays and scalars) with ``np`` available."""
-    import numpy as np
-
     node = _parse(text, where, env)
     scope = {**env, "np": np}
 

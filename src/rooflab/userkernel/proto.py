@@ -7,9 +7,10 @@ entry's definition up to its body is cut out and parsed alone, with the common f
 from __future__ import annotations
 
 import ctypes
-
 import re
 from dataclasses import dataclass
+
+from pycparser import c_ast, c_parser
 
 from rooflab.errors import RooflabError
 
@@ -177,8 +178,6 @@ def find_prototype_text(source: str, symbol: str) -> str | None:
 
 
 def parse_prototype(text: str, where: str = "prototype") -> Prototype:
-    from pycparser import c_ast, c_parser
-
     src = text.strip().rstrip(";") + ";"
     src = re.sub(r"\b(restrict|__restrict__|__restrict)\b", " ", src)
     try:

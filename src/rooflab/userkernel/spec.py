@@ -33,11 +33,12 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 import numpy as np
-from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, StrictStr,
-                      ValidationError)
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, StrictStr, ValidationError
 
 from rooflab.errors import RooflabError
+from rooflab.machine.env import cgroup_memory_left
 from rooflab.paths import MAX_THREADS
+from rooflab.timing.memory import address_space_left
 from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
 
@@ -262,7 +263,6 @@ def _available_memory() -> int:
             avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
         except (ValueError, OSError):
             avail = 8 << 30
-    from rooflab.machine.env import cgroup_memory_left
 
     left = cgroup_memory_left()
     return min(avail, left) if left is not None else avail
@@ -441,7 +441,6 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
     if need > avail // 2:
         raise SpecError(f"{where}: sizes: {size} needs {need / 2**30:.1f} GiB of arrays, more than half of the "
                         f"{avail / 2**30:.1f} GiB of memory available")
-    from rooflab.timing.memory import address_space_left
 
     mappable = address_space_left()
     if mappable is not None and need > mappable * 0.8:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rooflab.i18n import msg
+from rooflab.i18n import join, msg
 from rooflab.model.roofline import LEVELS, next_faster
+from rooflab.toolchain.remarks import CAUSES
 from rooflab.units import binary_bytes, pct, si
 
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
@@ -200,8 +201,6 @@ class Facts:
 
     # ---------------------------------------------------------------------------------------- wording helpers
     def cause_remarks(self, cause: str) -> list:
-        from rooflab.toolchain.remarks import CAUSES  # (the same patterns that named the cause)
-
         return self.remarks_matching(dict(CAUSES)[cause])
 
     def remarks_matching(self, pat: re.Pattern) -> list:
@@ -264,8 +263,6 @@ class Facts:
                  "counts ({got} per call against {model})", method=t["method"], level=t.get("holding_level") or "?",
                  r=excess, got=binary_bytes(excess * t["model_bytes"]), model=binary_bytes(t["model_bytes"]))
         if t.get("reduced"):
-            from rooflab.i18n import join
-
             ev = join([ev, msg(" — {why}", why=t["reduced"])], "")
         return ev
 

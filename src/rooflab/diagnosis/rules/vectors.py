@@ -3,6 +3,7 @@ lanes unused, the evidence that says so, and which other finding already names t
 
 from __future__ import annotations
 
+from rooflab.diagnosis.rules import control_flow, dependency
 from rooflab.diagnosis.rules.facts import EXCESS, Facts, errno_calls
 from rooflab.i18n import msg
 
@@ -16,8 +17,6 @@ def explained_elsewhere(f: Facts) -> bool:
     """Another finding names why the loop is not vectorized: a call (or errno, or a call on a cold path), strided
     access that the traffic shows, an integer division, a branch, or a chain carried from one iteration to the
     next in a scalar loop (its lanes can only come from independent chains: the chain's finding says so)."""
-    from rooflab.diagnosis.rules import control_flow, dependency
-
     loop, causes = f.loop, f.causes
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
                 or ("stride" in causes and (f.excess or 0) >= EXCESS)
