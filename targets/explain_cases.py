@@ -174,6 +174,17 @@ CASES = {
     "b6_first_not_below": (SPEC, "b6_first_not_below", "control_flow", None, None),
     "b6_scale_small_omp": (SPEC, "b6_scale_small_omp", "omp_overhead", None, None),
     "b6_fill_big": (SPEC, "b6_fill_big", "write_allocate", None, None),
+    "b7_prefix_sum": (SPEC, "b7_prefix_sum", "dependency_chain", None, None),
+    "b7_drift": (SPEC, "b7_drift", "strided", None, None),
+    "b7_matvec_t": (SPEC, "b7_matvec_t", "strided", None, None),
+    "b7_log_sum": (SPEC, "b7_log_sum", "calls", None, None),
+    "b7_quotients": (SPEC, "b7_quotients", "div_sqrt", None, None),
+    "b7_evens": (SPEC, "b7_evens", "strided", None, None),
+    "b7_accel": (SPEC, "b7_accel", "calls", None, None),
+    "b7_dot_omp": (SPEC, "b7_dot_omp", "reduction_chain", None, None),
+    "b7_count_above": (SPEC, "b7_count_above", "clean", None, None),
+    "b7_scale_big": (SPEC, "b7_scale_big", "write_allocate", None, None),
+    "b7_saxpy_omp": (SPEC, "b7_saxpy_omp", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
