@@ -1774,3 +1774,25 @@ def test_a_surrogate_experiment_confirms_the_effect_but_not_the_kernels_gain():
           {"id": "dependency_chain", "saving_s": 0.65, "experiments": []}]
     out = weigh(fs, [{**experiment("dynamic", "faster", 1.81), "a_time_s": 1.0}], time_s=1.0)
     assert ids(out) == ["imbalance", "dependency_chain"] and out[0]["saving_s"] == pytest.approx(1 - 1 / 1.81)
+
+
+def test_a_build_that_includes_another_tests_only_what_it_adds():
+    # all-pairs forces: sqrt kept scalar by errno, and two running sums; -ffast-math does both
+    def fs():
+        return [{"id": "reduction_chain", "saving_s": 0.8, "experiments": ["fast_math"]},
+                {"id": "calls", "saving_s": 0.7, "experiments": ["no_math_errno"]}]
+
+    fast, errno = experiment("fast_math", "faster", 4.39), experiment("no_math_errno", "faster", 3.19)
+    out = weigh(fs(), [fast, errno], time_s=1.0)
+    assert ids(out) == ["calls", "reduction_chain"]
+    red = out[1]
+    assert red["confirmed"]["speedup"] == pytest.approx(4.39 / 3.19)
+    assert red["confirmed"]["bound"] and red["saving_s"] == pytest.approx(0.8)  # its model's bound, ranked as one
+    # nothing beyond -fno-math-errno: the sums were not what held it back
+    same = {**experiment("fast_math", "faster", 3.2), "speedup_ci95": [3.17, 3.23]}
+    out = weigh(fs(), [same, errno], time_s=1.0)
+    red = next(f for f in out if f["id"] == "reduction_chain")
+    assert red.get("refuted") and ids(out)[0] == "calls"
+    # alone, -ffast-math keeps its whole gain
+    (red,) = weigh(fs()[:1], [fast], time_s=1.0)
+    assert red["confirmed"]["speedup"] == pytest.approx(4.39)
