@@ -1796,3 +1796,24 @@ def test_a_build_that_includes_another_tests_only_what_it_adds():
     # alone, -ffast-math keeps its whole gain
     (red,) = weigh(fs()[:1], [fast], time_s=1.0)
     assert red["confirmed"]["speedup"] == pytest.approx(4.39)
+
+
+def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
+    from rooflab.diagnosis.evidence import partial_strides
+
+    evens = "void f(long n, const double *x, double *y) { for (long i = 0; i < n; i++) y[i] = x[2 * i]; }"
+    assert partial_strides(evens) == [{"array": "x", "var": "i", "stride": 2, "used": 1, "index": "[2 * i]"}]
+    # a complex array read whole (both halves of each pair), or an array also read element by element: none
+    assert partial_strides("{ for (long i = 0; i < n; i++) { r[i] = z[2*i]; m[i] = z[2*i + 1]; } }") == []
+    assert partial_strides("{ for (long i = 0; i < n; i++) y[i] = x[2*i] + x[i]; }") == []
+    assert partial_strides("{ for (long i = 0; i < n; i++) y[i] = x[i*4 - 1]; }")[0]["stride"] == 4
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    c = code(loop, pragmas={"omp": False, "partial_strides": partial_strides(evens)})
+    counted = row(level="DRAM", of_roof=0.7, traffic={"method": "cachegrind", "holding_ratio": 1.5,
+                                                     "holding_level": "DRAM", "model_bytes": 16e6})
+    fs = diagnose(c, counted, CTX)
+    assert ids(fs)[0] == "strided" and fs[0]["factor"] == pytest.approx(1.5)
+    assert "`x[2 * i]` uses 1 of every 2 elements" in text(fs[0]["evidence"][0])
+    at_model = row(level="DRAM", of_roof=0.7, traffic={"method": "cachegrind", "holding_ratio": 1.0,
+                                                      "holding_level": "DRAM", "model_bytes": 16e6})
+    assert "strided" not in ids(diagnose(c, at_model, CTX))

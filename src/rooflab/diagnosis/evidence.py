@@ -43,7 +43,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
             "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
-            "partial_records": partial_records(text, body)}
+            "partial_records": partial_records(text, body), "partial_strides": partial_strides(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -175,6 +175,34 @@ def partial_records(text: str, body: str) -> list[dict]:
             if used_bytes <= 0.75 * layout["bytes"] and all(o["array"] != name for o in out):
                 out.append({"array": name, "record": typed[name], "var": var, "used": sorted(flds),
                             "used_bytes": used_bytes, "record_bytes": layout["bytes"]})
+    return out
+
+
+def partial_strides(body: str) -> list[dict]:
+    """Arrays an innermost loop reads at a small constant stride while it uses only some of the elements between
+    (``x[2 * i]`` with no ``x[2 * i + 1]``): the rest of each line it brings in goes unused. Interleaved data read
+    whole (``z[2 * i]`` and ``z[2 * i + 1]``, a complex array) is not. [{array, var, stride, used, index}]."""
+    out: list[dict] = []
+    for var, inner in source_innermost_loops(body):
+        v = re.escape(var)
+        offsets: dict[tuple[str, int], set[int]] = {}
+        plain: set[str] = set()
+        first: dict[tuple[str, int], str] = {}
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]", inner):
+            name, index = m.group(1), " ".join(m.group(2).split())
+            t = re.fullmatch(rf"(?:(\d+)\s*\*\s*{v}|{v}\s*\*\s*(\d+))(?:\s*([+-])\s*(\d+))?", index)
+            if t:
+                k = int(t.group(1) or t.group(2))
+                c = int(t.group(4) or 0) * (-1 if t.group(3) == "-" else 1)
+                if 2 <= k <= 16:
+                    offsets.setdefault((name, k), set()).add(c % k)
+                    first.setdefault((name, k), index)
+            elif re.search(rf"\b{v}\b", index):
+                plain.add(name)
+        for (name, k), used in offsets.items():
+            if len(used) < k and name not in plain and all(o["array"] != name for o in out):
+                out.append({"array": name, "var": var, "stride": k, "used": len(used),
+                            "index": f"[{first[(name, k)]}]"})
     return out
 
 

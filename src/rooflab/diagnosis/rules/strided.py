@@ -70,26 +70,39 @@ def _finding(ev: list, factor: float) -> dict:
 
 
 def _records(f: Facts) -> dict | None:
-    """An array of records (structs) that the innermost loop walks while it reads only some fields of each, beyond
-    L1, where the traffic (where counted) shows the unused bytes being fetched, or the kernel is bound by memory."""
-    recs = (f.code.get("pragmas") or {}).get("partial_records") or []
-    if not recs or f.row.get("level") in (None, "L1"):
+    """An array of records (structs) that the innermost loop walks while it reads only some fields of each, or an
+    array it reads at a small stride using only some elements between, beyond L1, where the traffic (where counted)
+    shows the unused bytes being fetched, or the kernel is bound by memory."""
+    pragmas = f.code.get("pragmas") or {}
+    recs, strides = pragmas.get("partial_records") or [], pragmas.get("partial_strides") or []
+    if not (recs or strides) or f.row.get("level") in (None, "L1"):
         return None
-    r, excess = recs[0], f.excess
+    excess = f.excess
     if (excess is not None and excess < RECORD_TRAFFIC) or (excess is None and f.row.get("bound") != "memory"):
         return None
-    unused = r["record_bytes"] / r["used_bytes"]
-    ev = [msg("in its innermost loop over {var}, each `{array}[{var}]` is a {record} of {rb} bytes, of which it uses "
-              "{fields} ({ub} bytes): the rest of each line it brings in goes unused", var=r["var"], array=r["array"],
-              record=r["record"], rb=r["record_bytes"], fields=", ".join(r["used"]), ub=r["used_bytes"])]
+    if recs:
+        r = recs[0]
+        unused = r["record_bytes"] / r["used_bytes"]
+        ev = [msg("in its innermost loop over {var}, each `{array}[{var}]` is a {record} of {rb} bytes, of which it "
+                  "uses {fields} ({ub} bytes): the rest of each line it brings in goes unused", var=r["var"],
+                  array=r["array"], record=r["record"], rb=r["record_bytes"], fields=", ".join(r["used"]),
+                  ub=r["used_bytes"])]
+        why = msg("an array of records read for a few of their fields: every cache line brought in carries fields "
+                  "the loop does not use")
+        change = msg("keep the fields this loop reads in arrays of their own (a structure of arrays), or split the "
+                     "record into the fields used together and the rest")
+    else:
+        r = strides[0]
+        unused = r["stride"] / r["used"]
+        ev = [msg("in its innermost loop over {var}, `{array}{index}` uses {used} of every {k} elements: the rest of "
+                  "each line it brings in goes unused", var=r["var"], array=r["array"], index=r["index"],
+                  used=r["used"], k=r["stride"])]
+        why = msg("strided or column-wise access: each cache line brought in is used for only part of its bytes")
+        change = msg("keep the elements the loop reads next to each other (a separate array of them), or do the "
+                     "work of the elements it skips in the same pass")
     if excess is not None:
         ev.append(f.traffic_evidence())
-    return finding(
-        ID, min(unused, excess) if excess is not None else unused, ev,
-        msg("an array of records read for a few of their fields: every cache line brought in carries fields the "
-            "loop does not use"),
-        msg("keep the fields this loop reads in arrays of their own (a structure of arrays), or split the record "
-            "into the fields used together and the rest"))
+    return finding(ID, min(unused, excess) if excess is not None else unused, ev, why, change)
 
 
 def _walks(f: Facts) -> tuple[list, float] | None:
