@@ -1152,6 +1152,9 @@ void all_fields(long n, struct cell *c, double *e) {
     assert partial_records(src, energy) == [{"array": "b", "record": "body", "var": "i", "used": ["w", "x"],
                                               "used_bytes": 12, "record_bytes": 40}]
     assert partial_records(src, src[src.index("void all_fields"):]) == []  # every byte of each record used
+    empty = "typedef struct { double a[0]; double b; } r;\nvoid g(long n, r *p, double *e) {\n" \
+            "    for (long i = 0; i < n; i++)\n        e[i] = p[i].a[0];\n}\n"
+    assert partial_records(empty, empty[empty.index("void g"):]) == []  # a field of no bytes: nothing to divide
     # the finding: beyond L1, with the traffic counted above the model
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     c = code(loop, pragmas={"omp": False, "partial_records": partial_records(src, energy)})

@@ -172,7 +172,8 @@ def partial_records(text: str, body: str) -> list[dict]:
         for name, flds in used.items():
             layout = layouts[typed[name]]
             used_bytes = sum(layout["fields"][x][1] for x in flds)
-            if used_bytes <= 0.75 * layout["bytes"] and all(o["array"] != name for o in out):
+            # (a field of no bytes, `double a[0]`, uses nothing a line brings in: no ratio to give)
+            if 0 < used_bytes <= 0.75 * layout["bytes"] and all(o["array"] != name for o in out):
                 out.append({"array": name, "record": typed[name], "var": var, "used": sorted(flds),
                             "used_bytes": used_bytes, "record_bytes": layout["bytes"]})
     return out
