@@ -24,12 +24,15 @@ _FOUND: dict[str, dict[str, Command]] = {"command": {}, "lab": {}}  # group -> n
 _KINDS: dict[str, str] = {}  # kind -> title of the command or lab that writes it
 _SEEN: set[str] = set()  # modules already looked into
 _COMPLETE: set[str] = set()  # groups whose every module has been looked into
+_LISTED: dict[str, list[str]] = {}  # group -> the module names in its package
 
 
 def _module_names(group: str) -> list[str]:
-    package, _ = _PACKAGES[group]
-    pkg = importlib.import_module(package)
-    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__))
+    if group not in _LISTED:
+        package, _ = _PACKAGES[group]
+        pkg = importlib.import_module(package)
+        _LISTED[group] = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__))
+    return _LISTED[group]
 
 
 def _look_into(group: str, module: str) -> None:
@@ -85,6 +88,7 @@ def reset() -> None:
     _KINDS.clear()
     _SEEN.clear()
     _COMPLETE.clear()
+    _LISTED.clear()
 
 
 def _ordered(group: str) -> dict[str, Command]:

@@ -42,10 +42,6 @@ TESTS = rules.TESTS
 # flush-to-zero, a cache line per thread's element): one that left the loop as it was still refutes its finding; the
 # others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
 # float functions, streaming stores in rooflab's own bandwidth kernel)
-# experiments run on rooflab's own kernel, not the user's (streaming stores in its bandwidth kernel): a "faster"
-# verdict confirms the effect on this machine, but its speed-up is that kernel's, so the finding keeps the saving
-# its own model gives (the gain scaled to the kernel's traffic) and ranks as a bound does
-SURROGATES = {"streaming_stores"}
 EXACT_FIXES = {"restrict", "no_math_errno", "cx_limited_range", "native", "vectorize", "openmp", "serial", "dynamic", "padded", "smaller",
                "ftz", "unshared", "huge_pages"}
 
@@ -70,7 +66,9 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         exact = e["id"] in EXACT_FIXES
         if e["verdict"] == "faster":
             f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
-            if e["id"] in SURROGATES:
+            if e.get("surrogate"):  # run on rooflab's own kernel (streaming stores in its bandwidth kernel): it
+                # confirms the effect on this machine, but its speed-up is that kernel's, so the finding keeps the
+                # saving its own model gives (the gain scaled to the kernel's traffic) and ranks as a bound does
                 f["confirmed"]["surrogate"] = True
             elif time_s or e.get("a_time_s"):  # a confirmed finding ranks by the gain measured (per unit of work),
                 measured = (time_s or e["a_time_s"]) * (1 - 1 / e["speedup"])  # a share of the time measured
