@@ -185,6 +185,18 @@ CASES = {
     "b7_count_above": (SPEC, "b7_count_above", "clean", None, None),
     "b7_scale_big": (SPEC, "b7_scale_big", "write_allocate", None, None),
     "b7_saxpy_omp": (SPEC, "b7_saxpy_omp", "clean", None, None),
+    "b8_daxpy_f": (SPEC, "b8_daxpy_f", "aliasing", None, None),
+    "b8_tridiag": (SPEC, "b8_tridiag", "dependency_chain", None, None),
+    "b8_gain": (SPEC, "b8_gain", "denormals", None, None),
+    "b8_dots3": (SPEC, "b8_dots3", "short_trips", None, None),
+    "b8_sq_dev": (SPEC, "b8_sq_dev", "reduction_chain", None, None),
+    "b8_threshold": (SPEC, "b8_threshold", "clean", None, None),
+    "b8_smooth3": (SPEC, "b8_smooth3", "clean", None, None),
+    "b8_bucketize": (SPEC, "b8_bucketize", "int_div", None, None),
+    "b8_gamma": (SPEC, "b8_gamma", "calls", None, None),
+    "b8_to_gray": (SPEC, "b8_to_gray", "conversions", None, None),
+    "b8_lut": (SPEC, "b8_lut", "indirect", None, None),
+    "b8_mm_kij": (SPEC, "b8_mm_kij", "reuse", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
