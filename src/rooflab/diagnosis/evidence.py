@@ -43,7 +43,8 @@ def _pragmas(spec: KernelSpec) -> dict:
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
             "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
-            "partial_records": partial_records(text, body), "partial_strides": partial_strides(body)}
+            "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
+            "loaded_bounds": loaded_bounds(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -207,6 +208,37 @@ def partial_strides(body: str) -> list[dict]:
     return out
 
 
+_FOR_CONDITION = re.compile(r"\bfor\s*\([^;]*;([^;]*);")
+# memory read in an expression: *p (a dereference, not a product), p->field, p[k]
+_LOADED = re.compile(r"(?:(?<![\w)\]\s])|(?<=[(<>=!&|,]))\s*\*\s*[A-Za-z_]\w*|[A-Za-z_]\w*\s*->\s*[A-Za-z_]\w*|"
+                     r"[A-Za-z_]\w*\s*\[[^\]]*\]")
+_STORE = re.compile(r"(?:\]|->\s*\w+|^\s*\*\s*\w+)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", re.M)
+
+
+_UNCOUNTED = re.compile(r"number of iterations cannot be computed|could not determine number of (loop )?iterations|"
+                        r"loop count|trip count", re.I)
+
+
+def loaded_bounds(body: str) -> list[dict]:
+    """Loops whose condition reads memory (``i < *n``, ``i < s->len``, ``i < dims[0]``) while the loop stores
+    through a pointer: unless the compiler proves the store cannot reach the bound, it reads it again at every
+    iteration and cannot count the iterations, so it does not vectorize. [{var, bound}]"""
+    out = []
+    for m in _FOR_CONDITION.finditer(body):
+        cond = m.group(1)
+        var = _FOR_HEAD.match(body, m.start())
+        loaded = _LOADED.search(cond)
+        if not loaded:
+            continue
+        head_end = _closing(body, body.index("(", m.start()), "(", ")")
+        rest = body[head_end:].lstrip()
+        start = len(body) - len(rest)
+        end = _closing(body, start, "{", "}") if rest.startswith("{") else body.find(";", start) + 1
+        if end > start and _STORE.search(body[start:end]):
+            out.append({"var": var.group(1) if var else "", "bound": " ".join(loaded.group(0).split())})
+    return out
+
+
 def written_only(body: str, names: list[str]) -> list[str]:
     """The arrays of ``names`` that the function body only assigns elements of (``a[i] = ...``), never reads: a
     cache writes each of their lines after reading it from memory first (write-allocate), which a streaming store
@@ -359,8 +391,18 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     remarks = compiler_remarks(lib.compiler, spec.source, [f for f in lib.flags if not f.startswith("-I")],
                                where, include_dirs=[spec.source.parent])
     out["remarks"] = [r.to_dict() for r in remarks]
-    out["causes"] = causes_of(remarks)
+    out["causes"] = loop_causes(remarks, out["pragmas"].get("loaded_bounds") or [])
     return out
+
+
+def loop_causes(remarks: list, loaded: list[dict]) -> list[str]:
+    """The causes the compiler's remarks name, and aliasing where it could not count the iterations of a loop whose
+    bound is read from memory that the loop's stores could reach (``loaded``: :func:`loaded_bounds`)."""
+    causes = causes_of(remarks)
+    if loaded and "aliasing" not in causes and any(r.kind == "missed" and _UNCOUNTED.search(r.text)
+                                                   for r in remarks):
+        causes.append("aliasing")
+    return causes
 
 
 def loop_evidence(lib: Library, where: str, machine: dict, samples: dict | None = None) -> dict:

@@ -259,7 +259,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     if exp == "ftz":
         if spec.openmp:
             return None  # set at load, the mode would hold for the calling thread only, not for an OpenMP team
-        return (_flags(spec, f"-include{CSRC / 'rl_ftz.h'}"), size,
+        return (dataclasses.replace(_flags(spec, f"-include{CSRC / 'rl_ftz.h'}"), flushed=True), size,
                 msg("its calls run with flush-to-zero and denormals-are-zero set"))
     if exp == "unshared":
         text = spec.source.read_text(encoding="utf-8", errors="replace")

@@ -124,7 +124,8 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
         arrays.append((RETURN, ret))
     verify = None
     if spec.check:
-        verify = Checker(tuple(arrays), tuple((k, v) for k, v in scalars.items()), tuple(spec.check.items()))
+        verify = Checker(tuple(arrays), tuple((k, v) for k, v in scalars.items()), tuple(spec.check.items()),
+                         flushed=spec.flushed)
     return CKernel(name=label or f"{spec.name} {size}", library=str(lib.path), symbol=ENTRY, argtypes=tuple(argtypes),
                    args=tuple(args), verify=verify, tolerance=spec.tolerance, params=dict(size))
 

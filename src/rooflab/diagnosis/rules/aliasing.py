@@ -18,8 +18,13 @@ def WORD():
 def find(f: Facts) -> list[dict]:
     if not vectors.unused_lanes(f) or "aliasing" not in f.causes:
         return []
-    return [finding(ID, f.lanes, vectors.width_evidence(f) + f.cause_remarks("aliasing"),
+    ev = vectors.width_evidence(f) + f.cause_remarks("aliasing")
+    for b in (f.code.get("pragmas") or {}).get("loaded_bounds") or []:
+        ev.append(msg("the loop's bound {bound} is read from memory: a store in the loop could change it, so the "
+                      "compiler reads it again at each iteration and cannot count the iterations", bound=b["bound"]))
+    return [finding(ID, f.lanes, ev,
                     msg("the compiler cannot prove that the arrays do not overlap, so it keeps the loop scalar (or "
                         "checks at run time)"),
-                    msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap"),
+                    msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap, and copy "
+                        "a bound or a scalar passed by address into a local variable before the loop"),
                     ("restrict",))]

@@ -1,11 +1,12 @@
 """At its roof: within a fifth of it, or of the reference alternated with it (rooflab's bandwidth kernel at DRAM;
 bound by compute, the machine's BLAS GEMM on the same threads). Then nothing is left to gain in the kernel itself,
 and this finding stands alone; unless a faster level could hold its working set, or streaming stores would lift
-the roof of the arrays it only writes. Subnormal numbers in its arrays are named beside it, to be tested."""
+the roof of the arrays it only writes. (A kernel at its roof loses no time to a slow path: subnormal numbers in its
+arrays are not named beside it.)"""
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import denormals, working_set, write_allocate
+from rooflab.diagnosis.rules import working_set, write_allocate
 from rooflab.diagnosis.rules.imbalance import idle_threads
 from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, blas_roof, finding, reference_evidence
 from rooflab.i18n import msg
@@ -77,6 +78,4 @@ def find(f: Facts) -> list[dict] | None:
     blas = blas_roof(_roofs_used(f))
     if row.get("bound") == "compute" and blas and live.get("kind") != "blas_gemm":
         ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
-    # subnormal numbers can hold a kernel at what looks like its roof (the slow path takes the time, not the
-    # memory): beside it, with flush-to-zero as its test
-    return [finding(ID, 1.0, ev, words), *denormals.find(f)]
+    return [finding(ID, 1.0, ev, words)]
