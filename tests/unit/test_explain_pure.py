@@ -319,6 +319,29 @@ def test_traffic_is_counted_where_it_can_tell_something_and_at_a_smaller_size_wh
     assert none == {} and "no smaller size" in why["text"]
 
 
+def test_long_calls_are_experimented_on_at_a_smaller_size_in_the_same_level(tmp_path):
+    from rooflab.diagnosis.engine import TRIAL_CALL_S, trial_size
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("void mm(long n, const double *A, const double *B, double *C) { C[0] = A[0]; }")
+    (tmp_path / "k.toml").write_text(
+        'source = "k.c"\nfunction = "mm"\nflops = "2*n*n*n"\nbytes = "24*n*n"\nsizes = {n = [512]}\n'
+        '[args]\nn = "n"\nA = {shape = ["n", "n"]}\nB = {shape = ["n", "n"]}\nC = {shape = ["n", "n"], output = true}\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    caches = {"L1": 32 << 10, "L2": 1 << 20, "L3": 32 << 20}
+    row = {"time_s": 2.0, "level": "L3", "caches": caches}  # 6 MiB of arrays at n = 512, 2 s a call
+    small, est = trial_size(spec, {"n": 512}, row, quick=True)
+    # halved (a power of two stays one) while the arrays stay past 1.25x L2: n = 256 (1.5 MiB), a call 8x shorter
+    assert small == {"n": 256} and est == pytest.approx(0.25)
+    assert spec.array_bytes(small) > 1.25 * caches["L2"]
+    # a short call keeps its size; so does one that no smaller size keeps in its level
+    assert trial_size(spec, {"n": 512}, {**row, "time_s": 2 * TRIAL_CALL_S[True]}, quick=True) is None
+    assert trial_size(spec, {"n": 512}, {**row, "level": "L2", "caches": {**caches, "L1": 4 << 20}},
+                      quick=True) is None
+    # a size that is not a count (a float) is not halved
+    assert trial_size(spec, {"n": 512.0}, row, quick=True) is None
+
+
 # ------------------------------------------------------------------------------------------------ findings
 
 def row(**kw) -> dict:

@@ -17,6 +17,7 @@ from rooflab.model.reference import roofs_at
 from rooflab.timing.memory import thp_mode
 from rooflab.toolchain.asm import loop_counts
 from rooflab.toolchain.compiler import CompileError
+from rooflab.units import seconds
 from rooflab.userkernel.spec import KernelSpec, size_for
 
 MAX_EXPERIMENTS = 3  # per kernel and size: the leading findings' experiments, each once
@@ -142,15 +143,28 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 evidence.cycles_per_iteration(row["time_s"], session.machine.get("clock_hz"), code.get("loop"),
                                               row["flops"], row["bytes"])
             kind = evidence.reference_kind(code)
-            rounds = paired_rounds(row["time_s"], quick)
+            # a call too long for paired rounds within the budget: the reference and the experiments run at a
+            # smaller size whose arrays stay in the same level
+            size_at, call_s = size, row["time_s"]
+            trial = trial_size(spec, size, row, quick)
+            if trial is not None:
+                size_at, call_s = trial
+                row["trial_size"] = {
+                    "size": size_at, "call_s": call_s, "level": row.get("level"),
+                    "text": msg("the reference and the experiments ran at {size}, their arrays still in {level} (a "
+                                "call about {t}; those on how the arrays lie in memory at the size measured): at the "
+                                "size measured a call takes {t0}",
+                                size=" ".join(f"{k}={v}" for k, v in size_at.items()), level=row.get("level") or "?",
+                                t=seconds(call_s), t0=seconds(row["time_s"]))}
+            rounds = paired_rounds(call_s, quick)
             # the reference runs on the CPUs the kernel kept busy: an OpenMP kernel declared for one thread may
             # take them all
             busy = max(spec.threads, min(cpus, round(row.get("cpus_busy") or 1)))
             if row.get("bound") == "memory" and row.get("level") == "DRAM" and kind:
-                row["reference"] = reference_run(session, spec, lib, size, kind, rounds=rounds, threads=busy)
+                row["reference"] = reference_run(session, spec, lib, size_at, kind, rounds=rounds, threads=busy)
             elif row.get("bound") == "compute":
                 row["reference"] = _against_stored(
-                    blas_reference_run(session, spec, lib, size, rounds=rounds, threads=busy),
+                    blas_reference_run(session, spec, lib, size_at, rounds=rounds, threads=busy),
                     ctx["roofs_all"] if busy > 1 else ctx["roofs"])
             if evidence.traffic_tells(row):
                 session.progress(f"explain: {row['label']}: counting its memory traffic")
@@ -171,7 +185,11 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                             continue
                         done.add(exp)
                         try:
-                            r = run_experiment(session, exp, spec, lib, size, ectx, rounds=rounds)
+                            # an experiment on how the arrays lie in memory (rows a power of two apart, pages)
+                            # runs at the size measured: a smaller size lays them out otherwise
+                            at = size if exp in AT_MEASURED_SIZE else size_at
+                            r = run_experiment(session, exp, spec, lib, at, ectx,
+                                               rounds=paired_rounds(row["time_s"], quick) if at is size else rounds)
                         except RooflabError as exc:
                             r = {"id": exp, "error": str(exc), "error_kind": "error"}
                         if r is not None:
@@ -193,6 +211,44 @@ MIN_ROUNDS = 5
 def paired_rounds(time_s: float, quick: bool) -> int:
     most = 10 if quick else 20
     return max(MIN_ROUNDS, min(most, int(PAIRED_BUDGET_S[quick] / max(2 * time_s, 1e-9))))
+
+
+# a call longer than twice this makes paired rounds of the reference and the experiments take most of a kernel's
+# half minute (a j-k-i GEMM at n = 512: 2 s a call, 92 s in all): they run at a smaller size, calls of about this
+TRIAL_CALL_S = {True: 0.1, False: 0.25}
+IN_LEVEL = 1.25  # arrays this many times the faster cache or more are served from the level beyond it
+AT_MEASURED_SIZE = {"padded", "huge_pages", "smaller"}
+
+
+def trial_size(spec: KernelSpec, size: dict, row: dict, quick: bool) -> tuple[dict, float] | None:
+    """(size, its estimated call time) for the reference and the experiments when a call at ``size`` is longer than
+    twice TRIAL_CALL_S: every size variable halved, then quartered, ... (a power of two stays one: a leading
+    dimension keeps its conflicts), while the arrays stay more than IN_LEVEL times the cache just faster than the
+    level that holds them (the data still lives where it did), until a call is estimated (work scaled) at TRIAL_CALL_S or
+    less. None when no smaller size keeps the level or saves half the time."""
+    target = TRIAL_CALL_S[quick]
+    t = row.get("time_s") or 0.0
+    if t <= 2 * target or not size or not all(isinstance(v, int) and v > 1 for v in size.values()):
+        return None
+    caps = row.get("caches") or {}
+    faster = {"L2": "L1", "L3": "L2", "DRAM": "L3" if caps.get("L3") else "L2"}.get(row.get("level") or "")
+    floor = IN_LEVEL * caps[faster] if faster and caps.get(faster) else 0.0
+    try:
+        flops, nbytes = spec.work(size)
+        work = flops or nbytes
+        best = None
+        for k in range(1, 20):
+            small = {name: v >> k for name, v in size.items()}
+            if min(small.values()) < 1 or spec.array_bytes(small) <= floor:
+                break
+            f, b = spec.work(small)
+            est = t * (f or b) / work if work else t
+            best = (small, est)
+            if est <= target:
+                break
+    except RooflabError:
+        return None
+    return best if best is not None and best[1] <= t / 2 else None
 
 
 def explain_kernels(session, specs: list[KernelSpec], *, sizes: dict | None, roofline: list[dict] | None,

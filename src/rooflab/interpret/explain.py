@@ -235,6 +235,8 @@ def kernel_observations(kernels: list[dict]) -> list[dict]:
                           total=_seconds(r["time_s"])) if top.get("saving_s") else "")
             out.append(msg("{where}: {what}{saving} — {hypothesis}.", where=where, what=finding_word(top["id"]),
                            saving=saving, hypothesis=top["hypothesis"]))
+            if (r.get("trial_size") or {}).get("text") and r.get("experiments"):
+                out.append(msg("{where}: {sentence}.", where=where, sentence=r["trial_size"]["text"]))
             for e in r.get("experiments") or []:
                 out.append(msg("{where}: {sentence}.", where=where, sentence=experiment_sentence(e)))
     return out

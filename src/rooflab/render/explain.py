@@ -91,6 +91,8 @@ def _render_size(r: dict, console: Console) -> None:
     if r.get("cycles_per_iteration"):
         facts.append(tr("{c:.1f} cycles per iteration", c=r["cycles_per_iteration"]))
     console.print(f"  [bold]{esc(r['label'])}[/]: " + esc(", ".join(facts)), highlight=False)
+    if (r.get("trial_size") or {}).get("text"):
+        _p(console, text(r["trial_size"]["text"]), 4)
     exps = {}
     for e in r.get("experiments") or []:
         exps.setdefault(e.get("finding"), []).append(e)
