@@ -158,7 +158,9 @@ CASES = {
     "b5_hash_mod": (SPEC, "b5_hash_mod", "int_div", None, None),
     "b5_axpy_big": (SPEC, "b5_axpy_big", "clean", None, None),
     "b5_norm2": (SPEC, "b5_norm2", "reduction_chain", None, None),
-    "b5_iadd_big": (SPEC, "b5_iadd_big", "clean", None, None),
+    # written as "clean" before the first run; it writes c without reading it, at DRAM, as b6_fill_big and
+    # b7_scale_big do: write-allocate traffic, which streaming stores avoid (1.42x on rooflab's triad)
+    "b5_iadd_big": (SPEC, "b5_iadd_big", "write_allocate", None, None),
     "b5_bank_sums": (SPEC, "b5_bank_sums", "spills", None, None),
     "b5_lower_bounds": (SPEC, "b5_lower_bounds", "pointer_chase", None, None),
     "b6_iir": (SPEC, "b6_iir", "dependency_chain", None, None),
@@ -247,9 +249,11 @@ def run_case(name: str, quick: bool) -> dict:
     exps = row.get("experiments") or []
     fix = fixed_speedup(spec, kernel, fixed, quick) if fixed else None
     absent = False
-    if fix and fix.get("verdict") == "no difference" and want != "clean":
-        # the source fix gains nothing on this machine: the known problem costs nothing here (a core that handles
-        # subnormal numbers at full speed), and the kernel is judged as one with nothing wrong
+    if fix and fix.get("verdict") == "no difference" and (fix.get("speedup_ci95") or [0, 9])[1] < 1.05 \
+            and want != "clean":
+        # the source fix gains nothing on this machine (no difference, and 5% at most): the known problem costs
+        # nothing here (a core that handles subnormal numbers at full speed), and the kernel is judged as one with
+        # nothing wrong
         absent, want = True, "clean"
         right = [f["id"] for f in findings] in CLEAN
     return {"name": name, "label": row["label"], "top": top, "want": want, "right": right, "fixed": fix,

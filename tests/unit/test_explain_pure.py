@@ -635,11 +635,20 @@ def test_an_experiment_confirms_or_refutes_its_finding():
     wide = {**experiment("openmp", "no difference", 1.03), "speedup_ci95": [1.01, 1.86]}
     (f,) = weigh([{"id": "single_thread", "saving_s": 2.0}], [wide])
     assert "refuted" not in f and f["inconclusive"]["speedup_ci95"] == [1.01, 1.86] and f["saving_s"] == 2.0
-    # but it can save no more than the fast end of that interval: a 3% gain at most ranks under a chain worth 30%
-    near = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.03], "a_time_s": 10.0}
+    # but it can save no more than the fast end of that interval: an 8% gain at most ranks under a chain worth 30%
+    near = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.08], "a_time_s": 10.0}
     out = weigh([{"id": "aliasing", "saving_s": 5.0}, {"id": "dependency_chain", "saving_s": 3.0}], [near])
     assert ids(out) == ["dependency_chain", "aliasing"] and out[1]["inconclusive"]
-    assert out[1]["saving_s"] == pytest.approx(10.0 * (1 - 1 / 1.03))
+    assert out[1]["saving_s"] == pytest.approx(10.0 * (1 - 1 / 1.08))
+    # no difference, and at most 3%: not material, refuted
+    small = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.99, 1.03], "a_time_s": 10.0}
+    (f,) = weigh([{"id": "aliasing", "saving_s": 5.0}], [small])
+    assert f["refuted"] and f["saving_s"] == 0
+    # faster, by 4%: measured, and too little to be why (flush-to-zero on subnormal inputs this core handles
+    # almost at full speed); it goes after the roof
+    slight = {**experiment("ftz", "faster", 1.04), "speedup_ci95": [1.03, 1.06], "a_time_s": 1e-3}
+    out = weigh([{"id": "at_roof", "saving_s": 0.0}, {"id": "denormals", "saving_s": 0.5e-3}], [slight])
+    assert ids(out) == ["at_roof", "denormals"] and out[1]["refuted"]["immaterial"] and out[1]["saving_s"] == 0
     # a test that only approaches the fix (rooflab's blocked GEMM for a user's product) bounds nothing
     blocked = {**experiment("blocked", "no difference", 1.16), "speedup_ci95": [0.97, 1.22], "a_time_s": 10.0}
     (f,) = weigh([{"id": "reuse", "saving_s": 6.9}], [blocked])
@@ -1077,15 +1086,18 @@ def test_false_sharing_is_found_for_an_openmp_kernel_and_tested_by_the_unshared_
     assert "false_sharing" not in ids(diagnose(code(loop, pragmas=pragmas), row(of_roof=0.05), CTX))
 
 
-def test_subnormal_values_in_the_arrays_are_named_and_tested_with_flush_to_zero_but_not_at_the_roof():
+def test_subnormal_values_in_the_arrays_are_named_and_tested_with_flush_to_zero_even_at_the_roof():
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     sub = {"share": 0.5, "arrays": {"dv": 1.0}}
     fs = diagnose(code(loop), row(of_roof=0.3, subnormals=sub), CTX)
     assert fs[0]["id"] == "denormals" and fs[0]["experiments"] == ["ftz"]
     assert "50%" in text(fs[0]["evidence"][0]) and "dv" in text(fs[0]["evidence"][1])
-    # at its roof the kernel loses no time to a slow path (this core multiplies subnormal floats at full speed):
-    # the roof stands alone
-    assert ids(diagnose(code(loop), row(of_roof=0.95, subnormals=sub), CTX)) == ["at_roof"]
+    # at what looks like its roof the slow path may be what holds it there: named beside it, to be tested (and
+    # refuted where the core handles them at full speed)
+    at = diagnose(code(loop), row(of_roof=0.95, subnormals=sub), CTX)
+    assert sorted(ids(at)) == ["at_roof", "denormals"]
+    (f, g) = weigh(at, [{**experiment("ftz", "no difference", 1.0), "speedup_ci95": [0.99, 1.01]}], 1e-3)
+    assert f["id"] == "at_roof" and g["refuted"]
     # a trace of them is no finding
     assert "denormals" not in ids(diagnose(code(loop), row(of_roof=0.3, subnormals={"share": 1e-4,
                                                                                      "arrays": {"y": 1e-4}}), CTX))

@@ -114,8 +114,13 @@ def test_every_template_has_a_chinese_translation():
     assert not missing, "no Chinese for:\n" + "\n".join(f"  {w[0]}: {t!r}" for t, w in missing.items())
 
 
+# templates no longer used that documents stored by an earlier rooflab still name: kept, marked in the catalogue by
+# a translator comment "former", so that a stored run shows in Chinese as it did
+FORMER = {m.id for m in CATALOG if m.id and any(c.strip().startswith("former") for c in m.user_comments)}
+
+
 def test_no_stale_translations():
-    stale = [t for t in ZH if t not in FOUND]
+    stale = [t for t in ZH if t not in FOUND and t not in FORMER]
     assert not stale, "translations of templates no longer used:\n" + "\n".join(map(repr, stale))
 
 

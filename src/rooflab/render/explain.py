@@ -99,7 +99,9 @@ def _render_size(r: dict, console: Console) -> None:
     for i, f in enumerate(r.get("findings") or [], 1):
         save = (tr(" — could save up to {t} of {total} per call", t=seconds(f["saving_s"]), total=seconds(r["time_s"]))
                 if f.get("saving_s") else "")
-        if f.get("refuted"):
+        if (f.get("refuted") or {}).get("immaterial"):
+            save = " — " + tr("its experiment gained {s:.2f}x: too little to be why it is slow", s=f["refuted"]["speedup"])
+        elif f.get("refuted"):
             save = " — " + tr("refuted: its experiment made no difference")
         elif f.get("inconclusive"):
             save += " — " + (tr("its experiment was inconclusive: the build left the hot loop as it was")
