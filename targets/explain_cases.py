@@ -201,6 +201,18 @@ CASES = {
     "b8_to_gray": (SPEC, "b8_to_gray", "conversions", None, None),
     "b8_lut": (SPEC, "b8_lut", "indirect", None, None),
     "b8_mm_kij": (SPEC, "b8_mm_kij", "reuse", None, None),
+    "b9_hydro": (SPEC, "b9_hydro", "clean", None, None),
+    "b9_first_sum": (SPEC, "b9_first_sum", "dependency_chain", None, None),
+    "b9_relu": (SPEC, "b9_relu", "clean", None, None),
+    "b9_dense": (SPEC, "b9_dense", "reduction_chain", None, None),
+    "b9_phase": (SPEC, "b9_phase", "calls", None, None),
+    "b9_col_sums": (SPEC, "b9_col_sums", "strided", None, None),
+    "b9_cells": (SPEC, "b9_cells", "int_div", None, None),
+    "b9_csr_mv": (SPEC, "b9_csr_mv", "indirect", None, None),
+    "b9_heat2d": (SPEC, "b9_heat2d", "single_thread", None, None),
+    "b9_clamp": (SPEC, "b9_clamp", "clean", None, None),
+    "b9_max_of": (SPEC, "b9_max_of", "reduction_chain", None, None),
+    "b9_gemv_cols": (SPEC, "b9_gemv_cols", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
