@@ -210,7 +210,9 @@ CASES = {
     "b9_cells": (SPEC, "b9_cells", "int_div", None, None),
     "b9_csr_mv": (SPEC, "b9_csr_mv", "indirect", None, None),
     "b9_heat2d": (SPEC, "b9_heat2d", "single_thread", None, None),
-    "b9_clamp": (SPEC, "b9_clamp", "clean", None, None),
+    # written as "clean" before the first run; gcc calls fmin and fmax per element (it uses min and max
+    # instructions only under -ffinite-math-only -fno-signed-zeros): 5% of its roof, and -ffast-math ran 21x faster
+    "b9_clamp": (SPEC, "b9_clamp", "calls", None, None),
     "b9_max_of": (SPEC, "b9_max_of", "reduction_chain", None, None),
     "b9_gemv_cols": (SPEC, "b9_gemv_cols", "clean", None, None),
 }

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                       traffic_tells)
+                                       select_reductions, traffic_tells)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
                                        weigh)
@@ -462,6 +462,31 @@ def test_a_loop_bound_read_through_a_pointer_the_loop_stores_near_is_aliasing():
                        pragmas={"omp": False, "loaded_bounds": loaded}), row(), CTX)
     assert fs[0]["id"] == "aliasing" and fs[0]["experiments"] == ["restrict"]
     assert any("*n" in text(e) for e in fs[0]["evidence"]) and "local variable" in text(fs[0]["advice"])
+
+
+def test_a_running_maximum_of_a_scalar_loop_is_an_in_order_reduction_tested_by_fast_math():
+    assert select_reductions("{ for (long i = 1; i < n; i++) if (x[i] > m) m = x[i]; }") == [{"var": "m", "op": "max"}]
+    assert select_reductions("{ for (i = 0; i < n; i++) { if (m > x[i]) { m = x[i]; k = i; } } }")[0]["op"] == "min"
+    assert select_reductions("{ for (i = 0; i < n; i++) m = fmaxf(m, fabsf(x[i])); }")[0]["op"] == "max"
+    # a running maximum stored at each element is a scan; a clamp or a count is no reduction
+    assert select_reductions("{ for (i = 0; i < n; i++) { m = x[i] > m ? x[i] : m; y[i] = m; } }") == []
+    assert select_reductions("{ for (i = 0; i < n; i++) y[i] = x[i] > t ? x[i] : 0.0; }") == []
+    assert select_reductions("{ for (i = 0; i < n; i++) if (x[i] > 0) c++; }") == []
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "scalar_fp": 0, "branches": 1}
+    pragmas = {"omp": False, "select_reductions": [{"var": "m", "op": "max"}]}
+    fs = diagnose(code(loop, pragmas=pragmas), row(of_roof=0.12, cycles_per_iteration=2.0), CTX)
+    assert fs[0]["id"] == "reduction_chain" and fs[0]["experiments"] == ["fast_math"]
+    assert "maximum" in text(fs[0]["evidence"][0]) and "reduction(max:m)" in text(fs[0]["advice"])
+    assert "control_flow" not in ids(fs) and "narrow_vectors" not in ids(fs)
+    # vectorized, it is no finding
+    assert "reduction_chain" not in ids(diagnose(code({**loop, "vector_bits": 512}, pragmas=pragmas), row(), CTX))
+
+
+def test_fmin_and_fmax_calls_are_tested_by_fast_math():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["fmax", "fmin"]}
+    (f, *_) = diagnose(code(loop), row(of_roof=0.05), CTX)
+    assert f["id"] == "calls" and f["experiments"] == ["fast_math"] and f["test"] == "fast_math"
+    assert "-ffinite-math-only" in text(f["advice"]) and "fmax, fmin" in text(f["evidence"][0])
 
 
 def test_a_scalar_build_and_narrow_vectors_are_told_apart_by_the_flags():

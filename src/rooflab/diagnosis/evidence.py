@@ -44,7 +44,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
             "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
             "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
-            "loaded_bounds": loaded_bounds(body)}
+            "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -205,6 +205,49 @@ def partial_strides(body: str) -> list[dict]:
             if len(used) < k and name not in plain and all(o["array"] != name for o in out):
                 out.append({"array": name, "var": var, "stride": k, "used": len(used),
                             "index": f"[{first[(name, k)]}]"})
+    return out
+
+
+_E = r"[^;{}?:]+?"  # an operand: no statement, block or conditional inside
+_IF_SELECT = re.compile(rf"\bif\s*\(\s*(?P<a>{_E})\s*(?P<op>[<>]=?)\s*(?P<b>{_E})\s*\)\s*\{{?\s*"
+                        rf"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<val>{_E})\s*;")
+_TERNARY_SELECT = re.compile(rf"\b(?P<var>[A-Za-z_]\w*)\s*=\s*\(?\s*(?P<a>{_E})\s*(?P<op>[<>]=?)\s*(?P<b>{_E})\s*\)?"
+                             rf"\s*\?\s*(?P<c>{_E})\s*:\s*(?P<d>{_E})\s*;")
+_CALL_SELECT = re.compile(r"\b(?P<var>[A-Za-z_]\w*)\s*=\s*f(?P<op>max|min)f?\s*\(\s*(?P<a>[^,;]+?)\s*,\s*"
+                          r"(?P<b>[^;]+?)\s*\)\s*;")
+
+
+def _same(x: str, y: str) -> bool:
+    return "".join(x.split()).strip("()") == "".join(y.split()).strip("()")
+
+
+def select_reductions(body: str) -> list[dict]:
+    """Running maxima and minima kept in a scalar by an innermost loop (``if (x[i] > m) m = x[i];``,
+    ``m = x[i] > m ? x[i] : m;``, ``m = fmax(m, x[i]);``), not stored at each element (that is a scan). The compiler
+    vectorizes them only where NaN and -0.0 need not be ordered (-ffinite-math-only, -fno-signed-zeros).
+    [{var, op: "max" | "min"}]"""
+    out: list[dict] = []
+    for _, inner in source_innermost_loops(body):
+        found = []
+        for m in _IF_SELECT.finditer(inner):
+            a, b, var, val, op = m["a"], m["b"], m["var"], m["val"], m["op"]
+            if _same(b, var) and _same(a, val):  # if (x > m) m = x: a maximum
+                found.append((var, "max" if op.startswith(">") else "min"))
+            elif _same(a, var) and _same(b, val):  # if (m < x) m = x
+                found.append((var, "max" if op.startswith("<") else "min"))
+        for m in _TERNARY_SELECT.finditer(inner):
+            a, b, var, c, d, op = m["a"], m["b"], m["var"], m["c"], m["d"], m["op"]
+            if _same(b, var) and _same(c, a) and _same(d, var):  # m = x > m ? x : m
+                found.append((var, "max" if op.startswith(">") else "min"))
+            elif _same(a, var) and _same(c, b) and _same(d, var):  # m = m < x ? x : m
+                found.append((var, "max" if op.startswith("<") else "min"))
+        for m in _CALL_SELECT.finditer(inner):
+            if _same(m["a"], m["var"]) or _same(m["b"], m["var"]):
+                found.append((m["var"], m["op"]))
+        for var, op in found:
+            scan = re.search(rf"\]\s*=\s*{re.escape(var)}\s*;", inner)
+            if not scan and all(o["var"] != var for o in out):
+                out.append({"var": var, "op": op})
     return out
 
 

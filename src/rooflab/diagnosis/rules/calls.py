@@ -13,6 +13,7 @@ from rooflab.i18n import msg
 ID = "calls"
 TEST = "no_math_errno"
 INSTRUCTIONS = ("sqrt",)  # libm functions an instruction computes once errno is off
+MINMAX = ("fmin", "fmax")  # and those min and max instructions compute once NaN and signed zeros are not ordered
 
 
 def WORD():
@@ -61,6 +62,19 @@ def find(f: Facts) -> list[dict]:
         libm = any(c.rstrip("f").lower() in LIBM for c in loop["calls"])
         vector = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("f").lower() in LIBM and
                   c.rstrip("f").lower() not in INSTRUCTIONS]
+        minmax = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("fl") in MINMAX]
+        if minmax and f.vb < f.isa_vb:
+            lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+            out.append(finding(
+                ID, max(2.0, lanes / 2), [msg("the hot loop calls {names}", names=", ".join(minmax))]
+                + f.cause_remarks("call"),
+                msg("{names} is a library call per element: the compiler computes it with a min or max instruction "
+                    "only where NaN and the sign of zero need not be kept (-ffinite-math-only, -fno-signed-zeros), and "
+                    "the call keeps the loop from vectorizing", names=", ".join(minmax)),
+                msg("build with -ffinite-math-only -fno-signed-zeros (-ffast-math includes both), or write the "
+                    "comparison itself (x < lo ? lo : x), which the compiler turns into vector min and max"),
+                ("fast_math",), test="fast_math"))
+            return out
         if vector and f.vb < f.isa_vb:
             lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
             out.append(finding(

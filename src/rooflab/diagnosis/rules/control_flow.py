@@ -25,8 +25,9 @@ def _early_exit(loop: dict) -> bool:
 def applies(f: Facts) -> bool:
     loop = f.loop
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
+    # the branch of a running maximum is the reduction's finding
     if not (loop.get("branches") or _early_exit(loop)) or f.vb >= f.isa_vb or errno_calls(f.code) or \
-            loop.get("calls") or loop.get("side_calls"):
+            loop.get("calls") or loop.get("side_calls") or f.select_reduction:
         return False
     # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
     return "control_flow" in f.causes or not (f.vb or {"aliasing", "call", "stride", "reduction"} & set(f.causes))

@@ -169,6 +169,14 @@ class Facts:
         return red and not self.scan
 
     @property
+    def select_reduction(self) -> list[dict]:
+        """Running maxima or minima (the source's ``if (x[i] > m) m = x[i];``) of a loop that stayed scalar: each
+        comparison waits for the last one's result. [{var, op}]"""
+        if self.vb or not self.loop:
+            return []
+        return (self.code.get("pragmas") or {}).get("select_reductions") or []
+
+    @property
     def in_memory(self) -> bool:
         """A running value kept in memory (loaded, updated and stored at one address every iteration)."""
         return bool(self.loop.get("memory_chains")) and self.vb == 0 and not self.reduction and not self.scan
@@ -176,7 +184,7 @@ class Facts:
     @property
     def chained(self) -> bool:
         """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
-        return self.reduction or self.scan or self.in_memory
+        return self.reduction or self.scan or self.in_memory or bool(self.select_reduction)
 
     @property
     def prediction(self) -> dict:

@@ -1,5 +1,6 @@
 """An in-order reduction: a sum carried from one iteration to the next, in a register (each add waits for the
-previous one) or kept in memory (each load waits for the previous iteration's store: PolyBench's bicg)."""
+previous one) or kept in memory (each load waits for the previous iteration's store: PolyBench's bicg), or a running
+maximum or minimum that the compiler keeps in order (NaN and signed zeros)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,21 @@ def find(f: Facts) -> list[dict]:
             msg("accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, "
                 "declare the pointers restrict, or split the loop so that the sum is a loop of its own"),
             ("restrict", "fast_math"), test="restrict"))
+    if f.select_reduction and not (f.reduction or f.in_memory or f.loop.get("pointer_chains")):
+        sel = f.select_reduction[0]
+        ev = [msg("the loop keeps a running {op} in {var} and stays scalar: each comparison waits for the result "
+                  "of the last one", op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"])]
+        if f.row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(f.row))
+        ev += f.prediction_evidence()
+        out.append(finding(
+            ID, f.lanes, ev,
+            msg("a maximum or minimum carried from one iteration to the next in order: the compiler vectorizes it "
+                "only where NaN and the sign of zero need not be kept in order (-ffinite-math-only, "
+                "-fno-signed-zeros), so the loop compares one element at a time"),
+            msg("let the compiler reorder it ({pragma}, or -ffinite-math-only -fno-signed-zeros; -ffast-math "
+                "includes both), or keep several running values (4 to 8) and combine them after the loop",
+                pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})"), ("fast_math",)))
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace
         out.append(finding(
