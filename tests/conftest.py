@@ -11,6 +11,8 @@ def _isolated_home(tmp_path_factory):
     home = tmp_path_factory.mktemp("rooflab-home")
     old = os.environ.get("ROOFLAB_HOME")
     os.environ["ROOFLAB_HOME"] = str(home)
+    # every document a command returns is checked against the typed model of its kind (rooflab.documents)
+    os.environ["ROOFLAB_CHECK_DOCUMENTS"] = "1"
     yield home
     if old is None:
         os.environ.pop("ROOFLAB_HOME", None)

@@ -22,7 +22,8 @@ from rooflab.render import files
 from rooflab.render.files import check_destinations
 from rooflab.render.notebook import Result
 from rooflab.render.plot import check_plot_path
-from rooflab.results.schema import schema_id
+from rooflab.results.schema import parse_schema, schema_id
+from rooflab.results.validate import check_document
 from rooflab.results.store import Store
 from rooflab.session import Session
 
@@ -181,6 +182,9 @@ def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=
     if doc is None:
         return None
     doc = Result({"schema": cmd.schema, **doc})
+    if os.environ.get("ROOFLAB_CHECK_DOCUMENTS"):  # the test suite: every document written matches its model
+        kind = parse_schema(doc["schema"])[0]  # show answers one run or several
+        check_document(kind, doc, kind)
     doc.command = cmd
     doc.options = opts
 

@@ -32,7 +32,7 @@ LAYERS = [
     {"kernels", "counters", "gpu", "userkernel"},
     {"machine"},
     {"timing", "toolchain"},
-    {"model", "results"},
+    {"model", "results", "documents"},
     {"contract", "i18n", "units", "errors", "paths"},
 ]
 # the package's own __init__ is its front door: it may reach the API (lazily) and declares nothing itself

@@ -1,29 +1,11 @@
-import json
 import sqlite3
 
 import pytest
 
 from rooflab.errors import RooflabError, RunNotFound
 from rooflab.results import schema
-from rooflab.results.schema import InvalidResult, Measurement, migrate
+from rooflab.results.schema import migrate
 from rooflab.results.store import Store
-
-
-def test_measurement_round_trip_and_derived_rates():
-    m = Measurement("triad", {"n": 1000}, [2e-3, 1e-3, 3e-3], flops=2000.0, bytes=24000.0, reps=10,
-                    ci95_seconds=(1e-3, 3e-3), rel_error=0.0)
-    d = json.loads(json.dumps(m.to_dict()))
-    m2 = Measurement.from_dict(d)
-    assert m2 == m
-    assert m.median_s == 2e-3
-    rate, ci = m.rate(m.bytes)
-    assert rate == pytest.approx(12e6) and ci == (pytest.approx(8e6), pytest.approx(24e6))
-
-
-@pytest.mark.parametrize("seconds", [[], [0.0], [-1.0], [float("nan")]])
-def test_measurement_invariants(seconds):
-    with pytest.raises(InvalidResult):
-        Measurement("k", {}, seconds)
 
 
 def test_migration_chain_applies_registered_steps(monkeypatch):

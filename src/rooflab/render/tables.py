@@ -138,7 +138,8 @@ def headline(cmd: Command, doc: dict) -> str:
     """The rest of a report's first line: what ran, quick or not, and the run's id."""
     parts = [cmd.headline(doc)] if cmd.headline is not None else []
     line = "".join(f" · {p}" for p in parts if p)
-    return line + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))
+    run = " · " + tr("run {id}", id=doc.get("run_id", "—")) if cmd.stored else ""  # a run is stored only if so
+    return line + (tr(" · quick") if doc.get("quick") else "") + run
 
 
 def render_generic(cmd: Command, doc: dict, console: Console) -> None:

@@ -7,8 +7,6 @@ than this rooflab knows, with a message that says so.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Callable
 
 from rooflab.errors import RooflabError
@@ -80,61 +78,3 @@ def migrate(doc: dict) -> dict:
         ver += 1
         doc["schema"] = f"rooflab.{kind}/{ver}"
     return doc
-
-
-class InvalidResult(RooflabError):
-    pass
-
-
-@dataclass
-class Measurement:
-    """One timed kernel at one configuration, with its raw samples and what they mean.
-
-    ``seconds`` are per-repetition samples (overhead removed). ``flops`` and ``bytes`` are the work model of one
-    repetition; rates are derived, never stored twice.
-    """
-
-    name: str
-    params: dict
-    seconds: list[float]
-    flops: float = 0.0
-    bytes: float = 0.0
-    reps: int = 1
-    ci95_seconds: tuple[float, float] | None = None
-    rel_error: float | None = None
-    audit: dict | None = None
-    warnings: list[dict] = field(default_factory=list)
-
-    def __post_init__(self):
-        if not self.seconds:
-            raise InvalidResult(f"{self.name}: a measurement needs samples")
-        if any((not math.isfinite(s)) or s <= 0 for s in self.seconds):
-            raise InvalidResult(f"{self.name}: times must be positive and finite")
-        if self.flops < 0 or self.bytes < 0:
-            raise InvalidResult(f"{self.name}: work counts must not be negative")
-
-    @property
-    def median_s(self) -> float:
-        s = sorted(self.seconds)
-        n = len(s)
-        return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
-
-    def rate(self, work: float) -> tuple[float, tuple[float, float] | None]:
-        """Work per second at the median time, and its CI (from the CI of the time)."""
-        r = work / self.median_s
-        ci = (work / self.ci95_seconds[1], work / self.ci95_seconds[0]) if self.ci95_seconds else None
-        return r, ci
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "params": self.params, "seconds": self.seconds, "reps": self.reps,
-                "flops": self.flops, "bytes": self.bytes,
-                "ci95_seconds": list(self.ci95_seconds) if self.ci95_seconds else None,
-                "rel_error": self.rel_error, "audit": self.audit, "warnings": self.warnings}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Measurement":
-        ci = d.get("ci95_seconds")
-        return cls(name=d["name"], params=dict(d.get("params", {})), seconds=list(d["seconds"]),
-                   flops=float(d.get("flops", 0.0)), bytes=float(d.get("bytes", 0.0)), reps=int(d.get("reps", 1)),
-                   ci95_seconds=tuple(ci) if ci else None, rel_error=d.get("rel_error"), audit=d.get("audit"),
-                   warnings=list(d.get("warnings", [])))

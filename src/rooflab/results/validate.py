@@ -5,18 +5,19 @@ Two checks, both cheap next to reading the JSON:
 
 - the shape of the whole document: nesting at most ``MAX_DEPTH`` deep, and no finite number beyond ``ABSURD`` in
   magnitude (nothing rooflab measures comes near it; a 1e308 put there by hand would overflow the drawing);
-- a typed schema (pydantic, as for kernel specs) of what the reports of a kind read: the bench kernels and their
-  rows, and the roofs every roofline is drawn from. A document of a million rows is checked on the rows a report
-  shows (the first and the last ``ROWS_SHOWN``), so that it is drawn within seconds.
+- the typed model of its kind (:mod:`rooflab.documents`), which names the first field that is not what rooflab
+  writes. A document of a million rows is checked on the rows a report shows (the first and the last
+  ``ROWS_SHOWN``), so that it is drawn within seconds.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Union
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
+from rooflab.documents import model_for
 from rooflab.errors import RooflabError
 
 MAX_DEPTH = 64
@@ -27,57 +28,6 @@ ROWS_SHOWN = 200  # rows a report shows at each end of a long table
 
 class DocumentError(RooflabError):
     """A stored or saved document that is not what rooflab wrote."""
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
-
-
-Number = Optional[float]
-
-
-class _Row(_Model):
-    label: str
-    size: dict[str, Any] = {}
-    time_s: Number = None
-    time_ci95: Optional[list[float]] = Field(None, min_length=2, max_length=2)
-    flops_per_s: Number = None
-    bytes_per_s: Number = None
-    intensity: Number = None
-    samples: Optional[int] = Field(None, ge=0)
-    seconds: Optional[list[float]] = None
-    rel_error: Number = None
-    error: Union[str, dict, None] = None
-    error_kind: Optional[str] = None
-
-
-class _Kernel(_Model):
-    name: str
-    sizes: list[_Row] = []
-
-
-class _Roof(_Model):
-    name: str
-    value: float
-
-
-class _Roofs(_Model):
-    compute: list[_Roof] = []
-    memory: list[_Roof] = []
-
-
-class _Bench(_Model):
-    kernels: list[_Kernel]
-    roofs: Optional[_Roofs] = None
-    points: list[dict] = []
-
-
-class _Measure(_Model):
-    ceilings: Union[dict[str, list[dict]], list[dict]]
-    roofs: Optional[_Roofs] = None
-
-
-MODELS = {"bench": _Bench, "measure": _Measure}
 
 
 def _shown(doc: dict) -> dict:
@@ -134,7 +84,7 @@ def check_document(kind: str, doc: dict, where: str = "result") -> dict:
     if not isinstance(doc, dict):
         raise DocumentError(f"{where}: not a document")
     _walk(doc, where)
-    model = MODELS.get(kind)
+    model = model_for(kind)
     if model is not None:
         try:
             model.model_validate(_shown(doc))

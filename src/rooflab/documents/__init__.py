@@ -1,0 +1,37 @@
+"""One typed model per document kind: validation when a document is read (one line naming the field), the JSON
+Schema rooflab publishes (``rooflab schema KIND``, docs/schemas/), and typed access for code that reads documents.
+
+Documents stay plain JSON in flight and on disk, exactly as the commands write them; :func:`read` checks one and
+returns its model, whose attributes are the document's fields."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from rooflab.documents import kernels, labs, measure, stored
+from rooflab.results.schema import schema_id
+
+MODELS: dict[str, type[BaseModel]] = {
+    "measure": measure.Measure, "measure.gpu": measure.GpuMeasure,
+    "bench": kernels.Bench, "compare": kernels.Compare, "explain": kernels.Explain, "profile": kernels.Profile,
+    "info": stored.Info, "history": stored.History, "run": stored.Run, "runs": stored.Runs, "labs": stored.Labs,
+    "schema": stored.Schema,
+    **labs.MODELS,
+}
+
+
+def model_for(kind: str) -> type[BaseModel] | None:
+    return MODELS.get(kind)
+
+
+def kinds() -> list[str]:
+    return sorted(MODELS)
+
+
+def json_schema(kind: str) -> dict:
+    """The JSON Schema of a document kind, with its identifier and current version."""
+    out = MODELS[kind].model_json_schema(by_alias=True)
+    sid = schema_id(kind)
+    out = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"urn:rooflab:{sid}", **out}
+    out["properties"]["schema"] = {**out["properties"].get("schema", {}), "const": sid}
+    return out

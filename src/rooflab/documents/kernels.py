@@ -1,0 +1,206 @@
+"""Documents about your kernels: bench (checked, timed and placed on the roofline), compare (two kernels or two runs
+in paired rounds), explain (the evidence, the findings and the experiments) and profile (counters or simulated
+caches)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import Field
+
+from rooflab.documents.common import Document, Interval, Library, Message, Model, Number, Roofs
+
+
+class KernelSpec(Model):
+    """A kernel as its spec declared it (source, function, work model, sizes, build, check)."""
+
+    name: str
+    source: str = ""
+    function: str = ""
+    prototype: str = ""
+    flops: Union[str, float] = 0.0
+    bytes: Union[str, float] = 0.0
+    sizes: list[dict[str, Any]] = []
+    flags: list[str] = []
+    threads: int = 1
+    precision: str = ""
+
+
+class Row(Model):
+    """One kernel at one size: its median time with the 95% CI and samples, its rates, and where it lies on the
+    roofline (the level holding its working set, the roof, the share of it reached, what bounds it)."""
+
+    label: str
+    size: dict[str, Any] = {}
+    time_s: Number = None
+    time_ci95: Interval = Field(None, min_length=2, max_length=2)
+    samples: Optional[int] = Field(None, ge=0)
+    seconds: Optional[list[float]] = None
+    cv: Number = None
+    flops: Number = None
+    bytes: Number = None
+    flops_per_s: Number = None
+    bytes_per_s: Number = None
+    intensity: Number = None
+    working_set_bytes: Number = None
+    level: Optional[str] = None
+    roof_flops_per_s: Number = None
+    of_roof: Number = None
+    bound: Optional[str] = None
+    rel_error: Number = None
+    checked: Optional[bool] = None
+    error: Union[str, dict, None] = None
+    error_kind: Optional[str] = None
+
+
+class BenchKernel(Model):
+    name: str
+    spec: Optional[dict[str, Any]] = None
+    roofs: Optional[dict[str, Any]] = None
+    sizes: list[Row] = []
+    library: Optional[Library] = None
+    git: Optional[dict[str, Any]] = None
+    error: Union[str, dict, None] = None
+
+
+class Point(Model):
+    label: str
+    intensity: Number = None
+    flops_per_s: Number = None
+
+
+class Bench(Document):
+    """``rooflab bench``: each kernel of a spec at each size."""
+
+    kernels: list[BenchKernel]
+    """Each kernel: its spec, its library, and a row per size."""
+    points: list[Point] = []
+    """The points drawn on the roofline, one per kernel and size."""
+    roofs: Optional[Roofs] = None
+    """The roofs the kernels are placed against."""
+    roofline_source: Optional[Message] = None
+    """Which stored measure runs the roofs come from."""
+
+
+class CompareRow(Model):
+    """One size: both medians, the paired per-round ratio B/A with its 95% CI, and the verdict."""
+
+    size: dict[str, Any] = {}
+    a_time_s: Number = None
+    b_time_s: Number = None
+    rounds: Optional[int] = None
+    ratio: Number = None
+    ci95: Interval = None
+    speedup: Number = None
+    speedup_ci95: Interval = None
+    threshold: Number = None
+    verdict: Optional[Literal["faster", "slower", "no difference"]] = None
+    kernel: Optional[str] = None  # comparing two stored runs: the kernel of this row
+    error: Union[str, dict, None] = None
+
+
+class Compare(Document):
+    """``rooflab compare``: A against B in interleaved rounds (two kernels), or two stored runs."""
+
+    mode: str
+    """"kernels" (two kernels timed now) or "runs" (two stored bench runs)."""
+    threshold: Number = None
+    """The smallest relative change called a difference."""
+    a: Optional[dict[str, Any]] = None
+    """A: its kernel spec, or its run."""
+    b: Optional[dict[str, Any]] = None
+    """B: its kernel spec, or its run."""
+    rows: list[CompareRow] = []
+    """One row per size: both times, the ratio with its CI, the verdict."""
+
+
+class Finding(Model):
+    """One reason a kernel falls short: its evidence, its hypothesis, what to change, the time it could save, and
+    what its experiment made of it (confirmed, refuted or inconclusive)."""
+
+    id: str
+    factor: Number = None
+    saving_s: Number = None
+    evidence: list[Message] = []
+    hypothesis: Optional[Message] = None
+    advice: Optional[Message] = None
+    experiments: list[str] = []
+    confirmed: Optional[dict[str, Any]] = None
+    refuted: Optional[dict[str, Any]] = None
+    inconclusive: Optional[dict[str, Any]] = None
+
+
+class Experiment(Model):
+    """A variant timed against the original in paired rounds: its verdict, speed-up and 95% CI, or why it has
+    none."""
+
+    id: str
+    what: Optional[Message] = None
+    finding: Optional[str] = None
+    verdict: Optional[str] = None
+    speedup: Number = None
+    speedup_ci95: Interval = None
+    rounds: Optional[int] = None
+    error: Union[str, dict, None] = None
+    error_kind: Optional[str] = None
+
+
+class ExplainRow(Row):
+    findings: list[Finding] = []
+    experiments: list[Experiment] = []
+    reference: Optional[dict[str, Any]] = None
+    traffic: Optional[dict[str, Any]] = None
+    trial_size: Optional[dict[str, Any]] = None
+
+
+class ExplainKernel(Model):
+    name: str
+    spec: Optional[dict[str, Any]] = None
+    roofs: Optional[dict[str, Any]] = None
+    sizes: list[ExplainRow] = []
+    library: Optional[Library] = None
+    code: Optional[dict[str, Any]] = None
+    error: Union[str, dict, None] = None
+
+
+class Explain(Document):
+    """``rooflab explain``: per kernel and size, the evidence, the ranked findings and their experiments."""
+
+    kernels: list[ExplainKernel]
+    """Each kernel: its code evidence, and per size its placement, findings and experiments."""
+    experiments_run: Optional[bool] = None
+    """Whether the experiments ran (--no-experiments: the findings alone)."""
+    roofs: Optional[Roofs] = None
+    """The roofs the kernels are placed against."""
+    roofline_source: Optional[Message] = None
+    """Which stored measure runs the roofs come from."""
+
+
+class Counters(Model):
+    instructions: Number = None
+    data_reads: Number = None
+    data_writes: Number = None
+    d1_misses: Number = None
+    ll_misses: Number = None
+    l1_traffic_bytes: Number = None
+    dram_traffic_bytes: Number = None
+
+
+class Profile(Document):
+    """``rooflab profile``: hardware counters (perf) where the machine exposes them, cachegrind's simulated caches
+    otherwise, against the spec's work model."""
+
+    kernel: dict[str, Any]
+    """The kernel's spec."""
+    size: dict[str, Any] = {}
+    """The size it ran at."""
+    calls: Optional[int] = None
+    """Calls counted."""
+    model: Optional[dict[str, Number]] = None
+    """The spec's FLOP and byte counts per call."""
+    method: Optional[str] = None
+    """perf (hardware counters) or cachegrind (simulated caches)."""
+    perf: Optional[dict[str, Any]] = None
+    cachegrind: Optional[dict[str, Any]] = None
+    counters: Optional[Counters] = None
+    fallback_reason: Optional[Message] = None
