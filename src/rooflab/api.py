@@ -23,8 +23,8 @@ from rooflab.render.files import check_destinations
 from rooflab.render.notebook import Result
 from rooflab.render.plot import check_plot_path
 from rooflab.results.schema import parse_schema, schema_id
-from rooflab.results.validate import check_document
 from rooflab.results.store import Store
+from rooflab.results.validate import check_document
 from rooflab.session import Session
 
 

@@ -24,6 +24,7 @@ from rooflab.machine import describe
 from rooflab.machine.env import environment
 from rooflab.machine.limits import measure_clock
 from rooflab.results.store import Store, to_jsonable
+from rooflab.timing import policy
 from rooflab.timing.checks import MeasurementWarning, check_competing_load, check_spread, check_timer_resolution
 from rooflab.timing.clock import MonotonicClock, measured_resolution
 from rooflab.timing.harness import HarnessConfig, Timing
@@ -53,6 +54,9 @@ class Outcome:
         self.output = output or {}  # what the kernel printed: {"stdout": ..., "stderr": ...}
         self.cpus_busy = cpus_busy  # CPUs the kernel kept busy while it was timed (its CPU time over wall time)
         self.subnormals = subnormals  # the share of subnormal values in its arrays after its calls, where any
+        self.others_cores: float | None = None  # cores others used meanwhile (processes, the host's steal)
+        self.attempts = 1  # how many times it was measured (run_until_quiet)
+        self.disturbed: list[dict] = []  # why the CPUs were not its own while the attempt kept ran, if they were not
 
     @property
     def ok(self) -> bool:
@@ -189,6 +193,27 @@ class Session:
                           cpus_busy=res.get("cpus_busy"), subnormals=res.get("subnormals"))
             self.check_timing(kernel.name, t)
         self.record(kernel.name, {**out.to_dict(), "params": kernel.params})
+        return out
+
+    def run_until_quiet(self, kernel: CKernel, config: HarnessConfig = HarnessConfig(), *, attempts: int = 2,
+                        timeout_s: float | None = None) -> Outcome:
+        """:meth:`run` under the measurement policy (:mod:`rooflab.timing.policy`): measured again, up to
+        ``attempts`` times, while its threads waited for a CPU or other processes were busy (anywhere: the kernel is
+        not pinned); the least disturbed attempt is kept. The outcome says how many attempts were made, the cores
+        others used meanwhile, and why the CPUs were not its own if even the kept attempt shows it."""
+        def once() -> dict:
+            m0 = self.mark()
+            out = self.run(kernel, config, timeout_s=timeout_s)
+            out.others_cores = self.others_for(m0, self.mark(), shared=True)
+            if not out.ok:  # a crash, a hang or a wrong result is reported, not measured again
+                return {"out": out, "disturbance": 0.0, "reasons": []}
+            score, reasons = policy.assess(0.0, running=out.timing.running_fraction, others=out.others_cores)
+            return {"out": out, "disturbance": score, "reasons": reasons}
+
+        made = policy.until_quiet(self, once, attempts)
+        kept = policy.kept(made)
+        out = kept["out"]
+        out.attempts, out.disturbed = len(made), kept["reasons"]
         return out
 
     def check_timing(self, subject: str, t: Timing, *, spread_threshold: float = 0.05) -> None:

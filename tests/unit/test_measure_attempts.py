@@ -7,7 +7,8 @@ import pytest
 from rooflab.errors import RooflabError
 from rooflab.commands.measure import cpu as measure
 from rooflab.kernels.builders import PeakVariant, default_chains, vector_bytes
-from rooflab.commands.measure.cpu import MeasureOptions, disturbance, make_plan
+from rooflab.commands.measure.cpu import MeasureOptions, make_plan
+from rooflab.timing.policy import disturbance
 from rooflab.machine import describe_cpu
 from rooflab.timing.harness import Timing
 
@@ -253,7 +254,7 @@ def test_an_attempt_that_fails_after_one_that_ran_keeps_the_one_that_ran(machine
 
 
 def test_a_thread_slower_than_its_sibling_for_the_same_work_names_its_cpu():
-    from rooflab.commands.measure.cpu import assess
+    from rooflab.timing.policy import assess
     from rooflab.kernels.tasks import thread_balance
 
     # the host gave CPU 1 half a core: its thread took twice as long for the same share of the work, in every sample

@@ -25,6 +25,7 @@ from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, python_overhead, python_timed, run_samples
+from rooflab.timing.policy import mark_disturbed
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.expr import arith
 from rooflab.userkernel.spec import KernelSpec, load_spec, select
@@ -52,7 +53,8 @@ def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofl
             continue
         for size in spec.sizes:
             label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
-            out = session.run(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
+            out = session.run_until_quiet(task(spec, lib, size, label), config_for(spec, quick),
+                                          timeout_s=spec.timeout)
             flops, nbytes = spec.work(size)
             row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
                    "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error,
@@ -63,11 +65,19 @@ def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofl
                 row.update(error=out.error, error_kind=out.error_kind)
             else:
                 timed_row(row, flops, nbytes, out.timing, roofs, caps, points)
+                judged(row, out)
             entry["sizes"].append(row)
         kernels.append(entry)
     first = kernels[0]["roofs"] if kernels else roofs_at(roofline, 1, prec)
     return {"quick": quick, "kernels": kernels, "points": points,
             "roofs": {"compute": first["compute"], "memory": first["memory"]}, "roofline_source": first["source"]}
+
+
+def judged(row: dict, out) -> None:
+    """What the measurement policy made of a row: its attempts, the cores others used meanwhile, and ``status``
+    ``disturbed`` with the reasons when the CPUs were not its own even in the attempt kept."""
+    row.update(attempts=out.attempts, others_cores=out.others_cores, status="ok")
+    mark_disturbed(row, {"reasons": out.disturbed})
 
 
 def _rel_error(got, ref) -> float:

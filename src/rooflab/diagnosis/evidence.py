@@ -16,6 +16,7 @@ from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
+from rooflab.timing.policy import mark_disturbed
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
@@ -623,9 +624,8 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     """Time one size (checked first), place it on the roofline of the threads it was declared for and of all the
     CPUs, with its working set against the caches."""
     label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
-    m0 = session.mark()
-    out = session.run(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
-    others = session.others_for(m0, session.mark(), shared=True)
+    out = session.run_until_quiet(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
+    others = out.others_cores
     flops, nbytes = spec.work(size)
     caps = cache_capacities(session.machine, spec.threads)
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
@@ -639,6 +639,8 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     row["cpus_busy"] = out.cpus_busy
     if others is not None:  # other processes and the host's steal while it ran: CPU time they took is not idle
         row["others_cores"] = others
+    row.update(attempts=out.attempts, status="ok")
+    mark_disturbed(row, {"reasons": out.disturbed})
     if out.subnormals:
         row["subnormals"] = out.subnormals
     row["timing"] = out.timing.to_dict()

@@ -51,6 +51,13 @@ class Row(Model):
     checked: Optional[bool] = None
     error: Union[str, dict, None] = None
     error_kind: Optional[str] = None
+    status: Optional[Literal["ok", "disturbed"]] = None
+    """ok, or disturbed: the CPUs were not its own even in the attempt kept (``reason`` says why)."""
+    reason: Optional[Message] = None
+    attempts: Optional[int] = Field(None, ge=1)
+    """How many times it was measured: again while the CPUs were not its own."""
+    others_cores: Number = None
+    """Cores other processes and the host's steal used while it ran."""
 
 
 class BenchKernel(Model):

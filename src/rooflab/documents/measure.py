@@ -8,6 +8,7 @@ from pydantic import Field
 
 from rooflab.documents.common import Document, Interval, Library, Message, Model, Number, Roofs
 
+
 class ComputeCeiling(Model):
     """A compute ceiling: the FLOP rate one kernel reached (median, 95% CI, samples), against the theoretical peak,
     with its status (ok, or why not)."""

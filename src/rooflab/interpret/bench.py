@@ -23,6 +23,8 @@ def bench_observations(doc: dict) -> list[dict]:
         if not k["sizes"][0].get("checked"):
             out.append(msg("{name}: no [check] in the spec, so its results were not verified.", name=k["name"]))
         for r in ok:
+            if r.get("status") == "disturbed":
+                out.append(msg("{label}: {why}; its figures may be low.", label=r["label"], why=r["reason"]))
             if r.get("of_roof") is None:
                 continue
             above = (msg(" — above its roof, which is impossible: the FLOP or byte count in the spec and the "

@@ -233,6 +233,8 @@ def kernel_observations(kernels: list[dict]) -> list[dict]:
             if r.get("error"):
                 out.append(msg("{where}: not measured — {error}", where=where, error=r["error"]))
                 continue
+            if r.get("status") == "disturbed":
+                out.append(msg("{label}: {why}; its figures may be low.", label=where, why=r["reason"]))
             fs = r.get("findings") or []
             if not fs:
                 continue

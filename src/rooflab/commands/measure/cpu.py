@@ -21,7 +21,7 @@ import numpy as np
 from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
 from rooflab.contract import Command, Mpi, option, quick_option, threads_option
 from rooflab.errors import RooflabError, StoreError
-from rooflab.i18n import join, msg
+from rooflab.i18n import msg
 from rooflab.interpret.measure import measure_observations
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock,
@@ -35,9 +35,10 @@ from rooflab.model.roofline import best_bandwidth, best_compute, matmul_counts, 
 from rooflab.mpi.jobs import aggregate_measure_job
 from rooflab.results.history import measure_history
 from rooflab.session import Session
-from rooflab.timing.checks import (COMPETING_CORES, check_clock_stability, check_level_order, check_physical_limit,
-                                   check_thread_scaling)
+from rooflab.timing import policy
+from rooflab.timing.checks import check_clock_stability, check_level_order, check_physical_limit, check_thread_scaling
 from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.timing.policy import CV_LIMIT, OTHERS_LIMIT, RUNNING_MIN, assess, mark_disturbed
 from rooflab.toolchain.asm import audit_function
 
 KLASSES = ("scalar", "simd", "simd_fma")
@@ -54,7 +55,6 @@ TRAFFIC_MODEL = {
     "copy_nt": "16 B/element: one load + one streaming store (no write-allocate: DRAM moves the 16 B counted)",
     "triad_nt": "24 B/element: two loads + one streaming store (no write-allocate: DRAM moves the 24 B counted)",
 }
-CEILING_CV_LIMIT = 0.03
 
 
 @dataclass(frozen=True)
@@ -150,77 +150,14 @@ def elements_for(kind: str, ws: float) -> int:
 # CPU time against the call's wall time), or other processes busy on the CPUs that matter to it. The attempt kept is
 # the least disturbed one, not the fastest, and every attempt is recorded. When even that one shows that the CPUs
 # were not ours, the ceiling is marked `disturbed`: shown with its reason, never a roof.
-CLOCK_DIP_LIMIT = 0.05  # one clock sample this far below the best: measured again (a host interrupt, often)
-LOST_LIMIT = 0.15  # the host kept this share of the time from the threads (median, not one sample): not ours
-SCALING_MIN_EFFICIENCY = 0.75
-RUNNING_MIN = 0.90  # the threads waited for a CPU at most this share of each call (late start + preemption)
-# the slowest thread of an evenly split kernel took at most this many times the fastest one's time (median over the
-# samples); quiet, the stream kernels' threads differ by up to ~1.2x on L1-sized sets and the peak's by under 4%, while
-# a vCPU the host gives another tenant's work runs its thread about half as fast
-IMBALANCE_LIMIT = 1.4
 # a one-thread compute ceiling on a virtual machine under this fraction of the theoretical peak, while other
 # processes kept another vCPU busy, was sharing a physical core (quiet here: 96-99%; beside a burst on the other vCPU:
 # 0.47x its quiet rate, with clean signals of its own)
 VM_SHARED_CORE_FRACTION = 0.8
-OTHERS_LIMIT = COMPETING_CORES  # cores used by others, meanwhile, on the CPUs that matter to the ceiling
 # a one-thread private-cache ceiling measured again only for the load on the other vCPUs: this many more tries,
 # this far apart (bursts come and go within a second)
 BESIDE_EXTRA_ATTEMPTS = 2
 BESIDE_SPACING_S = 0.3
-
-
-def assess(cv: float, *, clock_dip: float = 0.0, lost: float | None = None, fraction: float | None = None,
-           efficiency: float | None = None, running: float | None = None,
-           others: float | None = None, balance: dict | None = None) -> tuple[float, list[dict]]:
-    """How far an attempt is from a quiet measurement (<= 1 is quiet: the largest of the ratios to each limit), and
-    the reasons, as messages, to believe the CPUs were not ours. A high spread or one dipped clock sample is measured
-    again but is no such reason: on a shared host they come and go; the time the host took over the whole attempt
-    (``lost``), threads waiting for a CPU, all threads far below one thread's rate times the cores, and other
-    processes busy where it matters are."""
-    parts = [cv / CEILING_CV_LIMIT, clock_dip / CLOCK_DIP_LIMIT]
-    reasons = []
-    if lost is not None:
-        parts.append(lost / LOST_LIMIT)
-        if lost > LOST_LIMIT:
-            reasons.append(msg("the host kept the core from it {lost:.0%} of the time", lost=lost))
-    if fraction is not None and fraction > 1.02:
-        parts.append(10.0 * fraction)
-    if efficiency is not None and efficiency > 0:
-        parts.append(SCALING_MIN_EFFICIENCY / efficiency)
-        if efficiency < SCALING_MIN_EFFICIENCY:
-            reasons.append(msg("all threads ran at {eff:.0%} of one thread's rate times the cores", eff=efficiency))
-    if running is not None:
-        parts.append((1.0 - running) / (1.0 - RUNNING_MIN))
-        if running < RUNNING_MIN:
-            reasons.append(msg("its threads waited for a CPU {wait:.0%} of the time", wait=1.0 - running))
-    if others is not None:
-        parts.append(others / OTHERS_LIMIT)
-        if others >= OTHERS_LIMIT:
-            reasons.append(msg("other processes used {cores:.2f} core(s) meanwhile", cores=others))
-    if balance is not None:
-        ratio = balance["ratio"]
-        parts.append((ratio - 1.0) / (IMBALANCE_LIMIT - 1.0))
-        if ratio > IMBALANCE_LIMIT:
-            reasons.append(msg("its thread on CPU {cpu} took {r:.2f}x as long as its sibling's for the same work: that "
-                               "CPU was not all its own", cpu=balance["slow_cpu"], r=ratio)
-                           if balance.get("slow_cpu", -1) >= 0 else
-                           msg("its slowest thread took {r:.2f}x as long as the fastest for the same work: its CPU was "
-                               "not all its own", r=ratio))
-    return float(max(parts)), reasons
-
-
-def disturbance(cv: float, **kw) -> float:
-    """How far an attempt is from a quiet measurement: <= 1 is quiet; the largest of the ratios to each limit."""
-    return assess(cv, **kw)[0]
-
-
-def _measure_again(session: Session, attempt: dict) -> bool:
-    """Whether to measure again after ``attempt`` (the job's decision under MPI); when the CPUs were not ours, first
-    wait for quiet while the session's waiting budget lasts."""
-    again = session.agree(attempt["disturbance"] > 1.0)
-    if again and attempt["reasons"] and session.wait_quiet_left > 0:
-        session.wait_for_quiet(OTHERS_LIMIT)
-    return again
 
 
 def _peak_attempt(res: dict, flops: float, th: dict | None, prec: str, klass: str, threads: int,
@@ -276,13 +213,6 @@ def _attempt_log(attempts: list[dict], kept: dict) -> list[dict]:
              "kept": a is kept} for a in attempts]
 
 
-def _mark_disturbed(entry: dict, kept: dict) -> None:
-    """A ceiling whose least disturbed attempt still shows that the CPUs were not ours is not a ceiling."""
-    if kept.get("reasons") and entry.get("status") == "ok":
-        entry.update(status="disturbed", reason=msg("measured while the CPUs were not all ours: {why}",
-                                                    why=join(kept["reasons"])))
-
-
 def _rate(work: float, t: Timing) -> tuple[float, list[float], list[float]]:
     s = t.summary
     return (*s.rate(work), [work / x for x in t.samples])
@@ -315,22 +245,24 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                          "vector_bits": v.vbytes * 8, "chains": v.chains, "threads": threads, "audit": audit,
                          "library": lib.to_dict()}
                 one = best_compute(out, prec, klass, 1) if threads > 1 else None
-                attempts = []
+                attempts: list[dict] = []
+
+                def once() -> dict:
+                    m0 = session.mark()
+                    res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
+                                       dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
+                                       threads=threads, config=plan.peak, on_quiet_cpus=threads)
+                    m1 = session.mark()
+                    others = session.others_for(m0, m1, shared=False)
+                    # on a virtual machine, the load on the other vCPUs too (see _peak_attempt)
+                    beside = (session.others_for(m0, m1, shared=True) if session.last_cpus and
+                              machine.get("virtualized") else None)
+                    attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
+                                                  one["flops_per_s"] if one else None, others, beside))
+                    return attempts[-1]
+
                 try:
-                    for _ in range(plan.attempts):
-                        m0 = session.mark()
-                        res = session.call(f"peak {name} x{threads}", tasks.peak_task, str(lib.path), clock_lib,
-                                           dtype=PREC_DTYPE[prec], chains=v.chains, lanes=v.lanes,
-                                           threads=threads, config=plan.peak, on_quiet_cpus=threads)
-                        m1 = session.mark()
-                        others = session.others_for(m0, m1, shared=False)
-                        # on a virtual machine, the load on the other vCPUs too (see _peak_attempt)
-                        beside = (session.others_for(m0, m1, shared=True) if session.last_cpus and
-                                  machine.get("virtualized") else None)
-                        attempts.append(_peak_attempt(res, v.flops_per_rep * threads, th, prec, klass, threads,
-                                                      one["flops_per_s"] if one else None, others, beside))
-                        if not _measure_again(session, attempts[-1]):
-                            break
+                    policy.until_quiet(session, once, plan.attempts)
                 except RooflabError as exc:
                     if not attempts:
                         entry.update(status="failed", reason=str(exc), flops_per_s=None, ci95=None)
@@ -338,7 +270,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                         session.record(f"peak {name} x{threads}", entry)
                         continue
                     entry["retry_error"] = str(exc)  # a later attempt failed: the earlier ones stand
-                kept = min(attempts, key=lambda a: a["disturbance"])
+                kept = policy.kept(attempts)
                 res, tp, tc = kept["res"], kept["tp"], kept["tc"]
                 rate, ci, _ = _rate(v.flops_per_rep * threads, tp)
                 entry.update(flops_per_s=rate, ci95=ci, samples=tp.summary.n, cv=tp.summary.cv,
@@ -363,8 +295,8 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                     entry.update(of_theoretical=None, of_theoretical_ci95=None, theoretical_flops_per_s=None)
                 if refusal and entry["status"] == "ok":
                     entry.update(status="refused", reason=refusal)
-                _mark_disturbed(entry, kept)
-                session.check_timing(f"{name} x{threads}", tp, spread_threshold=CEILING_CV_LIMIT)
+                mark_disturbed(entry, kept)
+                session.check_timing(f"{name} x{threads}", tp, spread_threshold=CV_LIMIT)
                 out.append(entry)
                 session.record(f"peak {name} x{threads}", entry)
     if threads_all > 1:
@@ -398,7 +330,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                 continue
             everything = Timing.from_dict(res["timing"])
             t, touched = everything.rounds_kept(RUNNING_MIN)
-            session.check_timing(f"{name} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
+            session.check_timing(f"{name} x{threads}", t, spread_threshold=CV_LIMIT)
             rate, ci, _ = _rate(2.0 * plan.gemm_n ** 3, t)
             entry.update(flops_per_s=rate, ci95=ci, samples=t.summary.n, cv=t.summary.cv, rel_error=res["rel_error"],
                          seconds=everything.samples, disturbed_rounds=touched, running=t.running_fraction,
@@ -416,7 +348,7 @@ def _compute_ceilings(session: Session, opts: MeasureOptions, plan: Plan, machin
                                                                             threads))
             _, reasons = assess(0.0, others=others, running=t.running_fraction, efficiency=eff)
             entry.update(others_cores=others, efficiency=eff, beside_cores=beside)
-            _mark_disturbed(entry, {"reasons": reasons})
+            mark_disturbed(entry, {"reasons": reasons})
             out.append(entry)
             session.record(f"{name} x{threads}", entry)
     return out
@@ -693,7 +625,7 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
         if not tries[n]:
             out.append({**base, "status": "failed", "reason": failure, "bytes_per_s": None, "ci95": None})
             continue
-        kept = min(tries[n], key=lambda a: a["disturbance"])
+        kept = policy.kept(tries[n])
         r, t = kept["r"], kept["tp"]
         rate, ci, _ = _rate(bpe * n, t)
         entry = {**base, "bytes_per_s": rate, "ci95": ci, "samples": t.summary.n, "cv": t.summary.cv, "reps": t.reps,
@@ -707,8 +639,8 @@ def _bandwidth_ceilings(session: Session, plan: Plan, machine: dict, lib, kind: 
             entry.update(status="impossible", reason=impossible)
         elif refusal:
             entry.update(status="refused", reason=refusal)
-        _mark_disturbed(entry, kept)
-        session.check_timing(f"{level} {kind} x{threads}", t, spread_threshold=CEILING_CV_LIMIT)
+        mark_disturbed(entry, kept)
+        session.check_timing(f"{level} {kind} x{threads}", t, spread_threshold=CV_LIMIT)
         out.append(entry)
         session.record(f"ceiling {level} {kind} x{threads}", entry)
     return out
@@ -923,7 +855,7 @@ def _reference_entry(source: str, kernel: str, threads: int, rate: float, ci, t:
          "status": "ok", "reason": None, "reference": source}
     if impossible:
         e.update(status="impossible", reason=impossible)
-    _mark_disturbed(e, {"reasons": assess(0.0, others=others, running=t.running_fraction)[1]})
+    mark_disturbed(e, {"reasons": assess(0.0, others=others, running=t.running_fraction)[1]})
     return e
 
 
