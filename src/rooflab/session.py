@@ -214,6 +214,9 @@ class Session:
         kept = policy.kept(made)
         out = kept["out"]
         out.attempts, out.disturbed = len(made), kept["reasons"]
+        # what the kernel printed, and what the worker put back after it, may show in the first attempt only (a
+        # kernel that prints once, a state restored once): kept from whichever attempt has it
+        out.output = out.output or next((a["out"].output for a in made if a["out"].output), {})
         return out
 
     def check_timing(self, subject: str, t: Timing, *, spread_threshold: float = 0.05) -> None:

@@ -43,7 +43,9 @@ def test_bench_measures_places_and_reports_each_failure(bench_run):
     assert any("wrong" in o["text"] for o in doc["observations"])
     with Store(store) as st:
         stored = st.get(doc["run_id"])
-    assert stored["status"] == "complete" and len(stored["records"]) == 8
+    # a record per attempt: a size measured while the CPUs were not its own is measured again (a busy machine)
+    attempts = sum(r.get("attempts", 1) for kk in doc["kernels"] for r in kk["sizes"])
+    assert stored["status"] == "complete" and len(stored["records"]) == attempts >= 8
     assert stored["header"]["environment"]["python"]  # the record of what ran where
     assert "git" in doc["kernels"][0]  # the state of the work tree holding the kernel's source
 

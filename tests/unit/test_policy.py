@@ -75,3 +75,24 @@ def test_a_bench_row_says_what_the_policy_made_of_it():
     row = {"label": "k n=2"}
     judged(row, quiet)
     assert row["status"] == "ok" and row["attempts"] == 1
+
+
+def test_a_kernel_measured_again_keeps_what_it_printed_in_any_attempt():
+    from rooflab.session import Session
+    from rooflab.timing.harness import Timing
+
+    def outcome(running: float, output: dict) -> Outcome:
+        t = Timing(reps=1, samples=[1e-3] * 5, raw=[1e-3] * 5, running=[running] * 5)
+        return Outcome("k n=1", timing=t, rel_error=0.0, output=output)
+
+    printed = {"stdout": "hello", "notes": ["the kernel changed the rounding mode: rooflab put it back"]}
+    outs = iter([outcome(0.5, printed), outcome(0.99, {})])  # waited for a CPU, then quiet; printed only the first time
+    s = Session.__new__(Session)  # the policy's view of a session, without a worker
+    s.run = lambda kernel, config, timeout_s=None: next(outs)
+    s.mark = lambda: None
+    s.others_for = lambda a, b, shared: 0.0
+    s.agree = lambda flag: flag
+    s.wait_quiet_left = 0.0
+    out = Session.run_until_quiet(s, None, None)
+    assert out.attempts == 2 and out.disturbed == [] and out.timing.running_fraction == 0.99
+    assert out.output == printed
