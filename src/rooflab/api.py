@@ -96,7 +96,7 @@ def refuse_under_launcher(name: str) -> None:
 def run_in_session(cmd: Command, session, opts) -> dict:
     """Run a command in a session opened by the caller (a test's, with a machine record of its own) and complete
     its document as :func:`call` does: schema, load, warnings, observations, stored."""
-    return session.finish({"schema": cmd.schema, **cmd.run(session, opts)}, observe=cmd.interpret)
+    return session.finish({"schema": cmd.schema, **cmd.run(session, opts)}, observe=cmd.report.interpret)
 
 
 def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict | None:
@@ -119,7 +119,7 @@ def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict 
         return None
     doc = cmd.mpi.aggregate(doc, [p["result"] for p in doc["mpi"]["per_rank"]], opts)
     doc["schema"] = cmd.schema
-    if save and cmd.stored:
+    if save and cmd.outputs.stored:
         store_job(stores.store, cmd.kind, doc)
     return doc
 
@@ -129,9 +129,9 @@ def _measure(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict 
         return _mpi_job(cmd, opts, stores, save, progress)
     if cmd.mpi is not None:
         refuse_under_launcher(cmd.name)
-    if cmd.before is not None:
-        opts = cmd.before(opts, Context(stores, save, progress))
-    with Session(cmd.kind, store=stores.store if (save and cmd.stored) else None, progress=progress,
+    if cmd.hooks.before is not None:
+        opts = cmd.hooks.before(opts, Context(stores, save, progress))
+    with Session(cmd.kind, store=stores.store if (save and cmd.outputs.stored) else None, progress=progress,
                  worker_env=dict(cmd.worker_env)) as s:
         return run_in_session(cmd, s, opts)
 
@@ -140,13 +140,13 @@ def resolve(cmd: Command, values: dict, *, cli: bool = False) -> tuple[Command, 
     """The command that runs these option values (another one where ``route`` says so) and its options, checked
     and prepared: every mistake in them is reported here, before anything starts."""
     opts = make_options(cmd.options, values, where=("both", "cli") if cli else ("both", "api"))
-    if cmd.route is not None:
-        routed = cmd.route(opts)
+    if cmd.hooks.route is not None:
+        routed = cmd.hooks.route(opts)
         if routed is not None:
             name, vals = routed
             return resolve(registry.command(name), vals)
-    if cmd.prepare is not None:
-        opts = cmd.prepare(opts)
+    if cmd.hooks.prepare is not None:
+        opts = cmd.hooks.prepare(opts)
     return cmd, opts
 
 
@@ -161,9 +161,9 @@ def call(cmd: Command, values: dict, *, store=None, save: bool = True, progress=
         store, save = None, False
     asked = {"html": html, "csv": csv, "plot": plot}
     for what, given in asked.items():
-        if given and what not in cmd.outputs:
+        if given and what not in cmd.outputs.files:
             raise RooflabError(f"{cmd.title} writes no {what} file")
-    for what in cmd.requires:
+    for what in cmd.outputs.required:
         if not asked[what]:
             raise RooflabError(f"{cmd.title} needs --{what} (the file to write)")
     if plot:
@@ -215,7 +215,7 @@ def signature(cmd: Command) -> inspect.Signature:
         params.append(inspect.Parameter(f.name, kind, default=default, annotation=f.type))
     positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     keyword = [p for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY]
-    common = [p for p in _COMMON if p.name in ("store", "save", "progress") or p.name in cmd.outputs]
+    common = [p for p in _COMMON if p.name in ("store", "save", "progress") or p.name in cmd.outputs.files]
     return inspect.Signature(positional + keyword + common)
 
 

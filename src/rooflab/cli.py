@@ -150,16 +150,16 @@ def command_of(cmd) -> click.Command:
         params.append(click.Option(["--store", "store_path"], type=click.Path(dir_okay=False), default=None,
                                    help="Results store (SQLite file). Default: $ROOFLAB_HOME/store.sqlite or the user "
                                         "data directory."))
-    if cmd.needs == "session" and cmd.stored:
+    if cmd.needs == "session" and cmd.outputs.stored:
         params.append(click.Option(["--no-store"], is_flag=True, help="Do not save the run in the results store."))
     files = {"html": ("--html", click.Path(dir_okay=False), "Also write the run as one self-contained HTML page to "
                                                            "FILE."),
              "csv": ("--csv", click.Path(file_okay=False), "Also write every table of the run as CSV files into DIR."),
              "plot": ("--plot", click.Path(dir_okay=False), "Also draw the roofline to FILE (.png, .svg or .pdf; "
                                                            "needs matplotlib).")}
-    for what in cmd.outputs:
+    for what in cmd.outputs.files:
         flag, ptype, helptext = files[what]
-        params.append(click.Option([flag, f"{what}_path"], type=ptype, default=None, required=what in cmd.requires,
+        params.append(click.Option([flag, f"{what}_path"], type=ptype, default=None, required=what in cmd.outputs.required,
                                    help=helptext))
 
     def callback(as_json=False, store_path=None, no_store=False, html_path=None, csv_path=None, plot_path=None,
@@ -171,11 +171,11 @@ def command_of(cmd) -> click.Command:
             return None
         if as_json:
             _emit_json(doc)
-        elif cmd.shows:
+        elif cmd.report.shows:
             render(doc, _console())
         for line in getattr(doc, "written", []):
-            click.echo(visible(str(line)), err=as_json or not cmd.shows)
-        status = cmd.exit_status(doc, doc.options) if cmd.exit_status is not None else None
+            click.echo(visible(str(line)), err=as_json or not cmd.report.shows)
+        status = cmd.hooks.exit_status(doc, doc.options) if cmd.hooks.exit_status is not None else None
         if status:
             code, message = status
             click.echo(visible(f"rooflab: {message}"), err=True)

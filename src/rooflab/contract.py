@@ -232,6 +232,44 @@ class Mpi:
 
 
 @dataclass(frozen=True)
+class Report:
+    """What the reports show of a command's document: its ``tables`` (text, HTML, CSV), ``headline(document) ->
+    str`` (the rest of the report's first line), ``interpret(document) -> messages`` (observations written from the
+    numbers, after the load check), and whether the command line prints it (``shows``: a report command's output is
+    its HTML page, nothing more)."""
+
+    tables: tuple[Table, ...] = ()
+    headline: Callable[[dict], str] | None = None
+    interpret: Callable[[dict], list] | None = None
+    shows: bool = True
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What a command writes besides the document it prints: the ``files`` it can write (``html``, ``csv``,
+    ``plot``), those it cannot run without (``required``: a report is its HTML page), and whether its runs go to
+    the store (``stored``)."""
+
+    files: tuple[str, ...] = ("html", "csv")
+    required: tuple[str, ...] = ()
+    stored: bool = True
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """Where a command steps in around its run: ``prepare(options) -> options`` checks and resolves options before
+    anything starts (a spec file is read and every mistake in it reported); ``before(options, context) ->
+    options`` reads the store or runs other commands first (``context.store``, ``context.run(name, **options)``);
+    ``route(options) -> (name, options) | None`` hands these options to another command (``measure --device
+    cuda``); ``exit_status(document, options) -> (status, message) | None`` is the command line's exit status."""
+
+    prepare: Callable | None = None
+    before: Callable | None = None
+    route: Callable | None = None
+    exit_status: Callable | None = None
+
+
+@dataclass(frozen=True)
 class Command:
     """One command or lab.
 
@@ -241,18 +279,14 @@ class Command:
       keyword arguments.
     - ``run``: ``run(session, options) -> document`` for a command that measures (``needs="session"``);
       ``run(store, options)`` for one that reads the store (``needs="store"``); ``run(options)`` otherwise.
+    - ``group`` ("lab" for a lab), ``order`` (its place in the list of its group), ``cli`` (offered on the command
+      line, or through another command's ``route`` only).
     - ``kind``/``version``/``migrations``: the document's schema ``rooflab.<kind>/<version>``; ``migrations[v]``
       brings a document of version v to v + 1.
     - ``worker_env``: environment of the worker process that runs its kernels.
-    - ``interpret(document) -> messages``: observations written from the numbers, after the load check.
-    - ``tables``, ``headline(document) -> str``: what the reports show (text, HTML, CSV).
-    - ``outputs``: the files it can also write (``html``, ``csv``, ``plot``), ``requires`` those it must;
-      ``stored``: whether its runs go to the store.
-    - ``prepare(options) -> options``: checks and resolves options before anything starts (a spec file is read
-      and every mistake in it reported); ``before(options, context) -> options``: reads the store or runs other
-      commands first (``context.store``, ``context.run(name, **options)``).
-    - ``route(options) -> (name, options) | None``: another command runs these options (``measure --device cuda``).
-    - ``exit_status(document, options) -> (status, message) | None``: the command line's exit status.
+    - ``report``: what the reports show of its document (:class:`Report`).
+    - ``outputs``: the files it writes and whether it is stored (:class:`Outputs`).
+    - ``hooks``: where it steps in around its run (:class:`Hooks`).
     - ``mpi``: how it runs as an MPI job, when it can.
     - ``translations``: the templates of its messages, headers and titles in other languages, where the module
       carries them itself (``{"zh": {english: chinese}}``); the others are in the gettext catalogues
@@ -263,27 +297,19 @@ class Command:
     summary: dict
     options: type
     run: Callable
-    group: str = ""  # "lab" for a lab
+    needs: str = "session"
+    group: str = ""
+    order: int = 100
+    cli: bool = True
     kind: str = ""
     version: int = 1
     migrations: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
     worker_env: Mapping[str, str] = field(default_factory=dict)
-    interpret: Callable[[dict], list] | None = None
-    tables: tuple[Table, ...] = ()
-    headline: Callable[[dict], str] | None = None
-    needs: str = "session"
-    stored: bool = True
-    outputs: tuple[str, ...] = ("html", "csv")
-    requires: tuple[str, ...] = ()  # the outputs it cannot run without (a report is its HTML page)
-    prepare: Callable | None = None
-    before: Callable | None = None
-    route: Callable | None = None
-    exit_status: Callable | None = None
+    report: Report = Report()
+    outputs: Outputs = Outputs()
+    hooks: Hooks = Hooks()
     mpi: Mpi | None = None
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # {"zh": {english: chinese}}
-    cli: bool = True
-    shows: bool = True  # the command line prints the document (a report is its HTML page, nothing more)
-    order: int = 100  # place in the list of its group (the labs are listed in the order they teach)
 
     def __post_init__(self):
         if not self.kind:

@@ -197,7 +197,7 @@ def test_every_lab_is_one_declared_module():
     assert set(labs) == modules  # a module in labs/ is a lab, and a lab is a module there
     assert [c.order for c in labs.values()] == sorted(c.order for c in labs.values())
     for c in labs.values():
-        assert c.group == "lab" and c.kind == f"lab.{c.name}" and c.interpret is not None and c.tables
+        assert c.group == "lab" and c.kind == f"lab.{c.name}" and c.report.interpret is not None and c.report.tables
 
 
 def test_cli_and_api_are_generated_from_the_same_options():
@@ -234,7 +234,7 @@ def test_the_api_checks_options_as_the_cli_does():
 NEW_LAB = '''
 from dataclasses import dataclass
 
-from rooflab.contract import Column, Lab, Table, option, quick_option
+from rooflab.contract import Column, Lab, Report, Table, option, quick_option
 from rooflab.i18n import msg, tr
 
 
@@ -254,10 +254,10 @@ def interpret(doc):
     return [msg("The last of {n} steps squares to {v:g}.", n=len(doc["rows"]), v=doc["rows"][-1]["value"])]
 
 
-LAB = Lab(name="squares", order=99, options=Options, run=run, interpret=interpret,
-          summary=msg("squares of the first steps"), headline=lambda d: tr("{n} steps", n=len(d["rows"])),
-          tables=(Table("squares_rows", "Squares", rows="rows",
-                        columns=(Column("step", "step", "int"), Column("value", "square", "g"))),),
+LAB = Lab(name="squares", order=99, options=Options, run=run, summary=msg("squares of the first steps"),
+          report=Report(interpret=interpret, headline=lambda d: tr("{n} steps", n=len(d["rows"])),
+                        tables=(Table("squares_rows", "Squares", rows="rows",
+                                      columns=(Column("step", "step", "int"), Column("value", "square", "g"))),)),
           translations={"zh": {"squares of the first steps": "前几步的平方", "{n} steps": "{n} 步",
                                "The last of {n} steps squares to {v:g}.": "{n} 步中最后一步的平方是 {v:g}。",
                                "Squares": "平方", "step": "步", "square": "平方值"}})

@@ -43,7 +43,7 @@ def draw(kind: str, doc: dict, lang: str) -> str:
 
 def test_every_kind_of_stored_run_is_recorded():
     stored = [c for c in [*registry.commands().values(), *registry.labs().values()]
-              if c.needs == "session" and c.stored]
+              if c.needs == "session" and c.outputs.stored]
     assert {kind_of(p) for p in DOCS} == {c.kind for c in stored}
 
 

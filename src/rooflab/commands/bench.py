@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.contract import EXIT_NOTHING_MEASURED, Column, Command, Mpi, Table, internal, option, quick_option
+from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Mpi, Outputs, Report, Table, internal,
+                              option, quick_option)
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
@@ -251,19 +252,20 @@ def _correct(r: dict, doc: dict) -> str:
 
 
 COMMAND = Command(
-    name="bench", order=2, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
-    interpret=_interpret, outputs=("html", "csv", "plot"),
-    mpi=Mpi(aggregate=aggregate_bench_job, share=share_roofline),
+    name="bench", order=2, options=Options, run=run, mpi=Mpi(aggregate=aggregate_bench_job, share=share_roofline),
     summary=msg("your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline"),
-    tables=(Table("bench", "{name} (median time and 95% CI per call)", groups=_kernels, error_column="correct",
-                  columns=(Column("size", "size", value=lambda r, d: r["label"]),
-                           Column("time_s", "time", "seconds", ci="time_ci95"),
-                           Column("flops_per_s", "FLOP/s", "flops"),
-                           Column("bytes_per_s", "bytes/s", "bytes_per_s"),
-                           Column("intensity", "FLOP/B", "g"),
-                           Column("bound", "bound", value=_bound, csv=False),
-                           Column("of_roof", "of roof", "pct"),
-                           Column("correct", "correct", value=_correct, csv=False),
-                           Column("error", "error", "msg", report=False))),
-            *explain_tables(lambda d: d.get("explain"), prefix="bench_explain")),
-)
+    report=Report(
+        interpret=_interpret,
+        tables=(Table("bench", "{name} (median time and 95% CI per call)", groups=_kernels, error_column="correct",
+                      columns=(Column("size", "size", value=lambda r, d: r["label"]),
+                               Column("time_s", "time", "seconds", ci="time_ci95"),
+                               Column("flops_per_s", "FLOP/s", "flops"),
+                               Column("bytes_per_s", "bytes/s", "bytes_per_s"),
+                               Column("intensity", "FLOP/B", "g"),
+                               Column("bound", "bound", value=_bound, csv=False),
+                               Column("of_roof", "of roof", "pct"),
+                               Column("correct", "correct", value=_correct, csv=False),
+                               Column("error", "error", "msg", report=False))),
+                *explain_tables(lambda d: d.get("explain"), prefix="bench_explain"))),
+    outputs=Outputs(files=("html", "csv", "plot")),
+    hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

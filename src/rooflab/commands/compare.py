@@ -11,15 +11,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rooflab.contract import EXIT_SLOWER, Column, Command, Table, internal, option, quick_option
+from rooflab.contract import EXIT_SLOWER, Column, Command, Hooks, Outputs, Report, Table, internal, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.compare import compare_observations
+from rooflab.kernels.runner import compare_c_kernels
+from rooflab.kernels.user import build_spec, task
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
-from rooflab.kernels.runner import compare_c_kernels
 from rooflab.timing.stats import paired_ratio, unpaired_ratio
-from rooflab.kernels.user import build_spec, task
 from rooflab.userkernel.spec import KernelSpec, load_spec
 
 
@@ -184,17 +184,20 @@ def _verdict(r: dict, doc: dict) -> str | None:
 
 
 COMMAND = Command(
-    name="compare", order=3, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
-    interpret=compare_observations, outputs=(),
+    name="compare", order=3, options=Options, run=run,
     summary=msg("did it really get faster? A and B: two kernels (spec.toml[:NAME]) or two stored bench runs (ids)"),
-    headline=lambda d: f"A = {_name(d['a'])} · B = {_name(d['b'])} · " + tr("threshold {th:.0%}", th=d["threshold"]),
-    tables=(Table("compare_rows", "B against A (speed-up = time of A / time of B)", rows="rows",
-                  error_column="verdict", columns=(
-                      Column("size", "size", value=_where),
-                      Column("a_time_s", "A", "seconds"),
-                      Column("b_time_s", "B", "seconds"),
-                      Column("speedup", "speed-up", "x3"),
-                      Column("speedup_ci95", "95% CI", value=lambda r, d: "{:.3f}–{:.3f}".format(*r["speedup_ci95"])
-                             if r.get("speedup_ci95") else None, csv=False),
-                      Column("verdict", "verdict", value=_verdict))),),
-)
+    report=Report(
+        interpret=compare_observations,
+        headline=lambda d: f"A = {_name(d['a'])} · B = {_name(d['b'])} · " + tr("threshold {th:.0%}",
+                                                                                th=d["threshold"]),
+        tables=(Table("compare_rows", "B against A (speed-up = time of A / time of B)", rows="rows",
+                      error_column="verdict", columns=(
+                          Column("size", "size", value=_where),
+                          Column("a_time_s", "A", "seconds"),
+                          Column("b_time_s", "B", "seconds"),
+                          Column("speedup", "speed-up", "x3"),
+                          Column("speedup_ci95", "95% CI", csv=False,
+                                 value=lambda r, d: "{:.3f}–{:.3f}".format(*r["speedup_ci95"])
+                                 if r.get("speedup_ci95") else None),
+                          Column("verdict", "verdict", value=_verdict))),)),
+    outputs=Outputs(files=()), hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rooflab.contract import EXIT_NOTHING_MEASURED, Command, internal, option, quick_option
+from rooflab.contract import EXIT_NOTHING_MEASURED, Command, Hooks, Outputs, Report, internal, option, quick_option
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
@@ -72,9 +72,9 @@ def _headline(doc: dict) -> str:
 
 
 COMMAND = Command(
-    name="explain", order=4, options=Options, run=run, prepare=prepare, before=before, exit_status=exit_status,
-    interpret=explain_observations, outputs=("html", "csv"), headline=_headline, worker_env=OPENMP_QUIET_ENV,
+    name="explain", order=4, options=Options, run=run, worker_env=OPENMP_QUIET_ENV,
     summary=msg("why is this kernel slow? the evidence, the findings ranked by the time they could save, and the "
                 "experiments that test them"),
-    tables=explain_tables(lambda d: d.get("kernels")),
-)
+    report=Report(interpret=explain_observations, headline=_headline,
+                  tables=explain_tables(lambda d: d.get("kernels"))),
+    outputs=Outputs(files=("html", "csv")), hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rooflab.contract import Command, option
+from rooflab.contract import Command, Outputs, option
 from rooflab.i18n import msg
 from rooflab.machine import describe
 from rooflab.machine.env import capabilities
@@ -25,6 +25,8 @@ def run(session: Session, opts: Options) -> dict:
     return {"machine": machine, "environment": session.environment, "capabilities": capabilities()}
 
 
-COMMAND = Command(name="info", order=5, options=Options, run=run, stored=False, outputs=(),
-                  summary=msg("machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, "
-                              "numactl, BLAS)"))
+COMMAND = Command(
+    name="info", order=5, options=Options, run=run,
+    summary=msg("machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, "
+                "numactl, BLAS)"),
+    outputs=Outputs(stored=False, files=()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rooflab.contract import Column, Command, Table, internal, option
+from rooflab.contract import Column, Command, Hooks, Outputs, Report, Table, internal, option
 from rooflab.counters.count import count_kernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
@@ -79,16 +79,18 @@ def _counters_title(doc: dict) -> str:
 _SPOT_COLUMNS = (Column("symbol", "where"), Column("percent", "% of samples", "f1"))
 
 COMMAND = Command(
-    name="profile", order=4, options=Options, run=run, prepare=prepare, interpret=profile_observations, outputs=(),
+    name="profile", order=4, options=Options, run=run,
     summary=msg("why: hardware counters (perf) where the machine exposes them, simulated caches (cachegrind) "
                 "otherwise"),
-    headline=lambda d: tr("{name} at {size} · {calls} call(s) · method: {method}", name=d["kernel"]["name"],
-                          size=" ".join(f"{k}={v}" for k, v in d["size"].items()), calls=d["calls"],
-                          method=d["method"]),
-    tables=(Table("profile_counters", _counters_title, rows=_counters, columns=(
-                Column("event", "event"),
-                Column("value", "value", "g6", value=lambda r, d: r["value"] if isinstance(r["value"], (int, float))
-                       else tr("not counted")))),
-            Table("profile_hotspots", "Hot functions (perf record)", rows="hotspots", columns=_SPOT_COLUMNS),
-            Table("profile_hot_lines", "Hot source lines (perf record)", rows="hot_lines", columns=_SPOT_COLUMNS)),
-)
+    report=Report(
+        interpret=profile_observations,
+        headline=lambda d: tr("{name} at {size} · {calls} call(s) · method: {method}", name=d["kernel"]["name"],
+                              size=" ".join(f"{k}={v}" for k, v in d["size"].items()), calls=d["calls"],
+                              method=d["method"]),
+        tables=(Table("profile_counters", _counters_title, rows=_counters, columns=(
+                    Column("event", "event"),
+                    Column("value", "value", "g6", value=lambda r, d: r["value"] if isinstance(r["value"], (int, float))
+                           else tr("not counted")))),
+                Table("profile_hotspots", "Hot functions (perf record)", rows="hotspots", columns=_SPOT_COLUMNS),
+                Table("profile_hot_lines", "Hot source lines (perf record)", rows="hot_lines", columns=_SPOT_COLUMNS))),
+    outputs=Outputs(files=()), hooks=Hooks(prepare=prepare))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rooflab import documents
-from rooflab.contract import Column, Command, Table, option
+from rooflab.contract import Column, Command, Outputs, Report, Table, option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.results.schema import schema_id
@@ -64,12 +64,14 @@ def run(opts: Options) -> dict:
 
 
 COMMAND = Command(
-    name="schema", order=9, options=Options, run=run, needs="none", stored=False, outputs=(),
+    name="schema", order=9, options=Options, run=run, needs="none",
     summary=msg("the documents rooflab writes: each kind, and one kind's fields and JSON Schema"),
-    tables=(Table("kinds", "Document kinds", (Column("kind", "kind"), Column("id", "schema"),
-                                              Column("about", "what it holds")), rows="kinds"),
-            Table("fields", "Fields of {id}", (Column("field", "field"), Column("type", "type"),
-                                              Column("required", "always there", value=lambda r, d: "yes" if
-                                                     r["required"] else ""),
-                                              Column("about", "what it holds")),
-                  rows="fields", title_args=lambda d: {"id": d["id"]})))
+    report=Report(
+        tables=(Table("kinds", "Document kinds", (Column("kind", "kind"), Column("id", "schema"),
+                                                  Column("about", "what it holds")), rows="kinds"),
+                Table("fields", "Fields of {id}", (Column("field", "field"), Column("type", "type"),
+                                                  Column("required", "always there", value=lambda r, d: "yes" if
+                                                         r["required"] else ""),
+                                                  Column("about", "what it holds")),
+                      rows="fields", title_args=lambda d: {"id": d["id"]}))),
+    outputs=Outputs(stored=False, files=()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from rooflab.contract import Command, option
+from rooflab.contract import Command, Outputs, Report, option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.results.schema import schema_id
@@ -58,14 +58,17 @@ def files_only(refs) -> bool:
     return all(str(r).endswith(".json") and os.path.isfile(str(r)) for r in refs)
 
 
-HISTORY = Command(name="history", kind="history", order=6, options=HistoryOptions, run=history, needs="store",
-                  outputs=(), summary=msg("list stored runs, newest first"))
-SHOW = Command(name="show", kind="run", order=7, options=RunsOptions, run=show, needs="store",
-               outputs=("csv", "plot"),
-               summary=msg("draw stored runs again, without measuring anything (several: their ceilings side by "
-                           "side)"))
-REPORT = Command(name="report", kind="runs", order=8, options=RunsOptions, run=report, needs="store",
-                 outputs=("html",), requires=("html",), shows=False,
-                 summary=msg("a report of stored runs: an interactive roofline, the tables, observations, warnings "
-                             "and the full record"))
+HISTORY = Command(
+    name="history", kind="history", order=6, options=HistoryOptions, run=history, needs="store",
+    summary=msg("list stored runs, newest first"), outputs=Outputs(files=()))
+SHOW = Command(
+    name="show", kind="run", order=7, options=RunsOptions, run=show, needs="store",
+    summary=msg("draw stored runs again, without measuring anything (several: their ceilings side by "
+                "side)"),
+    outputs=Outputs(files=("csv", "plot")))
+REPORT = Command(
+    name="report", kind="runs", order=8, options=RunsOptions, run=report, needs="store",
+    summary=msg("a report of stored runs: an interactive roofline, the tables, observations, warnings "
+                "and the full record"),
+    report=Report(shows=False), outputs=Outputs(files=("html",), required=("html",)))
 COMMANDS = (HISTORY, SHOW, REPORT)

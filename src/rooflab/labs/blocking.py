@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import math
 
-from rooflab.contract import Column, Lab, Table, QuickOptions
+from rooflab.contract import Column, Lab, QuickOptions, Report, Table
 from rooflab.i18n import join, msg, tr
+from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.kernels.builders import build_gemm, gemm_params
+from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.model.caches import block_size
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
-from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.kernels.builders import build_gemm, gemm_params
-from rooflab.model.caches import block_size
-from rooflab.interpret.common import load_caveat, ok_rows
 from rooflab.units import binary_bytes, pct, si
 
 
@@ -103,13 +103,14 @@ def _cases(doc: dict) -> list[tuple[str, dict, list[dict]]]:
 
 
 LAB = Lab(
-    name="blocking", order=5, options=Options, run=run, interpret=blocking_observations,
+    name="blocking", order=5, options=Options, run=run,
     summary=msg("block-size sweep of the blocked GEMM against the cache-predicted size"),
-    headline=lambda d: tr("blocked GEMM, predicted BS = {bs}", bs=d["predicted_bs"]),
-    tables=(Table("blocking", "n = {n}: {where}", groups=_cases, error_column="rel_error", columns=(
-        Column("name", "variant"),
-        Column("bs", "BS", "int"),
-        Column("flops_per_s", "FLOP/s", "flops"),
-        Column("predicted", "", value=lambda r, d: tr("predicted") if r.get("bs") == d["predicted_bs"] else ""),
-        Column("rel_error", "rel. error", "sci"))),),
-)
+    report=Report(
+        interpret=blocking_observations,
+        headline=lambda d: tr("blocked GEMM, predicted BS = {bs}", bs=d["predicted_bs"]),
+        tables=(Table("blocking", "n = {n}: {where}", groups=_cases, error_column="rel_error", columns=(
+               Column("name", "variant"),
+               Column("bs", "BS", "int"),
+               Column("flops_per_s", "FLOP/s", "flops"),
+               Column("predicted", "", value=lambda r, d: tr("predicted") if r.get("bs") == d["predicted_bs"] else ""),
+               Column("rel_error", "rel. error", "sci"))),)))

@@ -8,11 +8,11 @@ is compiled on its own and its loop audited, so a fall is attributed to spills w
 
 from __future__ import annotations
 
-import numpy as np
-
 from dataclasses import dataclass
 
-from rooflab.contract import Column, Lab, Table, option, quick_option
+import numpy as np
+
+from rooflab.contract import Column, Lab, Report, Table, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import load_caveat
@@ -176,18 +176,19 @@ def _audit_cell(p: dict, doc: dict) -> str | None:
 
 
 LAB = Lab(
-    name="fma", order=1, options=Options, run=run, interpret=fma_observations,
+    name="fma", order=1, options=Options, run=run,
     summary=msg("GFLOP/s vs independent FMA chains: latency, throughput and Little's law"),
-    headline=lambda d: f"{d['precision']} · " + tr("{bits}-bit vectors · {n} vector registers", bits=d["vector_bits"],
-                                                   n=d["vector_registers"]),
-    tables=(Table("fma_points", "FMA chains on one core (median; FMAs per cycle at the clock measured beside each)",
-                  rows="points", error_column="bar", columns=(
-                      Column("chains", "chains", "int"),
-                      Column("flops_per_s", "FLOP/s", "flops"),
-                      Column("fma_per_cycle", "FMA/cycle", "f2"),
-                      Column("of_peak", "of peak", "pct1"),
-                      Column("audit", "loop audit", value=_audit_cell, csv=False),
-                      Column("spills", "spills", "int", report=False),
-                      Column("rel_error", "rel. error", "sci", report=False),
-                      Column("bar", "", "bar", value=lambda p, d: p.get("flops_per_s"), csv=False))),),
-)
+    report=Report(
+        interpret=fma_observations,
+        headline=lambda d: f"{d['precision']} · " + tr("{bits}-bit vectors · {n} vector registers",
+                                                       bits=d["vector_bits"], n=d["vector_registers"]),
+        tables=(Table("fma_points", "FMA chains on one core (median; FMAs per cycle at the clock measured beside each)",
+                      rows="points", error_column="bar", columns=(
+                          Column("chains", "chains", "int"),
+                          Column("flops_per_s", "FLOP/s", "flops"),
+                          Column("fma_per_cycle", "FMA/cycle", "f2"),
+                          Column("of_peak", "of peak", "pct1"),
+                          Column("audit", "loop audit", value=_audit_cell, csv=False),
+                          Column("spills", "spills", "int", report=False),
+                          Column("rel_error", "rel. error", "sci", report=False),
+                          Column("bar", "", "bar", value=lambda p, d: p.get("flops_per_s"), csv=False))),)))

@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.toolchain.compiler import build_kernel, find_compiler, openmp_flags
+from rooflab.contract import Column, Lab, Report, Table, quick_option, threads_option
 from rooflab.errors import RooflabError
-from rooflab.contract import Column, Lab, Table, quick_option, threads_option
 from rooflab.i18n import join, msg, tr
+from rooflab.interpret.common import load_caveat
+from rooflab.kernels import tasks
 from rooflab.machine.env import usable_cpus
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
-from rooflab.kernels import tasks
-from rooflab.interpret.common import load_caveat
+from rooflab.toolchain.compiler import build_kernel, find_compiler, openmp_flags
 from rooflab.units import pct, seconds
 
 
@@ -84,14 +84,15 @@ def imbalance_observations(doc: dict) -> list[dict]:
 
 
 LAB = Lab(
-    name="imbalance", order=8, options=Options, run=run, interpret=imbalance_observations,
+    name="imbalance", order=8, options=Options, run=run,
     summary=msg("coarse vs fine work split: busy time per thread and idle time at the barrier"),
-    headline=lambda d: tr("{rows} rows on {t} threads", rows=d["rows"], t=d["threads"]),
-    tables=(Table("imbalance_cases", "Work split", rows="cases", error_column="what", columns=(
-        Column("name", "split"),
-        Column("wall_s", "wall", "seconds", ci="wall_ci95"),
-        Column("busy_s", "busy per thread", value=lambda r, d: " / ".join(seconds(b) for b in r["busy_s"])
-               if r.get("busy_s") else None, csv=False),
-        Column("idle_fraction", "idle at barrier", "pct"),
-        Column("what", "", "msg"))),),
-)
+    report=Report(
+        interpret=imbalance_observations,
+        headline=lambda d: tr("{rows} rows on {t} threads", rows=d["rows"], t=d["threads"]),
+        tables=(Table("imbalance_cases", "Work split", rows="cases", error_column="what", columns=(
+               Column("name", "split"),
+               Column("wall_s", "wall", "seconds", ci="wall_ci95"),
+               Column("busy_s", "busy per thread", value=lambda r, d: " / ".join(seconds(b) for b in r["busy_s"])
+                   if r.get("busy_s") else None, csv=False),
+               Column("idle_fraction", "idle at barrier", "pct"),
+               Column("what", "", "msg"))),)))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.contract import Column, Lab, Table, n_option, quick_option, threads_option
+from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, text, tr
 from rooflab.interpret.common import load_caveat
@@ -265,18 +265,20 @@ def _headline(doc: dict) -> str:
 
 
 LAB = Lab(
-    name="ladder", order=2, options=Options, run=run, interpret=ladder_observations, worker_env=OPENMP_QUIET_ENV,
+    name="ladder", order=2, options=Options, run=run, worker_env=OPENMP_QUIET_ENV,
     summary=msg("GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"),
-    version=2, migrations={1: ladder_1_to_2}, headline=_headline,
-    tables=(Table("ladder_rungs", "GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
-                  rows="rungs", error_column="check", columns=(
-                      Column("name", "rung"),
-                      Column("threads", "threads", "int"),
-                      Column("time_s", "time", "seconds"),
-                      Column("flops_per_s", "FLOP/s", "flops"),
-                      Column("of_peak", "of peak", "pct"),
-                      Column("ratio_to_blas", "vs BLAS", "x", ci="ratio_to_blas_ci95"),
-                      Column("rel_error", "rel. error", "sci"),
-                      Column("check", "check", value=_check_cell, csv=False),
-                      Column("audit_problem", "", "msg", report=False))),),
-)
+    version=2, migrations={1: ladder_1_to_2},
+    report=Report(
+        interpret=ladder_observations, headline=_headline,
+        tables=(Table("ladder_rungs",
+                      "GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
+                      rows="rungs", error_column="check", columns=(
+                          Column("name", "rung"),
+                          Column("threads", "threads", "int"),
+                          Column("time_s", "time", "seconds"),
+                          Column("flops_per_s", "FLOP/s", "flops"),
+                          Column("of_peak", "of peak", "pct"),
+                          Column("ratio_to_blas", "vs BLAS", "x", ci="ratio_to_blas_ci95"),
+                          Column("rel_error", "rel. error", "sci"),
+                          Column("check", "check", value=_check_cell, csv=False),
+                          Column("audit_problem", "", "msg", report=False))),)))

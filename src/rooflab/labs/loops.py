@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rooflab.toolchain.asm import audit_function
-from rooflab.toolchain.compiler import build_kernel
+from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.contract import Column, Lab, Table, n_option, quick_option
 from rooflab.i18n import join, msg, tr
+from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
-from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.toolchain.asm import audit_function
+from rooflab.toolchain.compiler import build_kernel
 from rooflab.units import si
 
 ORDERS = {
@@ -83,15 +83,15 @@ def loops_observations(doc: dict) -> list[dict]:
 
 
 LAB = Lab(
-    name="loops", order=4, options=Options, run=run, interpret=loops_observations,
+    name="loops", order=4, options=Options, run=run,
     summary=msg("the six loop orders of the naive GEMM, grouped by what the inner loop streams"),
-    headline=lambda d: tr("six loop orders, n = {n}", n=d["n"]),
-    tables=(Table("loops_orders", "Loop orders, grouped by the innermost loop",
-                  rows=lambda d: sorted(d["orders"], key=lambda r: r["inner"]), error_column="rel_error", columns=(
-                      Column("name", "order"),
-                      Column("group", "inner loop streams", "msg"),
-                      Column("flops_per_s", "FLOP/s", "flops"),
-                      Column("vector_bits", "inner loop code", "bits",
-                             value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
-                      Column("rel_error", "rel. error", "sci"))),),
-)
+    report=Report(
+        interpret=loops_observations, headline=lambda d: tr("six loop orders, n = {n}", n=d["n"]),
+        tables=(Table("loops_orders", "Loop orders, grouped by the innermost loop",
+                      rows=lambda d: sorted(d["orders"], key=lambda r: r["inner"]), error_column="rel_error", columns=(
+                          Column("name", "order"),
+                          Column("group", "inner loop streams", "msg"),
+                          Column("flops_per_s", "FLOP/s", "flops"),
+                          Column("vector_bits", "inner loop code", "bits",
+                                 value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
+                          Column("rel_error", "rel. error", "sci"))),)))

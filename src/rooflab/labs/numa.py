@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import shutil
 
-from rooflab.toolchain.compiler import build_kernel
+from rooflab.contract import Column, Lab, QuickOptions, Report, Table
 from rooflab.errors import RooflabError
+from rooflab.i18n import join, msg, tr
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import build_stream, vector_bytes
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.worker import Worker
-from rooflab.kernels import tasks
-from rooflab.kernels.builders import build_stream, vector_bytes
+from rooflab.toolchain.compiler import build_kernel
 from rooflab.units import binary_bytes, pct, si
-from rooflab.contract import Column, Lab, Table, QuickOptions
-from rooflab.i18n import join, msg, tr
-
 
 Options = QuickOptions
 
@@ -92,14 +91,14 @@ def numa_observations(doc: dict) -> list[dict]:
 
 
 LAB = Lab(
-    name="numa", order=9, options=Options, run=run, interpret=numa_observations,
+    name="numa", order=9, options=Options, run=run,
     summary=msg("local vs remote memory latency and bandwidth (numactl); on one node, the topology and why there is "
                 "nothing to compare"),
-    headline=lambda d: tr("{n} NUMA node(s)", n=len(d["topology"])),
-    tables=(Table("numa_pairs", "Local and remote memory", rows="pairs", columns=(
-        Column("cpu_node", "CPU node", "int"),
-        Column("memory_node", "memory node", "int"),
-        Column("local", "", value=lambda p, d: tr("local") if p["local"] else tr("remote")),
-        Column("latency_s", "latency", "ns"),
-        Column("bandwidth_bytes_per_s", "triad", "bytes_per_s"))),),
-)
+    report=Report(
+        interpret=numa_observations, headline=lambda d: tr("{n} NUMA node(s)", n=len(d["topology"])),
+        tables=(Table("numa_pairs", "Local and remote memory", rows="pairs", columns=(
+               Column("cpu_node", "CPU node", "int"),
+               Column("memory_node", "memory node", "int"),
+               Column("local", "", value=lambda p, d: tr("local") if p["local"] else tr("remote")),
+               Column("latency_s", "latency", "ns"),
+               Column("bandwidth_bytes_per_s", "triad", "bytes_per_s"))),)))

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rooflab.contract import Column, Lab, Report, Table, quick_option, threads_option
 from rooflab.errors import RooflabError
+from rooflab.i18n import msg, tr
+from rooflab.interpret.common import load_caveat
+from rooflab.kernels import tasks
+from rooflab.kernels.builders import OPENMP_QUIET_ENV, build_gemm, build_stream, gemm_params, vector_bytes
+from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.machine.env import usable_cpus
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, Timing
-from rooflab.kernels import tasks
-from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.kernels.builders import OPENMP_QUIET_ENV, build_gemm, build_stream, gemm_params, vector_bytes
-from rooflab.interpret.common import load_caveat
 from rooflab.units import binary_bytes, pct, si
-from rooflab.contract import Column, Lab, Table, quick_option, threads_option
-from rooflab.i18n import msg, tr
 
 
 @dataclass(frozen=True)
@@ -121,11 +121,11 @@ def _speedup_columns(kernel: str, label: str, fmt: str) -> tuple[Column, ...]:
 
 
 LAB = Lab(
-    name="threads", order=7, options=Options, run=run, interpret=threads_observations, worker_env=OPENMP_QUIET_ENV,
+    name="threads", order=7, options=Options, run=run, worker_env=OPENMP_QUIET_ENV,
     summary=msg("scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all"),
-    headline=lambda d: tr("scaling to {n} threads", n=d["counts"][-1]),
-    tables=(Table("threads_scaling", "GEMM n = {n} (compute-bound) and triad in DRAM (bandwidth-bound)",
-                  rows=_scaling, title_args=lambda d: {"n": d["gemm_n"]},
-                  columns=(Column("threads", "threads", "int"), *_speedup_columns("gemm", "GEMM", "flops"),
-                           *_speedup_columns("triad", "triad", "bytes_per_s"))),),
-)
+    report=Report(
+        interpret=threads_observations, headline=lambda d: tr("scaling to {n} threads", n=d["counts"][-1]),
+        tables=(Table("threads_scaling", "GEMM n = {n} (compute-bound) and triad in DRAM (bandwidth-bound)",
+                      rows=_scaling, title_args=lambda d: {"n": d["gemm_n"]},
+                      columns=(Column("threads", "threads", "int"), *_speedup_columns("gemm", "GEMM", "flops"),
+                               *_speedup_columns("triad", "triad", "bytes_per_s"))),)))

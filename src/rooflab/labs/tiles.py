@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rooflab.contract import Column, Lab, Table, n_option, quick_option
+from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.session import Session
-from rooflab.toolchain.asm import audit_function
-from rooflab.timing.harness import HarnessConfig
-from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
-from rooflab.interpret.common import load_caveat, ok_rows
-from rooflab.units import pct, si
 from rooflab.i18n import msg, tr
+from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
+from rooflab.kernels.gemmrun import measure_gemm
+from rooflab.session import Session
+from rooflab.timing.harness import HarnessConfig
+from rooflab.toolchain.asm import audit_function
+from rooflab.units import pct, si
 
 
 @dataclass(frozen=True)
@@ -111,17 +111,19 @@ def tiles_observations(doc: dict) -> list[dict]:
 
 
 LAB = Lab(
-    name="tiles", order=3, options=Options, run=run, interpret=tiles_observations,
+    name="tiles", order=3, options=Options, run=run,
     summary=msg("microkernel register tile MR x NR vs the vector register file, spills read from the assembly"),
-    headline=lambda d: tr("register tiles, {n} x {bits}-bit registers", n=d["vector_registers"],
-                          bits=d["vector_bits"]) + f" · n = {d['n']}",
-    tables=(Table("tiles_tiles", "Microkernel tiles MR x NR (packed GEMM, one thread)", rows="tiles",
-                  error_column="rel_error", columns=(
-                      Column("name", "tile"),
-                      Column("accumulators", "accumulators", "int"),
-                      Column("registers", "registers", value=lambda r, d: f"{r['registers_needed']}/{r['registers']}"),
-                      Column("loads_per_fma", "loads/FMA", "f2"),
-                      Column("spills", "spills", "int"),
-                      Column("flops_per_s", "FLOP/s", "flops"),
-                      Column("rel_error", "rel. error", "sci"))),),
-)
+    report=Report(
+        interpret=tiles_observations,
+        headline=lambda d: tr("register tiles, {n} x {bits}-bit registers", n=d["vector_registers"],
+                              bits=d["vector_bits"]) + f" · n = {d['n']}",
+        tables=(Table("tiles_tiles", "Microkernel tiles MR x NR (packed GEMM, one thread)", rows="tiles",
+                      error_column="rel_error", columns=(
+                          Column("name", "tile"),
+                          Column("accumulators", "accumulators", "int"),
+                          Column("registers", "registers",
+                                 value=lambda r, d: f"{r['registers_needed']}/{r['registers']}"),
+                          Column("loads_per_fma", "loads/FMA", "f2"),
+                          Column("spills", "spills", "int"),
+                          Column("flops_per_s", "FLOP/s", "flops"),
+                          Column("rel_error", "rel. error", "sci"))),)))

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rooflab.toolchain.asm import audit_function
-from rooflab.toolchain.compiler import Compiler, build_kernel, find_compiler, openmp_flags
-from rooflab.toolchain.remarks import compiler_remarks
+from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
 from rooflab.errors import RooflabError
+from rooflab.i18n import msg, tr
+from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.machine.env import usable_cpus
 from rooflab.paths import CSRC
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
-from rooflab.kernels.gemmrun import measure_gemm
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.toolchain.asm import audit_function
+from rooflab.toolchain.compiler import Compiler, build_kernel, find_compiler, openmp_flags
+from rooflab.toolchain.remarks import compiler_remarks
 from rooflab.units import si
-from rooflab.contract import Column, Lab, Table, n_option, quick_option, threads_option
-from rooflab.i18n import msg, tr
 
 
 @dataclass(frozen=True)
@@ -143,22 +143,23 @@ def vectorize_1_to_2(doc: dict) -> dict:
 
 
 LAB = Lab(
-    name="vectorize", order=6, options=Options, run=run, interpret=vectorize_observations, version=2,
-    migrations={1: vectorize_1_to_2},
+    name="vectorize", order=6, options=Options, run=run, version=2, migrations={1: vectorize_1_to_2},
     summary=msg("one kernel under a flags matrix with the compiler's vectorization report; layout, compiler and "
                 "threads"),
-    headline=lambda d: f"{d['kernel']}, n = {d['n']} · {d['compiler']['version']}",
-    tables=(Table("vectorize_flags", "Flags matrix", rows="flags", error_column="rel_error", columns=(
-                Column("name", "flags"),
-                Column("flops_per_s", "FLOP/s", "flops"),
-                Column("vector_bits", "inner loop", "bits",
-                       value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
-                Column("report", "compiler's report", csv=False,
-                       value=lambda r, d: None if r.get("error") else (r.get("report") or [tr("(no message)")])[0][:60]),
-                Column("rel_error", "rel. error", "sci"))),
-            Table("vectorize_contributions", "Layout and threads", rows="contributions", error_column="rel_error",
-                  columns=(Column("name", "variant"),
-                           Column("threads", "threads", "int", report=False),
-                           Column("flops_per_s", "FLOP/s", "flops"),
-                           Column("rel_error", "rel. error", "sci")))),
-)
+    report=Report(
+        interpret=vectorize_observations,
+        headline=lambda d: f"{d['kernel']}, n = {d['n']} · {d['compiler']['version']}",
+        tables=(Table("vectorize_flags", "Flags matrix", rows="flags", error_column="rel_error", columns=(
+                    Column("name", "flags"),
+                    Column("flops_per_s", "FLOP/s", "flops"),
+                    Column("vector_bits", "inner loop", "bits",
+                           value=lambda r, d: None if r.get("error") else r.get("vector_bits") or 0),
+                    Column("report", "compiler's report", csv=False,
+                           value=lambda r, d: None if r.get("error") else
+                           (r.get("report") or [tr("(no message)")])[0][:60]),
+                    Column("rel_error", "rel. error", "sci"))),
+                Table("vectorize_contributions", "Layout and threads", rows="contributions", error_column="rel_error",
+                      columns=(Column("name", "variant"),
+                               Column("threads", "threads", "int", report=False),
+                               Column("flops_per_s", "FLOP/s", "flops"),
+                               Column("rel_error", "rel. error", "sci"))))))

@@ -11,7 +11,7 @@ from rooflab.render.ascii import MARKS, Point, ascii_roofline
 from rooflab.render.explain import render_kernels
 from rooflab.render.text import (SHOWN_AT_EACH_END, esc, heading, render_mpi, render_observations, render_row_output,
                                  render_warnings, styled, table)
-from rooflab.units import binary_bytes, drawable, pct, seconds, si
+from rooflab.units import drawable, pct, seconds, si
 
 
 def render_bench(doc: dict, console: Console) -> None:

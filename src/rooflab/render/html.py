@@ -194,7 +194,7 @@ def _declared(doc: dict, kind: str | None = None):
         except RooflabError:  # a document without a schema has no declared tables
             return ()
     cmd = registry.for_kind(kind)
-    return cmd.tables if cmd is not None else ()
+    return cmd.report.tables if cmd is not None else ()
 
 
 def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:

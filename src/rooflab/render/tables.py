@@ -136,16 +136,16 @@ def raw(table: Table, doc: dict) -> list[tuple[str, list[str], list[list]]]:
 
 def headline(cmd: Command, doc: dict) -> str:
     """The rest of a report's first line: what ran, quick or not, and the run's id."""
-    parts = [cmd.headline(doc)] if cmd.headline is not None else []
+    parts = [cmd.report.headline(doc)] if cmd.report.headline is not None else []
     line = "".join(f" · {p}" for p in parts if p)
-    run = " · " + tr("run {id}", id=doc.get("run_id", "—")) if cmd.stored else ""  # a run is stored only if so
+    run = " · " + tr("run {id}", id=doc.get("run_id", "—")) if cmd.outputs.stored else ""  # a run is stored only if so
     return line + (tr(" · quick") if doc.get("quick") else "") + run
 
 
 def render_generic(cmd: Command, doc: dict, console: Console) -> None:
     """A report from the declarations alone: heading, tables, observations, warnings."""
     console.print(heading(cmd.title, headline(cmd, doc)))
-    for t in cmd.tables:
+    for t in cmd.report.tables:
         align = ["left" if i == 0 or c.fmt in ("text", "msg", "bar") else "right"
                  for i, c in enumerate(c for c in t.columns if c.report)]
         for _name, ttl, heads, rows in formatted(t, doc):

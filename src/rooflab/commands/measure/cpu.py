@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
-from rooflab.contract import Command, Mpi, option, quick_option, threads_option
+from rooflab.contract import Command, Hooks, Mpi, Outputs, Report, option, quick_option, threads_option
 from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import msg
 from rooflab.interpret.measure import measure_observations
@@ -972,10 +972,9 @@ def measure_1_to_2(doc: dict) -> dict:
 
 
 COMMAND = Command(
-    name="measure", order=1, options=MeasureOptions, run=run, route=route, interpret=measure_observations,
-    version=2, migrations={1: measure_1_to_2}, outputs=("html", "csv", "plot"),
+    name="measure", order=1, options=MeasureOptions, run=run, version=2, migrations={1: measure_1_to_2},
     mpi=Mpi(aggregate=aggregate_measure_job),
     summary=msg("measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the "
                 "plot"),
-    tables=(*CEILING_TABLES, SWEEP_TABLE),
-)
+    report=Report(interpret=measure_observations, tables=(*CEILING_TABLES, SWEEP_TABLE)),
+    outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(route=route))

@@ -20,10 +20,10 @@ import time
 from dataclasses import dataclass
 
 from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
-from rooflab.contract import Command, option, quick_option
+from rooflab.contract import Command, Hooks, Outputs, Report, option, quick_option
 from rooflab.errors import RooflabError
-from rooflab.gpu import specs
 from rooflab.gpu import backend as gpu_backend
+from rooflab.gpu import specs
 from rooflab.gpu.backend import SLOWING, Timed, Unsupported
 from rooflab.i18n import msg
 from rooflab.interpret.gpu import gpu_observations
@@ -497,8 +497,8 @@ def run(session: Session, opts: GpuOptions) -> dict:
 
 
 COMMAND = Command(
-    name="measure_gpu", kind="measure.gpu", order=2, options=GpuOptions, run=run, prepare=prepare, cli=False,
-    interpret=gpu_observations, version=2, migrations={1: rename_above_limit}, outputs=("html", "csv", "plot"),
+    name="measure_gpu", kind="measure.gpu", order=2, options=GpuOptions, run=run, cli=False, version=2,
+    migrations={1: rename_above_limit},
     summary=msg("measure an NVIDIA GPU's roofline (rooflab measure --device cuda); needs CuPy"),
-    tables=(*CEILING_TABLES, SWEEP_TABLE),
-)
+    report=Report(interpret=gpu_observations, tables=(*CEILING_TABLES, SWEEP_TABLE)),
+    outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(prepare=prepare))
