@@ -232,16 +232,47 @@ class Mpi:
 
 
 @dataclass(frozen=True)
+class RoofPoint:
+    """A point a roofline draws: its label, intensity (FLOP/byte) and FLOP rate, with what a tooltip shows (bytes/s,
+    the share of its roof, the CI of its rate); ``flagged``: above its roof (drawn as a cross); ``kernel``: one of
+    the user's kernels (numbered on the HTML page) rather than one of rooflab's own sweep."""
+
+    label: str
+    intensity: float
+    flops_per_s: float
+    bytes_per_s: float | None = None
+    of_roof: float | None = None
+    ci: tuple | list | None = None
+    flagged: bool = False
+    kernel: bool = False
+
+
+def _document_roofs(doc: dict) -> dict:
+    return doc.get("roofs") or {}
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """The roofline a report draws of a document, whatever the format (the ASCII roofline, the plot, the HTML page):
+    ``roofs(document) -> {"compute": [{name, value}], "memory": [...]}`` (the document's ``roofs`` unless said
+    otherwise), and ``points(document) -> [RoofPoint]``."""
+
+    points: Callable[[dict], list[RoofPoint]]
+    roofs: Callable[[dict], dict] = _document_roofs
+
+
+@dataclass(frozen=True)
 class Report:
     """What the reports show of a command's document: its ``tables`` (text, HTML, CSV), ``headline(document) ->
     str`` (the rest of the report's first line), ``interpret(document) -> messages`` (observations written from the
-    numbers, after the load check), and whether the command line prints it (``shows``: a report command's output is
-    its HTML page, nothing more)."""
+    numbers, after the load check), whether the command line prints it (``shows``: a report command's output is
+    its HTML page, nothing more), and the ``roofline`` it draws (:class:`Roofline`)."""
 
     tables: tuple[Table, ...] = ()
     headline: Callable[[dict], str] | None = None
     interpret: Callable[[dict], list] | None = None
     shows: bool = True
+    roofline: Roofline | None = None
 
 
 @dataclass(frozen=True)

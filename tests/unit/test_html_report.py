@@ -10,6 +10,7 @@ def _run(doc, kind="measure", label_extra=""):
 
 
 MEASURE = {
+    "schema": "rooflab.measure/2",
     "roofs": {"compute": [{"name": "fp32 FMA x2", "value": 2e11}, {"name": "fp32 BLAS x2", "value": 1.6e11}],
               "memory": [{"name": "L1 x2", "value": 4e11}, {"name": "DRAM x2", "value": 3e10}]},
     "sweep": [{"B": b, "intensity": i, "flops_per_s": f, "bytes_per_s": 1e10, "predicted_flops_per_s": 1e11,
@@ -86,7 +87,7 @@ def test_labels_of_close_ceilings_are_moved_apart_and_kernel_points_are_named():
     ys = sorted(float(y) for y in re.findall(r'class="label" text-anchor="end">.*?</text>|y="([\d.]+)" '
                                              r'class="label" text-anchor="end"', page) if y)
     assert len(ys) == 2 and ys[1] - ys[0] >= LABEL_H
-    bench = {"roofs": MEASURE["roofs"], "kernels": [{"name": "k", "sizes": [
+    bench = {"schema": "rooflab.bench/1", "roofs": MEASURE["roofs"], "kernels": [{"name": "k", "sizes": [
         {"label": "k n=64", "intensity": 0.25, "flops_per_s": 1e9, "bytes_per_s": 4e9, "of_roof": 0.1},
         {"label": "k n=<4096>", "intensity": 0.25, "flops_per_s": 2e9, "bytes_per_s": 8e9, "of_roof": 0.2}]}]}
     page = render_html([_run(bench, kind="bench")])
@@ -99,3 +100,17 @@ def test_labels_of_close_ceilings_are_moved_apart_and_kernel_points_are_named():
     assert a != b and not (taken[0][0] < taken[1][2] and taken[1][0] < taken[0][2] and taken[0][1] < taken[1][3]
                            and taken[1][1] < taken[0][3])
     assert '<ol class="legend"><li>k n=64</li><li>k n=&lt;4096&gt;</li></ol>' in page
+
+
+def test_every_format_draws_the_roofline_its_command_declares():
+    from rooflab.render.roofs import roofline_of
+
+    comp, mem, pts = roofline_of(MEASURE)  # measure declares its batch sweep's points
+    assert [p.label for p in pts] == ["B=1", "B=2", "B=4"] and [p.flagged for p in pts] == [False, False, True]
+    assert len(comp) == 2 and len(mem) == 2
+    # a one-thread roofline standing in for the all-thread one the sweep ran on: no sweep points on it
+    assert roofline_of({**MEASURE, "roofs": {**MEASURE["roofs"], "instead_of": 2}})[2] == []
+    # a kind that declares no roofline: its roofs, no points; a document of no kind: the same
+    ladder = {"schema": "rooflab.lab.ladder/2", "roofs": MEASURE["roofs"], "sweep": MEASURE["sweep"]}
+    assert roofline_of(ladder)[2] == [] and len(roofline_of(ladder)[0]) == 2
+    assert roofline_of({"roofs": MEASURE["roofs"]})[2] == []

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Mpi, Outputs, Report, Table, internal,
-                              option, quick_option)
+from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Mpi, Outputs, Report, Roofline, Table,
+                              internal, option, quick_option)
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.bench import bench_observations
-from rooflab.interpret.common import bound_word, nothing_measured
+from rooflab.interpret.common import bound_word, kernel_points, nothing_measured
 from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.tasks import rel_err
@@ -266,6 +266,7 @@ COMMAND = Command(
                                Column("of_roof", "of roof", "pct"),
                                Column("correct", "correct", value=_correct, csv=False),
                                Column("error", "error", "msg", report=False))),
-                *explain_tables(lambda d: d.get("explain"), prefix="bench_explain"))),
+                *explain_tables(lambda d: d.get("explain"), prefix="bench_explain")),
+        roofline=Roofline(points=lambda d: kernel_points(d.get("kernels")))),
     outputs=Outputs(files=("html", "csv", "plot")),
     hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

@@ -6,11 +6,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rooflab.contract import EXIT_NOTHING_MEASURED, Command, Hooks, Outputs, Report, internal, option, quick_option
+from rooflab.contract import (EXIT_NOTHING_MEASURED, Command, Hooks, Outputs, Report, Roofline, internal, option,
+                              quick_option)
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.interpret.common import nothing_measured
+from rooflab.interpret.common import kernel_points, nothing_measured
 from rooflab.interpret.explain import explain_observations, explain_tables
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.user import specs_named
@@ -76,5 +77,6 @@ COMMAND = Command(
     summary=msg("why is this kernel slow? the evidence, the findings ranked by the time they could save, and the "
                 "experiments that test them"),
     report=Report(interpret=explain_observations, headline=_headline,
-                  tables=explain_tables(lambda d: d.get("kernels"))),
+                  tables=explain_tables(lambda d: d.get("kernels")),
+                  roofline=Roofline(points=lambda d: kernel_points(d.get("kernels")))),
     outputs=Outputs(files=("html", "csv")), hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

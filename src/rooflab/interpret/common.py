@@ -7,8 +7,9 @@ rendered in the reader's language.
 
 from __future__ import annotations
 
+from rooflab.contract import RoofPoint
 from rooflab.i18n import join, msg, tr
-from rooflab.units import pct
+from rooflab.units import drawable, pct
 
 
 def find_entry(items, **kw):
@@ -66,3 +67,11 @@ def status_word(st: str) -> str:
 
 def bound_word(b: str) -> str:
     return {"memory": tr("memory"), "compute": tr("compute")}.get(b, b)
+
+
+def kernel_points(kernels: list[dict] | None) -> list[RoofPoint]:
+    """Each measured size of each kernel (bench, explain), as a point of the roofline."""
+    return [RoofPoint(r["label"], r["intensity"], r["flops_per_s"], r.get("bytes_per_s"), r.get("of_roof"),
+                      r.get("ci95"), bool(r.get("above_roof")), kernel=True)
+            for k in kernels or [] for r in k.get("sizes") or []
+            if drawable(r.get("flops_per_s")) and drawable(r.get("intensity"))]

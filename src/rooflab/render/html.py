@@ -16,10 +16,11 @@ from pathlib import Path
 from rooflab import registry
 from rooflab.errors import RooflabError
 from rooflab.i18n import get_lang, text, tr
+from rooflab.render.roofs import roofline_of
 from rooflab.render.tables import formatted, raw
 from rooflab.render.text import SHOWN_AT_EACH_END, thinned, visible, warning_text
 from rooflab.results.schema import parse_schema
-from rooflab.units import drawable, pct, si
+from rooflab.units import pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
 
@@ -28,26 +29,14 @@ def _e(x) -> str:
     return html.escape(visible(str(x)), quote=True)
 
 
-def _roof_data(doc: dict) -> tuple[list[dict], list[dict], list[dict]]:
-    """(compute roofs, memory roofs, points) of a measure or bench document."""
-    roofs = doc.get("roofs") or {}
-    comp = [{"name": c["name"], "value": c["value"]} for c in roofs.get("compute", []) if drawable(c.get("value"))]
-    mem = [{"name": m["name"], "value": m["value"]} for m in roofs.get("memory", []) if drawable(m.get("value"))]
-    pts = []
-    # a batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
-    for p in [] if roofs.get("instead_of") else doc.get("sweep") or []:
-        if not (drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))):
-            continue
-        pts.append({"label": f"B={p['B']}", "intensity": p["intensity"], "flops": p["flops_per_s"],
-                    "bytes": p.get("bytes_per_s"), "of_roof": p.get("of_predicted"), "ci": p.get("ci95"),
-                    "flagged": p.get("above_roof", False)})
-    for k in doc.get("kernels") or []:
-        for r in k.get("sizes", []):
-            if drawable(r.get("flops_per_s")) and drawable(r.get("intensity")):
-                pts.append({"label": r["label"], "intensity": r["intensity"], "flops": r["flops_per_s"],
-                            "bytes": r.get("bytes_per_s"), "of_roof": r.get("of_roof"), "ci": r.get("ci95"),
-                            "flagged": r.get("above_roof", False), "kernel": True})
-    return comp, mem, thinned(pts)
+def _roof_data(doc: dict, kind: str | None = None) -> tuple[list[dict], list[dict], list[dict]]:
+    """(compute roofs, memory roofs, points) of a document, as its command declares its roofline."""
+    comp, mem, declared = roofline_of(doc, kind)
+    pts = [{"label": p.label, "intensity": p.intensity, "flops": p.flops_per_s, "bytes": p.bytes_per_s,
+            "of_roof": p.of_roof, "ci": p.ci, "flagged": p.flagged, **({"kernel": True} if p.kernel else {})}
+           for p in declared]
+    return ([{"name": c["name"], "value": c["value"]} for c in comp],
+            [{"name": m["name"], "value": m["value"]} for m in mem], thinned(pts))
 
 
 LABEL_H = 15  # px between the baselines of two labels (11 px text: its box is about 14 px high)
@@ -89,7 +78,7 @@ def free_spot(px: float, py: float, width: float, taken: list[tuple]) -> tuple[f
     return px + 7, py - 6
 
 
-def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
+def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str, kind: str | None = None) -> str:
     """The roofline of one run, or of several overlaid (a list of (tag, document): each ceiling named by its tag)."""
     if isinstance(doc, list):
         comp, mem, pts = [], [], []
@@ -99,7 +88,7 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str) -> str:
             mem += [{**x, "name": f"{tag}: {x['name']}"} for x in m]
             pts += [{**x, "label": f"{tag}: {x['label']}"} for x in p]
     else:
-        comp, mem, pts = _roof_data(doc)
+        comp, mem, pts = _roof_data(doc, kind)
     if not comp or not mem:
         return f"<p>{_e(tr('(no roofline in this run)'))}</p>"
     top = max(c["value"] for c in comp)
@@ -313,7 +302,7 @@ def section_html(run: dict, uid: str) -> str:
     header = run.get("header", {})
     record = {"machine": header.get("machine"), "environment": header.get("environment"),
               "command": header.get("command")}
-    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid)}{_tables(doc, run.get('kind'))}"
+    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid, run.get('kind'))}{_tables(doc, run.get('kind'))}"
             f"<h3>{_e(tr('Observations'))}</h3><ul>{obs}</ul>" +
             (f"<h3>{_e(tr('Warnings'))}</h3><ul>{warns}</ul>" if warns else "") +
             f"<details><summary>{_e(tr('Machine and environment record'))}</summary><pre>"

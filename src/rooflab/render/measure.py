@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from rooflab.render.ascii import MARKS, Point, ascii_roofline
 from rooflab.i18n import text, tr
-from rooflab.units import binary_bytes, pct, seconds, si
 from rooflab.interpret.common import bound_word, status_word
-from rooflab.render.text import esc, heading, render_machine, render_mpi, render_observations, render_warnings, styled, table
+from rooflab.render.ascii import MARKS, Point, ascii_roofline
+from rooflab.render.roofs import roofline_of
+from rooflab.render.text import (esc, heading, render_machine, render_mpi, render_observations, render_warnings, styled,
+                                 table)
+from rooflab.units import binary_bytes, pct, seconds, si
 
 
 def ci_range(c, unit):
@@ -40,8 +42,9 @@ class Notes:
 
 
 def roof_points(doc: dict) -> list[Point]:
-    return [Point(MARKS[i % len(MARKS)], p["intensity"], p["flops_per_s"], p["above_roof"])
-            for i, p in enumerate(doc.get("sweep") or [])]
+    """The points its command declares for its roofline, each with its mark on the ASCII roofline."""
+    return [Point(MARKS[i % len(MARKS)], p.intensity, p.flops_per_s, p.flagged)
+            for i, p in enumerate(roofline_of(doc)[2])]
 
 
 def render_sweep(pts: list[dict], title: str, console: Console) -> None:
@@ -109,16 +112,15 @@ def render_measure(doc: dict, console: Console) -> None:
     r = doc.get("roofs") or {}
     comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
     mem = [(x["name"], x["value"]) for x in r.get("memory", [])]
-    # the batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
-    pp = [] if r.get("instead_of") else roof_points(doc)
+    pp = roof_points(doc)
     console.print("")
     width = max(40, min(100, console.width - 12))
     for line in ascii_roofline(comp, mem, pp, width=width,
                                title=tr("Roofline of this machine ({n} threads)", n=r.get("threads", doc["threads_all"]))):
         console.print(line, markup=False, highlight=False)
     if pp:
-        console.print(tr("  points: ") + ", ".join(f"{p.label}: B={q['B']}" + (tr(" (above roof)") if p.flagged else "")
-                                                   for p, q in zip(pp, pts)), markup=False)
+        console.print(tr("  points: ") + ", ".join(f"{p.label}: {q.label}" + (tr(" (above roof)") if p.flagged else "")
+                                                   for p, q in zip(pp, roofline_of(doc)[2])), markup=False)
     render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)

@@ -9,8 +9,8 @@ import numpy as np
 
 from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import get_lang, tr, using
+from rooflab.render.roofs import roofline_of
 from rooflab.render.text import MAX_POINTS, thinned
-from rooflab.units import drawable
 
 FORMATS = (".png", ".svg", ".pdf")
 # fonts with Chinese glyphs, in order of preference; a Chinese plot needs one (matplotlib's default has none)
@@ -73,15 +73,11 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
             doc["roofs"]["memory"] += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
         title = title or tr("Rooflines of {runs}", runs=", ".join(t for t, _ in tagged))
     roofs = doc.get("roofs") or {}
-    comp = [c for c in roofs.get("compute", []) if drawable(c.get("value"))]
-    mem = [m for m in roofs.get("memory", []) if drawable(m.get("value"))]
+    comp, mem, pts = roofline_of(doc)
     if not comp or not mem:
         raise NothingToDraw(tr("this run has no compute and memory ceilings to draw"))
     top = max(c["value"] for c in comp)
-    # a batch sweep ran on every thread: its points do not belong on a one-thread roofline drawn instead
-    pts = [p for p in ([] if roofs.get("instead_of") else (doc.get("sweep") or doc.get("points") or []))
-           if drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))]
-    xs = [p["intensity"] for p in pts] + [top / m["value"] for m in mem]
+    xs = [p.intensity for p in pts] + [top / m["value"] for m in mem]
 
     xmin, xmax = min(xs) / 8, max(xs) * 8
     x = np.logspace(np.log10(xmin), np.log10(xmax), 400)
@@ -97,12 +93,10 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
 
     drawn = thinned(pts)
     for p in drawn:
-        flagged = p.get("above_roof")
-        ax.plot(p["intensity"], p["flops_per_s"], "x" if flagged else "o", color="crimson", ms=6)
+        ax.plot(p.intensity, p.flops_per_s, "x" if p.flagged else "o", color="crimson", ms=6)
         if len(drawn) > 40:  # labels only where they can be read
             continue
-        lab = f"B={p['B']}" if "B" in p else p.get("label", "")
-        ax.annotate(_plain(lab + (tr(" (above roof)") if flagged else "")), (p["intensity"], p["flops_per_s"]),
+        ax.annotate(_plain(p.label + (tr(" (above roof)") if p.flagged else "")), (p.intensity, p.flops_per_s),
                     textcoords="offset points", xytext=(4, -10), fontsize=7)
     if len(pts) > MAX_POINTS:
         ax.text(0.01, 0.01, _plain(tr("{n} of {total} points drawn, evenly spread", n=len(drawn), total=len(pts))),

@@ -4,8 +4,9 @@ batch sweep, and the migration both documents took when "above-limit" became "im
 
 from __future__ import annotations
 
-from rooflab.contract import Column, Table
+from rooflab.contract import Column, Roofline, RoofPoint, Table
 from rooflab.interpret.common import bound_word, status_word
+from rooflab.units import drawable
 
 
 def rename_above_limit(doc: dict) -> dict:
@@ -44,3 +45,16 @@ SWEEP_TABLE = Table("batch_sweep", "Batch sweep", rows="sweep", columns=(
     Column("of_predicted", "of roofline", "pct1"),
     Column("bytes_per_s", "bytes/s", "bytes_per_s"),
     Column("bound", "bound", value=lambda p, d: bound_word(p.get("bound")) if p.get("bound") else None, csv=False)))
+
+
+def sweep_points(doc: dict) -> list[RoofPoint]:
+    """The batch sweep's points (none where the roofline drawn is a one-thread one standing in for the all-thread
+    roofline the sweep ran on)."""
+    if (doc.get("roofs") or {}).get("instead_of"):
+        return []
+    return [RoofPoint(f"B={p['B']}", p["intensity"], p["flops_per_s"], p.get("bytes_per_s"), p.get("of_predicted"),
+                      p.get("ci95"), bool(p.get("above_roof")))
+            for p in doc.get("sweep") or [] if drawable(p.get("intensity")) and drawable(p.get("flops_per_s"))]
+
+
+SWEEP_ROOFLINE = Roofline(points=sweep_points)

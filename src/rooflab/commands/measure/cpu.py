@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
+from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_ROOFLINE, SWEEP_TABLE, rename_above_limit
 from rooflab.contract import Command, Hooks, Mpi, Outputs, Report, option, quick_option, threads_option
 from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import msg
@@ -976,5 +976,5 @@ COMMAND = Command(
     mpi=Mpi(aggregate=aggregate_measure_job),
     summary=msg("measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the "
                 "plot"),
-    report=Report(interpret=measure_observations, tables=(*CEILING_TABLES, SWEEP_TABLE)),
+    report=Report(interpret=measure_observations, tables=(*CEILING_TABLES, SWEEP_TABLE), roofline=SWEEP_ROOFLINE),
     outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(route=route))

@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_TABLE, rename_above_limit
+from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_ROOFLINE, SWEEP_TABLE, rename_above_limit
 from rooflab.contract import Command, Hooks, Outputs, Report, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.gpu import backend as gpu_backend
@@ -500,5 +500,5 @@ COMMAND = Command(
     name="measure_gpu", kind="measure.gpu", order=2, options=GpuOptions, run=run, cli=False, version=2,
     migrations={1: rename_above_limit},
     summary=msg("measure an NVIDIA GPU's roofline (rooflab measure --device cuda); needs CuPy"),
-    report=Report(interpret=gpu_observations, tables=(*CEILING_TABLES, SWEEP_TABLE)),
+    report=Report(interpret=gpu_observations, tables=(*CEILING_TABLES, SWEEP_TABLE), roofline=SWEEP_ROOFLINE),
     outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(prepare=prepare))

@@ -1,0 +1,26 @@
+"""What any format draws of a document's roofline: the roofs and points its command declares (``Report.roofline``),
+read the same way by the ASCII roofline, the plot and the HTML page."""
+
+from __future__ import annotations
+
+from rooflab import registry
+from rooflab.contract import RoofPoint
+from rooflab.errors import RooflabError
+from rooflab.results.schema import parse_schema
+from rooflab.units import drawable
+
+
+def roofline_of(doc: dict, kind: str | None = None) -> tuple[list[dict], list[dict], list[RoofPoint]]:
+    """(compute roofs, memory roofs, points) of a document: the roofs ``{name, value}`` that can be drawn, and the
+    points its command declares (none for a kind that declares no roofline). ``kind``: the run's, for a document
+    that does not name its own (an overlay made of several names none: its roofs only)."""
+    try:
+        kind = parse_schema(doc.get("schema"))[0]
+    except RooflabError:
+        pass
+    cmd = registry.for_kind(kind) if kind else None
+    decl = cmd.report.roofline if cmd is not None else None
+    roofs = (decl.roofs(doc) if decl is not None else doc.get("roofs")) or {}
+    comp = [c for c in roofs.get("compute", []) if drawable(c.get("value"))]
+    mem = [m for m in roofs.get("memory", []) if drawable(m.get("value"))]
+    return comp, mem, decl.points(doc) if decl is not None else []
