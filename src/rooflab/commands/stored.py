@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from rooflab.contract import Command, Outputs, Report, option
+from rooflab.contract import Column, Command, Outputs, Report, Table, option
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg
+from rooflab.i18n import msg, tr
 from rooflab.results.schema import schema_id
 from rooflab.results.store import read_run_file
 
@@ -58,9 +58,19 @@ def files_only(refs) -> bool:
     return all(str(r).endswith(".json") and os.path.isfile(str(r)) for r in refs)
 
 
+def _history_headline(doc: dict) -> str:
+    where = tr("Runs in {store}", store=doc["store"])
+    return where if doc["runs"] else where + " · " + tr("no runs yet: `rooflab measure` makes the first")
+
+
 HISTORY = Command(
     name="history", kind="history", order=6, options=HistoryOptions, run=history, needs="store",
-    summary=msg("list stored runs, newest first"), outputs=Outputs(files=()))
+    summary=msg("list stored runs, newest first"), outputs=Outputs(files=()),
+    report=Report(headline=_history_headline, tables=(
+        Table("history_runs", "Stored runs, newest first", rows="runs", columns=(
+            Column("run_id", "id", "int"), Column("created", "created (UTC)"), Column("kind", "kind"),
+            Column("status", "status"), Column("hostname", "host"), Column("records", "records", "int"),
+            Column("label", "label"))),)))
 SHOW = Command(
     name="show", kind="run", order=7, options=RunsOptions, run=show, needs="store",
     summary=msg("draw stored runs again, without measuring anything (several: their ceilings side by "

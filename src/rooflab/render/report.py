@@ -25,7 +25,7 @@ def kind_of(doc: dict) -> str:
 # the kinds with a report of their own: (module, function), imported when a document of that kind is drawn
 _CUSTOM = {"measure": ("rooflab.render.measure", "render_measure"), "measure.gpu": ("rooflab.render.gpu", "render_gpu"),
            "bench": ("rooflab.render.bench", "render_bench"), "explain": ("rooflab.render.explain", "render_explain"),
-           "info": ("rooflab.render.text", "render_info"), "history": ("rooflab.render.text", "render_history")}
+           "info": ("rooflab.render.text", "render_info")}
 
 
 def _custom(kind: str):

@@ -138,7 +138,9 @@ def headline(cmd: Command, doc: dict) -> str:
     """The rest of a report's first line: what ran, quick or not, and the run's id."""
     parts = [cmd.report.headline(doc)] if cmd.report.headline is not None else []
     line = "".join(f" · {p}" for p in parts if p)
-    run = " · " + tr("run {id}", id=doc.get("run_id", "—")) if cmd.outputs.stored else ""  # a run is stored only if so
+    # only what a command measures is a run of the store (a listing of the store is none)
+    stored = cmd.needs == "session" and cmd.outputs.stored
+    run = " · " + tr("run {id}", id=doc.get("run_id", "—")) if stored else ""
     return line + (tr(" · quick") if doc.get("quick") else "") + run
 
 

@@ -166,16 +166,6 @@ def render_info(doc: dict, console: Console) -> None:
     console.print(kv_table(tr("Capabilities"), rows))
 
 
-def render_history(doc: dict, console: Console) -> None:
-    rows = [[r["run_id"], r["created"], r["kind"], r["status"], r["hostname"] or "", r["records"], r["label"] or ""]
-            for r in doc["runs"]]
-    console.print(table(tr("Runs in {store}", store=doc["store"]),
-                        [tr("id"), tr("created (UTC)"), tr("kind"), tr("status"), tr("host"), tr("records"),
-                         tr("label")], rows, justify_numbers=False))
-    if not rows:
-        console.print(tr("  (no runs yet: `rooflab measure` makes the first)"))
-
-
 def render_records(records: list[dict], console: Console) -> None:
     rows = []
     for r in records:
