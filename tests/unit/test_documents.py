@@ -57,6 +57,14 @@ def test_a_damaged_document_is_one_line_naming_the_field():
         check_document("bench", odd)
 
 
+def test_a_lab_added_as_a_module_is_checked_against_the_envelope_of_every_lab():
+    assert documents.model_for("lab.squares") is documents.labs.Lab
+    assert check_document("lab.squares", {"schema": "rooflab.lab.squares/1", "lab": "squares", "rows": []})
+    with pytest.raises(DocumentError, match=r"result\.lab: Field required"):
+        check_document("lab.squares", {"schema": "rooflab.lab.squares/1", "rows": []})
+    assert documents.model_for("nonsense") is None
+
+
 def test_models_give_typed_access():
     doc = json.loads((ROOT / "tests" / "data" / "runs" / "explain.json").read_text())
     m = documents.model_for("explain").model_validate(doc)

@@ -21,6 +21,10 @@ MODELS: dict[str, type[BaseModel]] = {
 
 
 def model_for(kind: str) -> type[BaseModel] | None:
+    """The model of a kind; a lab without a model of its own (one added as a module) gets the envelope every lab's
+    document has."""
+    if kind not in MODELS and isinstance(kind, str) and kind.startswith("lab."):
+        return labs.Lab
     return MODELS.get(kind)
 
 

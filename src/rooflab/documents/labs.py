@@ -20,7 +20,10 @@ class Timed(Model):
 
 
 class Lab(Document):
+    """A lab's document: the envelope, and the lab's name."""
+
     lab: str
+    """The lab that ran."""
 
 
 class FmaPoint(Timed):
