@@ -12,11 +12,12 @@ import pytest
 from conftest import CJK, english_prose
 from rich.console import Console
 
-from rooflab.i18n import using
 from rooflab import registry
+from rooflab.i18n import using
+from rooflab.interpret.machine import environment_rows
 from rooflab.render.html import render_html, run_from_doc
 from rooflab.render.report import render
-from rooflab.render.text import render_environment, render_machine
+from rooflab.render.text import kv_table, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
 KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",
@@ -37,7 +38,7 @@ def draw(kind: str, doc: dict, lang: str) -> str:
     with using(lang):
         render(doc, con)
         render_machine(doc["machine"], con)
-        render_environment(doc["environment"], con)
+        con.print(kv_table("environment", [[r["what"], r["value"]] for r in environment_rows(doc["environment"])]))
     return out.getvalue()
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rooflab.contract import Command, Outputs, option
+from rooflab.contract import Column, Command, Outputs, Report, Table, option
 from rooflab.i18n import msg
+from rooflab.interpret.machine import assumptions, capability_rows, environment_rows, machine_rows
 from rooflab.machine import describe
 from rooflab.machine.env import capabilities
 from rooflab.session import Session
@@ -25,8 +26,22 @@ def run(session: Session, opts: Options) -> dict:
     return {"machine": machine, "environment": session.environment, "capabilities": capabilities()}
 
 
+_ITEM = (Column("what", "item"), Column("value", "value"))
+
+
+def _assumptions(doc: dict) -> list[dict]:
+    return [{"assumption": a} for a in assumptions(doc["machine"])]
+
+
 COMMAND = Command(
     name="info", order=5, options=Options, run=run,
     summary=msg("machine, environment and capabilities (compiler, OpenMP, perf counters, valgrind, "
                 "numactl, BLAS)"),
-    outputs=Outputs(stored=False, files=()))
+    outputs=Outputs(stored=False, files=()),
+    report=Report(tables=(
+        Table("info_machine", "Machine", rows=lambda d: machine_rows(d["machine"]), columns=_ITEM),
+        Table("info_assumptions", "What the theoretical peaks assume", rows=_assumptions,
+              columns=(Column("assumption", "assumption"),)),
+        Table("info_environment", "Environment", rows=lambda d: environment_rows(d["environment"]), columns=_ITEM),
+        Table("info_capabilities", "Capabilities", rows=lambda d: capability_rows(d["capabilities"]),
+              columns=_ITEM))))

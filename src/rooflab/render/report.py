@@ -1,5 +1,5 @@
 """The terminal report of any document: the report of its kind where a kind draws more than its declared tables
-(the rooflines of measure, the GPU measure and bench; info; history; stored runs), else the report made from the
+(the rooflines of measure, the GPU measure and bench; explain; stored runs), else the report made from the
 tables its command or lab declares."""
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ def kind_of(doc: dict) -> str:
 
 # the kinds with a report of their own: (module, function), imported when a document of that kind is drawn
 _CUSTOM = {"measure": ("rooflab.render.measure", "render_measure"), "measure.gpu": ("rooflab.render.gpu", "render_gpu"),
-           "bench": ("rooflab.render.bench", "render_bench"), "explain": ("rooflab.render.explain", "render_explain"),
-           "info": ("rooflab.render.text", "render_info")}
+           "bench": ("rooflab.render.bench", "render_bench"), "explain": ("rooflab.render.explain", "render_explain")}
 
 
 def _custom(kind: str):

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rooflab.i18n import sep, text, tr
+from rooflab.interpret.machine import assumptions, machine_rows
 from rooflab.units import binary_bytes, pct, seconds, si
 
 
@@ -91,79 +92,9 @@ def render_observations(obs: list, console: Console) -> None:
 
 
 def render_machine(m: dict, console: Console) -> None:
-    isa, u = m["isa"], m["uarch"]
-    rows = [
-        [tr("CPU"), m["model_name"]],
-        [tr("micro-architecture"), tr("{name} (assumed)", name=u["name"]) if u.get("assumed") else u["name"]],
-        [tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m["physical_cores"], l=m["logical_cpus"],
-                         s=m["sockets"])],
-        [tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa["name"],
-                       features=", ".join(isa["features"]), n=isa["vector_registers"], bits=isa["vector_bits"])],
-        [tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u["fma_pipes"], bits=u["fma_bits"],
-                       add=u["add_pipes"]) if u.get("add_pipes") else
-         tr("{pipes} pipe(s) x {bits}-bit", pipes=u["fma_pipes"], bits=u["fma_bits"])],
-        [tr("caches"), ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}" if c['instances'] > 1
-                                                                             else "")
-                                 for c in m.get("cache_details", [])) or tr("unknown")],
-        [tr("NUMA nodes"), str(len(m.get("numa_nodes") or {}) or 1)],
-        [tr("memory"), binary_bytes(m.get("memory_bytes"))],
-    ]
-    clk = m.get("clock")
-    if clk:
-        rows.append([tr("clock (measured)"), tr("{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})", ghz=clk["hz"] / 1e9,
-                                                lo=clk["ci95"][0] / 1e9, hi=clk["ci95"][1] / 1e9,
-                                                method=text(clk["method"]))])
-    else:
-        rows.append([tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m["clock_hz"] / 1e9) if m.get("clock_hz")
-                     else tr("unknown")])
-    th = m.get("theoretical")
-    if th:
-        rows.append([tr("peak fp64 (all cores)"), si(th["fp64_flops"], "FLOP/s")])
-        rows.append([tr("peak fp32 (all cores)"), si(th["fp32_flops"], "FLOP/s")])
-    console.print(kv_table(tr("Machine"), rows))
-    if th:
-        for a in th["assumptions"]:
-            console.print(f"  [dim]{esc(text(a))}[/]", highlight=False)
-
-
-def render_environment(env: dict, console: Console) -> None:
-    rows = [[tr("OS"), env.get("os")], ["Python", env.get("python")], ["NumPy", env.get("numpy")]]
-    for b in env.get("blas") or []:
-        rows.append([f"{b.get('user_api')}", tr("{api} {version} ({arch}), {n} thread(s)", api=b.get("internal_api"),
-                                                version=b.get("version"), arch=b.get("architecture") or "?",
-                                                n=b.get("num_threads"))])
-    if env.get("thread_env"):
-        rows.append([tr("thread settings"), ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())])
-    aff = env.get("affinity")
-    if aff is not None:
-        rows.append([tr("CPU affinity"), ",".join(map(str, aff))])
-    rows.append([tr("governor"), env.get("governor") or tr("not readable")])
-    rows.append([tr("ASLR"), env.get("aslr") or tr("not readable")])
-    la = env.get("loadavg")
-    rows.append([tr("load average"), " ".join(f"{x:.2f}" for x in la) if la else "—"])
-    g = env.get("git")
-    rows.append(["git", (f"{g['revision'][:12]}" + (tr(" (dirty)") if g["dirty"] else "")) if g else
-                 tr("not a git work tree")])
-    console.print(kv_table(tr("Environment"), rows))
-
-
-def render_info(doc: dict, console: Console) -> None:
-    render_machine(doc["machine"], console)
-    render_environment(doc["environment"], console)
-    caps = doc["capabilities"]
-    cc = caps.get("compiler")
-    perf = caps["perf"]
-    rows = [
-        [tr("C compiler"), f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else
-         caps.get("compiler_error", tr("none"))],
-        ["OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else tr("not available")],
-        [tr("perf counters"), tr("hardware + software") if perf["hardware"] else
-         (text(perf["reason"]) if perf.get("reason") else tr("not available"))],
-        [tr("valgrind (cachegrind)"), caps["valgrind"]["path"] or tr("not installed")],
-        ["numactl", caps["numactl"]["path"] or tr("not installed")],
-        [tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")],
-    ]
-    console.print(kv_table(tr("Capabilities"), rows))
+    console.print(kv_table(tr("Machine"), [[r["what"], r["value"]] for r in machine_rows(m)]))
+    for a in assumptions(m):
+        console.print(f"  [dim]{esc(a)}[/]", highlight=False)
 
 
 def render_records(records: list[dict], console: Console) -> None:

@@ -1,0 +1,85 @@
+"""The machine, the environment and the capabilities of a run as rows of (what, value), in the reader's language:
+the tables of `rooflab info` and the machine a measure report opens with."""
+
+from __future__ import annotations
+
+from rooflab.i18n import text, tr
+from rooflab.units import binary_bytes, si
+
+
+def _rows(pairs: list[tuple]) -> list[dict]:
+    return [{"what": str(k), "value": "" if v is None else str(v)} for k, v in pairs]
+
+
+def machine_rows(m: dict) -> list[dict]:
+    isa, u = m["isa"], m["uarch"]
+    pairs = [
+        (tr("CPU"), m["model_name"]),
+        (tr("micro-architecture"), tr("{name} (assumed)", name=u["name"]) if u.get("assumed") else u["name"]),
+        (tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m["physical_cores"], l=m["logical_cpus"],
+                         s=m["sockets"])),
+        (tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa["name"],
+                       features=", ".join(isa["features"]), n=isa["vector_registers"], bits=isa["vector_bits"])),
+        (tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u["fma_pipes"], bits=u["fma_bits"],
+                       add=u["add_pipes"]) if u.get("add_pipes") else
+         tr("{pipes} pipe(s) x {bits}-bit", pipes=u["fma_pipes"], bits=u["fma_bits"])),
+        (tr("caches"), ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}"
+                                                                             if c['instances'] > 1 else "")
+                                 for c in m.get("cache_details", [])) or tr("unknown")),
+        (tr("NUMA nodes"), str(len(m.get("numa_nodes") or {}) or 1)),
+        (tr("memory"), binary_bytes(m.get("memory_bytes"))),
+    ]
+    clk = m.get("clock")
+    if clk:
+        pairs.append((tr("clock (measured)"), tr("{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})",
+                                                 ghz=clk["hz"] / 1e9, lo=clk["ci95"][0] / 1e9, hi=clk["ci95"][1] / 1e9,
+                                                 method=text(clk["method"]))))
+    else:
+        pairs.append((tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m["clock_hz"] / 1e9) if m.get("clock_hz")
+                      else tr("unknown")))
+    th = m.get("theoretical")
+    if th:
+        pairs.append((tr("peak fp64 (all cores)"), si(th["fp64_flops"], "FLOP/s")))
+        pairs.append((tr("peak fp32 (all cores)"), si(th["fp32_flops"], "FLOP/s")))
+    return _rows(pairs)
+
+
+def assumptions(m: dict) -> list[str]:
+    """What the theoretical peaks assume, one sentence each."""
+    return [text(a) for a in (m.get("theoretical") or {}).get("assumptions") or []]
+
+
+def environment_rows(env: dict) -> list[dict]:
+    pairs = [(tr("OS"), env.get("os")), ("Python", env.get("python")), ("NumPy", env.get("numpy"))]
+    for b in env.get("blas") or []:
+        pairs.append((f"{b.get('user_api')}", tr("{api} {version} ({arch}), {n} thread(s)", api=b.get("internal_api"),
+                                                 version=b.get("version"), arch=b.get("architecture") or "?",
+                                                 n=b.get("num_threads"))))
+    if env.get("thread_env"):
+        pairs.append((tr("thread settings"), ", ".join(f"{k}={v}" for k, v in env["thread_env"].items())))
+    aff = env.get("affinity")
+    if aff is not None:
+        pairs.append((tr("CPU affinity"), ",".join(map(str, aff))))
+    pairs.append((tr("governor"), env.get("governor") or tr("not readable")))
+    pairs.append((tr("ASLR"), env.get("aslr") or tr("not readable")))
+    la = env.get("loadavg")
+    pairs.append((tr("load average"), " ".join(f"{x:.2f}" for x in la) if la else "—"))
+    g = env.get("git")
+    pairs.append(("git", (f"{g['revision'][:12]}" + (tr(" (dirty)") if g["dirty"] else "")) if g else
+                  tr("not a git work tree")))
+    return _rows(pairs)
+
+
+def capability_rows(caps: dict) -> list[dict]:
+    cc = caps.get("compiler")
+    perf = caps["perf"]
+    return _rows([
+        (tr("C compiler"), f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else
+         caps.get("compiler_error", tr("none"))),
+        ("OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else tr("not available")),
+        (tr("perf counters"), tr("hardware + software") if perf["hardware"] else
+         (text(perf["reason"]) if perf.get("reason") else tr("not available"))),
+        (tr("valgrind (cachegrind)"), caps["valgrind"]["path"] or tr("not installed")),
+        ("numactl", caps["numactl"]["path"] or tr("not installed")),
+        (tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")),
+    ])
