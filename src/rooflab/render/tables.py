@@ -8,6 +8,8 @@ from rich.console import Console
 
 from rooflab.contract import Column, Command, Table
 from rooflab.i18n import text, tr
+from rooflab.render.ascii import MARKS, Point, ascii_roofline
+from rooflab.render.roofs import roofline_of
 from rooflab.render.text import heading, render_observations, render_warnings
 from rooflab.render.text import table as rich_table
 from rooflab.units import binary_bytes, pct, seconds, si
@@ -152,5 +154,21 @@ def render_generic(cmd: Command, doc: dict, console: Console) -> None:
                  for i, c in enumerate(c for c in t.columns if c.report)]
         for _name, ttl, heads, rows in formatted(t, doc):
             console.print(rich_table(ttl, heads, rows, align=align))
+    if cmd.report.roofline is not None:
+        render_roofline(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)
+
+
+def render_roofline(doc: dict, console: Console) -> None:
+    """The ASCII roofline a document's command declares: each point marked, and the marks named under it."""
+    comp, mem, pts = roofline_of(doc)
+    if not (comp and mem):
+        return
+    marks = [Point(MARKS[i % len(MARKS)], p.intensity, p.flops_per_s, p.flagged) for i, p in enumerate(pts)]
+    for line in ascii_roofline([(c["name"], c["value"]) for c in comp], [(m["name"], m["value"]) for m in mem], marks,
+                               width=max(40, min(100, console.width - 12))):
+        console.print(line, markup=False, highlight=False)
+    if marks:
+        console.print(tr("  points: ") + ", ".join(f"{m.label}: {p.label}" for m, p in zip(marks, pts)), markup=False,
+                      highlight=False)
