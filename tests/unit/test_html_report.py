@@ -58,7 +58,8 @@ def _measure_run(rid, fma, dram):
 
 
 def test_two_machines_overlaid_with_ratios(tmp_path):
-    from rooflab.render.html import ceiling_comparison, write_csv
+    from rooflab.render.csvfiles import write_csv
+    from rooflab.render.html import ceiling_comparison
 
     laptop, server = _measure_run(1, 1e11, 2e10), _measure_run(2, 4e11, 1e11)
     cols, rows = ceiling_comparison([laptop, server])

@@ -81,7 +81,7 @@ def test_html_report_in_each_language(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_report_shows_a_message_as_the_dict_it_is_stored_as(lang, tmp_path):
     # the explain table's finding and experiment columns once showed {'id': ..., 'args': ..., 'text': ...}
-    from rooflab.render.html import write_csv
+    from rooflab.render.csvfiles import write_csv
 
     raw = re.compile(r"""[{\[]\s*(&#x27;|&#39;|'|")(id|join|args)\1\s*:""")
     runs = [run_from_doc(kind_of(p), json.loads(p.read_text(encoding="utf-8"))) for p in DOCS]

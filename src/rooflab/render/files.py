@@ -9,7 +9,8 @@ from pathlib import Path
 from rooflab.contract import Command
 from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import tr
-from rooflab.render.html import run_from_doc, write_csv, write_html
+from rooflab.render.csvfiles import write_csv
+from rooflab.render.html import run_from_doc, write_html
 from rooflab.render.plot import plot_roofline
 
 

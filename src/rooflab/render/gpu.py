@@ -6,9 +6,9 @@ from rich.console import Console
 
 from rooflab.i18n import text, tr
 from rooflab.render.ascii import ascii_roofline
-from rooflab.units import binary_bytes, pct, si
 from rooflab.render.measure import Notes, ci_range, render_sweep, roof_points
 from rooflab.render.text import esc, heading, kv_table, render_observations, render_warnings, table
+from rooflab.units import binary_bytes, pct, si
 
 
 def _ghz(hz) -> str:

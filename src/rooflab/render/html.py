@@ -4,22 +4,17 @@ environment record. Nothing is fetched when the page is viewed; every string fro
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import html
 import json
 import math
-import re
 import sys
 from pathlib import Path
 
-from rooflab import registry
-from rooflab.errors import RooflabError
 from rooflab.i18n import get_lang, text, tr
 from rooflab.render.roofs import roofline_of
-from rooflab.render.tables import formatted, raw
+from rooflab.render.tables import declared_tables, formatted
 from rooflab.render.text import SHOWN_AT_EACH_END, thinned, visible, warning_text
-from rooflab.results.schema import parse_schema
 from rooflab.units import pct, si
 
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 820, 520, 70, 50, 20, 20
@@ -175,23 +170,6 @@ def _table(columns: list[str], rows: list[list]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _declared(doc: dict, kind: str | None = None):
-    """The tables the command or lab of the document's kind (its schema's, when not given) declares."""
-    if kind is None:
-        try:
-            kind = parse_schema(doc.get("schema"))[0]
-        except RooflabError:  # a document without a schema has no declared tables
-            return ()
-    cmd = registry.for_kind(kind)
-    return cmd.report.tables if cmd is not None else ()
-
-
-def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
-    """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows), as the CSV files
-    hold them."""
-    return {name: (heads, rows) for t in _declared(doc) for name, heads, rows in raw(t, doc)}
-
-
 def _fmt(col: str, v) -> str:
     if isinstance(v, float):
         return si(v, "FLOP/s") if v > 1e6 else f"{v:.4g}"
@@ -205,34 +183,7 @@ def column_label(col: str) -> str:
 
 def _tables(doc: dict, kind: str | None = None) -> str:
     return "".join(f"<h3>{_e(title)}</h3>" + _table(heads, rows)
-                   for t in _declared(doc, kind) for _name, title, heads, rows in formatted(t, doc))
-
-
-def safe_file_stem(name: str, limit: int = 120) -> str:
-    """A file name made of a table's name: letters, digits, dot, dash and underscore only (a kernel called
-    ``a/b`` or ``../x`` names a file in the CSV folder, never another path)."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "table"
-    return stem[:limit]
-
-
-def write_csv(doc: dict, directory, prefix: str = "") -> list:
-    """Every table of a run as a CSV file (raw numbers) in ``directory``; returns the paths written."""
-    d = Path(directory)
-    d.mkdir(parents=True, exist_ok=True)
-    paths = []
-    used: set[str] = set()
-    for name, (cols, rows) in tables_of(doc).items():
-        stem = safe_file_stem(f"{prefix}{name}")
-        while stem in used:  # two kernels whose names differ only in characters a file name cannot hold
-            stem += "_"
-        used.add(stem)
-        path = d / f"{stem}.csv"
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow([visible(str(c)) for c in cols])
-            w.writerows([visible(c) if isinstance(c, str) else c for c in row] for row in rows)
-        paths.append(path)
-    return paths
+                   for t in declared_tables(doc, kind) for _name, title, heads, rows in formatted(t, doc))
 
 
 CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}

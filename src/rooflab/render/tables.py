@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from rooflab import registry
 from rooflab.contract import Column, Command, Table
+from rooflab.errors import RooflabError
 from rooflab.i18n import text, tr
 from rooflab.render.ascii import MARKS, Point, ascii_roofline
 from rooflab.render.roofs import roofline_of
 from rooflab.render.text import heading, render_observations, render_warnings
 from rooflab.render.text import table as rich_table
+from rooflab.results.schema import parse_schema
 from rooflab.units import binary_bytes, pct, seconds, si
 
 
@@ -172,3 +175,14 @@ def render_roofline(doc: dict, console: Console) -> None:
     if marks:
         console.print(tr("  points: ") + ", ".join(f"{m.label}: {p.label}" for m, p in zip(marks, pts)), markup=False,
                       highlight=False)
+
+
+def declared_tables(doc: dict, kind: str | None = None):
+    """The tables the command or lab of the document's kind (its schema's, when not given) declares."""
+    if kind is None:
+        try:
+            kind = parse_schema(doc.get("schema"))[0]
+        except RooflabError:  # a document without a schema has no declared tables
+            return ()
+    cmd = registry.for_kind(kind)
+    return cmd.report.tables if cmd is not None else ()
