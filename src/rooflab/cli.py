@@ -159,7 +159,8 @@ def command_of(cmd) -> click.Command:
                                                            "needs matplotlib).")}
     for what in cmd.outputs.files:
         flag, ptype, helptext = files[what]
-        params.append(click.Option([flag, f"{what}_path"], type=ptype, default=None, required=what in cmd.outputs.required,
+        params.append(click.Option([flag, f"{what}_path"], type=ptype, default=None,
+                                   required=what in cmd.outputs.required,
                                    help=helptext))
 
     def callback(as_json=False, store_path=None, no_store=False, html_path=None, csv_path=None, plot_path=None,

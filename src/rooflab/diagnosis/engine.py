@@ -224,8 +224,8 @@ def trial_size(spec: KernelSpec, size: dict, row: dict, quick: bool) -> tuple[di
     """(size, its estimated call time) for the reference and the experiments when a call at ``size`` is longer than
     twice TRIAL_CALL_S: every size variable halved, then quartered, ... (a power of two stays one: a leading
     dimension keeps its conflicts), while the arrays stay more than IN_LEVEL times the cache just faster than the
-    level that holds them (the data still lives where it did), until a call is estimated (work scaled) at TRIAL_CALL_S or
-    less. None when no smaller size keeps the level or saves half the time."""
+    level that holds them (the data still lives where it did), until a call is estimated (work scaled) at
+    TRIAL_CALL_S or less. None when no smaller size keeps the level or saves half the time."""
     target = TRIAL_CALL_S[quick]
     t = row.get("time_s") or 0.0
     if t <= 2 * target or not size or not all(isinstance(v, int) and v > 1 for v in size.values()):

@@ -88,8 +88,8 @@ def again(session, attempt: dict) -> bool:
 
 def until_quiet(session, once: Callable[[], dict], attempts: int) -> list[dict]:
     """Up to ``attempts`` attempts, ``once()`` each (a judged attempt: ``disturbance``, ``reasons`` and what it
-    measured), measuring again while :func:`again` says so; every attempt made. An error in a later attempt leaves
-    the earlier ones standing (the first one's propagates)."""
+    measured), measuring again while :func:`again` says so; every attempt made. An error propagates: a caller whose
+    ``once`` also keeps each attempt (measure's ceilings) lets the earlier ones stand when a later one fails."""
     made: list[dict] = []
     for _ in range(max(1, attempts)):
         made.append(once())

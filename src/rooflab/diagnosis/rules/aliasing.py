@@ -25,6 +25,6 @@ def find(f: Facts) -> list[dict]:
     return [finding(ID, f.lanes, ev,
                     msg("the compiler cannot prove that the arrays do not overlap, so it keeps the loop scalar (or "
                         "checks at run time)"),
-                    msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap, and copy "
-                        "a bound or a scalar passed by address into a local variable before the loop"),
+                    msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap, "
+                        "and copy a bound or a scalar passed by address into a local variable before the loop"),
                     ("restrict",))]
