@@ -482,6 +482,15 @@ def test_a_running_maximum_of_a_scalar_loop_is_an_in_order_reduction_tested_by_f
     assert "reduction_chain" not in ids(diagnose(code({**loop, "vector_bits": 512}, pragmas=pragmas), row(), CTX))
 
 
+def test_a_libm_call_kept_for_errno_outside_a_full_width_loop_is_no_finding():
+    # double norm(x) { s += x[i]*x[i] ...; return sqrt(s); }: gcc's remark about the sqrt after the loop
+    remarks = [{"line": 9, "kind": "missed", "text": "statement clobbers memory: _5 = sqrt (s_3);"}]
+    loop = {**LOOP_SCALAR_SUM, "vector_bits": 512, "calls": []}
+    assert "calls" not in ids(diagnose(code(loop, remarks=remarks), row(of_roof=0.1), CTX))
+    scalar = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": []}
+    assert ids(diagnose(code(scalar, remarks=remarks), row(of_roof=0.1), CTX))[0] == "calls"
+
+
 def test_fmin_and_fmax_calls_are_tested_by_fast_math():
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["fmax", "fmin"]}
     (f, *_) = diagnose(code(loop), row(of_roof=0.05), CTX)
