@@ -215,6 +215,14 @@ CASES = {
     "b9_clamp": (SPEC, "b9_clamp", "calls", None, None),
     "b9_max_of": (SPEC, "b9_max_of", "reduction_chain", None, None),
     "b9_gemv_cols": (SPEC, "b9_gemv_cols", "clean", None, None),
+    "b10_ema": (SPEC, "b10_ema", "dependency_chain", None, None),
+    "b10_l1_dist": (SPEC, "b10_l1_dist", "reduction_chain", None, None),
+    "b10_sigmoid": (SPEC, "b10_sigmoid", "calls", None, None),
+    "b10_embed": (SPEC, "b10_embed", "clean", None, None),
+    "b10_lap5": (SPEC, "b10_lap5", "clean", None, None),
+    "b10_gemv_cm": (SPEC, "b10_gemv_cm", "strided", None, None),
+    "b10_mod_reduce": (SPEC, "b10_mod_reduce", "int_div", None, None),
+    "b10_big_sum": (SPEC, "b10_big_sum", "reduction_chain", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
