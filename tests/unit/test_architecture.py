@@ -308,6 +308,9 @@ def test_a_new_lab_is_one_module(new_lab, tmp_path):
     assert py["rows"][-1]["value"] == 9.0 and "steps" in inspect.signature(api.lab.squares).parameters
     shown = CliRunner().invoke(cli, ["show", str(py["run_id"]), "--store", store, "--lang", "en"]).output
     assert "Squares" in shown and "The last of 3 steps squares to 9." in shown
+    # its documents are checked against the envelope every lab has, which `rooflab schema` publishes for it
+    listed = json.loads(CliRunner().invoke(cli, ["schema", "lab.squares", "--json"]).stdout)
+    assert listed["id"] == "rooflab.lab.squares/1" and "lab" in listed["json_schema"]["required"]
 
 
 def test_one_thread_limit_for_the_c_kernels_and_the_options():

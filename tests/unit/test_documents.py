@@ -63,6 +63,7 @@ def test_a_lab_added_as_a_module_is_checked_against_the_envelope_of_every_lab():
     with pytest.raises(DocumentError, match=r"result\.lab: Field required"):
         check_document("lab.squares", {"schema": "rooflab.lab.squares/1", "rows": []})
     assert documents.model_for("nonsense") is None
+    assert documents.json_schema("lab.fma")["properties"]["lab"]["type"] == "string"
 
 
 def test_models_give_typed_access():

@@ -34,7 +34,7 @@ def kinds() -> list[str]:
 
 def json_schema(kind: str) -> dict:
     """The JSON Schema of a document kind, with its identifier and current version."""
-    out = MODELS[kind].model_json_schema(by_alias=True)
+    out = model_for(kind).model_json_schema(by_alias=True)
     sid = schema_id(kind)
     out = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"urn:rooflab:{sid}", **out}
     out["properties"]["schema"] = {**out["properties"].get("schema", {}), "const": sid}
