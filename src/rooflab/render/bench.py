@@ -9,15 +9,19 @@ from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
 from rooflab.render.ascii import MARKS, Point, ascii_roofline
 from rooflab.render.explain import render_kernels
+from rooflab.render.roofs import roofline_of
 from rooflab.render.text import (SHOWN_AT_EACH_END, esc, heading, render_mpi, render_observations, render_row_output,
                                  render_warnings, styled, table)
-from rooflab.units import drawable, pct, seconds, si
+from rooflab.units import pct, seconds, si
 
 
 def render_bench(doc: dict, console: Console) -> None:
     console.print(heading("rooflab bench", " · " + tr("roofline from {source}", source=text(doc["roofline_source"]))
                           + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
-    pts = []
+    # the points its report declares, each marked in its row and on the ASCII roofline
+    declared = roofline_of(doc)[2]
+    marks = {p.label: MARKS[i % len(MARKS)] for i, p in enumerate(declared)}
+    pts = [Point(marks[p.label], p.intensity, p.flops_per_s, p.flagged) for p in declared]
     for k in doc["kernels"]:
         if k.get("error"):
             console.print(f"{k['name']}: {text(k['error'])}", markup=False, highlight=False)
@@ -35,11 +39,7 @@ def render_bench(doc: dict, console: Console) -> None:
                 rows.append([size, "—", "—", "—", "—", "—", "—", styled(f"[red]{esc(status_word(r['error_kind']))}[/]: "
                                                                         f"{esc(text(r['error']))}")])
                 continue
-            if drawable(r.get("intensity")) and drawable(r.get("flops_per_s")):
-                mark = MARKS[len(pts) % len(MARKS)]
-                pts.append(Point(mark, r["intensity"], r["flops_per_s"], r.get("above_roof", False)))
-            else:
-                mark = " "  # no place on the roofline (no bytes, or no FLOPs)
+            mark = marks.get(r["label"], " ")  # " ": no place on the roofline (no bytes, or no FLOPs)
             ci = r.get("time_ci95")
             level = r.get("ci_level", 0.95)
             note = tr(", {level:.0%} only: {n} samples", level=level, n=r.get("samples")) if level < 0.95 else ""
