@@ -9,6 +9,7 @@ from rich.console import Console
 from rooflab.diagnosis.rules.facts import cold
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
+from rooflab.render.tables import render_roofline
 from rooflab.render.text import esc, heading, render_row_output, render_warnings
 from rooflab.units import binary_bytes, pct, seconds, si
 
@@ -124,4 +125,5 @@ def render_explain(doc: dict, console: Console) -> None:
                           + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}",
                                                                                       id=doc.get("run_id", "—"))))
     render_kernels(doc.get("kernels") or [], console)
+    render_roofline(doc, console)
     render_warnings(doc.get("warnings", []), console)
