@@ -62,6 +62,12 @@ class Outcome:
     def ok(self) -> bool:
         return self.timing is not None
 
+    def judge(self, row: dict) -> None:
+        """What the measurement policy made of a measured row: its attempts, the cores others used meanwhile, and
+        ``status`` ``disturbed`` with the reasons when the CPUs were not its own even in the attempt kept."""
+        row.update(attempts=self.attempts, others_cores=self.others_cores, status="ok")
+        policy.mark_disturbed(row, {"reasons": self.disturbed})
+
     def to_dict(self) -> dict:
         d = {"name": self.name, "timing": self.timing.to_dict() if self.timing else None,
              "rel_error": self.rel_error, "error": self.error, "error_kind": self.error_kind}

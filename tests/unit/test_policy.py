@@ -1,7 +1,6 @@
 """The measurement policy every command measures through (rooflab.timing.policy): judged attempts, measured again
 while the CPUs were not ours, the least disturbed kept, and a figure marked disturbed with its reasons."""
 
-from rooflab.commands.bench import judged
 from rooflab.i18n import text
 from rooflab.session import Outcome
 from rooflab.timing import policy
@@ -69,11 +68,11 @@ def test_a_bench_row_says_what_the_policy_made_of_it():
     out.attempts, out.others_cores = 2, 0.9
     out.disturbed = policy.assess(0.0, others=0.9)[1]
     row = {"label": "k n=1"}
-    judged(row, out)
+    out.judge(row)
     assert row["attempts"] == 2 and row["others_cores"] == 0.9 and row["status"] == "disturbed"
     quiet = Outcome("k n=2")
     row = {"label": "k n=2"}
-    judged(row, quiet)
+    quiet.judge(row)
     assert row["status"] == "ok" and row["attempts"] == 1
 
 

@@ -26,7 +26,6 @@ from rooflab.mpi.jobs import aggregate_bench_job, share_roofline
 from rooflab.results.history import roofline_or_measure
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig, python_overhead, python_timed, run_samples
-from rooflab.timing.policy import mark_disturbed
 from rooflab.toolchain.compiler import CompileError
 from rooflab.userkernel.expr import arith
 from rooflab.userkernel.spec import KernelSpec, load_spec, select
@@ -66,19 +65,12 @@ def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofl
                 row.update(error=out.error, error_kind=out.error_kind)
             else:
                 timed_row(row, flops, nbytes, out.timing, roofs, caps, points)
-                judged(row, out)
+                out.judge(row)
             entry["sizes"].append(row)
         kernels.append(entry)
     first = kernels[0]["roofs"] if kernels else roofs_at(roofline, 1, prec)
     return {"quick": quick, "kernels": kernels, "points": points,
             "roofs": {"compute": first["compute"], "memory": first["memory"]}, "roofline_source": first["source"]}
-
-
-def judged(row: dict, out) -> None:
-    """What the measurement policy made of a row: its attempts, the cores others used meanwhile, and ``status``
-    ``disturbed`` with the reasons when the CPUs were not its own even in the attempt kept."""
-    row.update(attempts=out.attempts, others_cores=out.others_cores, status="ok")
-    mark_disturbed(row, {"reasons": out.disturbed})
 
 
 def _rel_error(got, ref) -> float:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_rows, pow2_rows, reference_run,
-                                            run_experiment)
+                                           run_experiment)
 from rooflab.diagnosis.rules.facts import blas_roof, cold
 from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
+from rooflab.i18n import msg
 from rooflab.interpret.explain import diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
-from rooflab.i18n import msg
 from rooflab.machine.env import tlb_entries, usable_cpus
 from rooflab.model.reference import roofs_at
 from rooflab.timing.memory import thp_mode
@@ -230,9 +230,7 @@ def trial_size(spec: KernelSpec, size: dict, row: dict, quick: bool) -> tuple[di
     t = row.get("time_s") or 0.0
     if t <= 2 * target or not size or not all(isinstance(v, int) and v > 1 for v in size.values()):
         return None
-    caps = row.get("caches") or {}
-    faster = {"L2": "L1", "L3": "L2", "DRAM": "L3" if caps.get("L3") else "L2"}.get(row.get("level") or "")
-    floor = IN_LEVEL * caps[faster] if faster and caps.get(faster) else 0.0
+    floor = IN_LEVEL * evidence.faster_cache_bytes(row)
     try:
         flops, nbytes = spec.work(size)
         work = flops or nbytes

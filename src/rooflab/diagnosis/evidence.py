@@ -16,7 +16,6 @@ from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
-from rooflab.timing.policy import mark_disturbed
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
@@ -548,6 +547,14 @@ def traffic_tells(row: dict) -> bool:
     return not ((row.get("of_roof") or 0) >= 0.8 and (row.get("all_threads") or {}).get("of_roof", 1) >= 0.8)
 
 
+def faster_cache_bytes(row: dict) -> float:
+    """The capacity of the cache just faster than the level that holds a row's working set (0 for L1, or where it
+    is not known): arrays a good deal larger than it still live in that level."""
+    caps = row.get("caches") or {}
+    faster = {"L2": "L1", "L3": "L2", "DRAM": "L3" if caps.get("L3") else "L2"}.get(row.get("level") or "")
+    return float(caps.get(faster) or 0.0) if faster else 0.0
+
+
 def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | None]:
     """The size to count the traffic at: the measured one when cachegrind would take under TRAFFIC_BUDGET_S, else
     the size variables scaled down together while the arrays stay more than 1.5x the cache just faster than the
@@ -556,10 +563,8 @@ def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | N
     if est <= TRAFFIC_BUDGET_S and row["working_set_bytes"] <= TRAFFIC_MAX_BYTES:
         return size, None
 
-    caps = row.get("caches") or {}
     level = row.get("level")
-    faster = {"L2": "L1", "L3": "L2", "DRAM": "L3" if caps.get("L3") else "L2"}.get(level)
-    floor = 1.5 * caps[faster] if faster and caps.get(faster) else 0.0
+    floor = 1.5 * faster_cache_bytes(row)
     flops = spec.work(size)[0] or 1.0
     target = min(float(row["working_set_bytes"]), float(TRAFFIC_MAX_BYTES))
     while target > floor:
@@ -625,7 +630,6 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     CPUs, with its working set against the caches."""
     label = f"{spec.name} " + " ".join(f"{k}={v}" for k, v in size.items())
     out = session.run_until_quiet(task(spec, lib, size, label), config_for(spec, quick), timeout_s=spec.timeout)
-    others = out.others_cores
     flops, nbytes = spec.work(size)
     caps = cache_capacities(session.machine, spec.threads)
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
@@ -637,10 +641,7 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
         row.update(error=out.error, error_kind=out.error_kind)
         return row
     row["cpus_busy"] = out.cpus_busy
-    if others is not None:  # other processes and the host's steal while it ran: CPU time they took is not idle
-        row["others_cores"] = others
-    row.update(attempts=out.attempts, status="ok")
-    mark_disturbed(row, {"reasons": out.disturbed})
+    out.judge(row)  # others_cores: what other processes and the host's steal took meanwhile is not idle CPU time
     if out.subnormals:
         row["subnormals"] = out.subnormals
     row["timing"] = out.timing.to_dict()

@@ -60,14 +60,19 @@ class Row(Model):
     """Cores other processes and the host's steal used while it ran."""
 
 
-class BenchKernel(Model):
+class Kernel(Model):
+    """A kernel of a spec: its spec, the roofs it is placed against, its library, or why it was not built."""
+
     name: str
     spec: Optional[dict[str, Any]] = None
     roofs: Optional[dict[str, Any]] = None
-    sizes: list[Row] = []
     library: Optional[Library] = None
-    git: Optional[dict[str, Any]] = None
     error: Union[str, dict, None] = None
+
+
+class BenchKernel(Kernel):
+    sizes: list[Row] = []
+    git: Optional[dict[str, Any]] = None
 
 
 class Point(Model):
@@ -76,17 +81,22 @@ class Point(Model):
     flops_per_s: Number = None
 
 
-class Bench(Document):
+class OnRoofline(Document):
+    """A document whose kernels are placed on this machine's stored roofline."""
+
+    roofs: Optional[Roofs] = None
+    """The roofs the kernels are placed against."""
+    roofline_source: Optional[Message] = None
+    """Which stored measure runs the roofs come from."""
+
+
+class Bench(OnRoofline):
     """``rooflab bench``: each kernel of a spec at each size."""
 
     kernels: list[BenchKernel]
     """Each kernel: its spec, its library, and a row per size."""
     points: list[Point] = []
     """The points drawn on the roofline, one per kernel and size."""
-    roofs: Optional[Roofs] = None
-    """The roofs the kernels are placed against."""
-    roofline_source: Optional[Message] = None
-    """Which stored measure runs the roofs come from."""
 
 
 class CompareRow(Model):
@@ -160,27 +170,18 @@ class ExplainRow(Row):
     trial_size: Optional[dict[str, Any]] = None
 
 
-class ExplainKernel(Model):
-    name: str
-    spec: Optional[dict[str, Any]] = None
-    roofs: Optional[dict[str, Any]] = None
+class ExplainKernel(Kernel):
     sizes: list[ExplainRow] = []
-    library: Optional[Library] = None
     code: Optional[dict[str, Any]] = None
-    error: Union[str, dict, None] = None
 
 
-class Explain(Document):
+class Explain(OnRoofline):
     """``rooflab explain``: per kernel and size, the evidence, the ranked findings and their experiments."""
 
     kernels: list[ExplainKernel]
     """Each kernel: its code evidence, and per size its placement, findings and experiments."""
     experiments_run: Optional[bool] = None
     """Whether the experiments ran (--no-experiments: the findings alone)."""
-    roofs: Optional[Roofs] = None
-    """The roofs the kernels are placed against."""
-    roofline_source: Optional[Message] = None
-    """Which stored measure runs the roofs come from."""
 
 
 class Counters(Model):

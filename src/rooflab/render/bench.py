@@ -7,9 +7,9 @@ from rich.console import Console
 
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
-from rooflab.render.ascii import MARKS, Point, ascii_roofline
+from rooflab.render.ascii import ascii_roofline
 from rooflab.render.explain import render_kernels
-from rooflab.render.roofs import roofline_of
+from rooflab.render.roofs import marked, roofline_of
 from rooflab.render.text import (SHOWN_AT_EACH_END, esc, heading, render_mpi, render_observations, render_row_output,
                                  render_warnings, styled, table)
 from rooflab.units import pct, seconds, si
@@ -20,8 +20,8 @@ def render_bench(doc: dict, console: Console) -> None:
                           + (tr(" · quick") if doc.get("quick") else "") + " · " + tr("run {id}", id=doc.get("run_id", "—"))))
     # the points its report declares, each marked in its row and on the ASCII roofline
     declared = roofline_of(doc)[2]
-    marks = {p.label: MARKS[i % len(MARKS)] for i, p in enumerate(declared)}
-    pts = [Point(marks[p.label], p.intensity, p.flops_per_s, p.flagged) for p in declared]
+    pts = marked(declared)
+    marks = {p.label: m.label for p, m in zip(declared, pts)}
     for k in doc["kernels"]:
         if k.get("error"):
             console.print(f"{k['name']}: {text(k['error'])}", markup=False, highlight=False)

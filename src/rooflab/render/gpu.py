@@ -6,7 +6,8 @@ from rich.console import Console
 
 from rooflab.i18n import text, tr
 from rooflab.render.ascii import ascii_roofline
-from rooflab.render.measure import Notes, ci_range, render_sweep, roof_points
+from rooflab.render.measure import Notes, ci_range, render_sweep
+from rooflab.render.roofs import marked, roofline_of
 from rooflab.render.text import esc, heading, kv_table, render_observations, render_warnings, table
 from rooflab.units import binary_bytes, pct, si
 
@@ -78,7 +79,7 @@ def render_gpu(doc: dict, console: Console) -> None:
     r = doc.get("roofs") or {}
     console.print("")
     for line in ascii_roofline([(c["name"], c["value"]) for c in r.get("compute", [])],
-                               [(m["name"], m["value"]) for m in r.get("memory", [])], roof_points(doc),
+                               [(m["name"], m["value"]) for m in r.get("memory", [])], marked(roofline_of(doc)[2]),
                                width=max(40, min(100, console.width - 12)), title=tr("Roofline of this GPU")):
         console.print(line, markup=False, highlight=False)
     render_observations(doc.get("observations", []), console)

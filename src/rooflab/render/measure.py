@@ -6,8 +6,8 @@ from rich.console import Console
 
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
-from rooflab.render.ascii import MARKS, Point, ascii_roofline
-from rooflab.render.roofs import roofline_of
+from rooflab.render.ascii import MARKS, ascii_roofline
+from rooflab.render.roofs import marked, roofline_of
 from rooflab.render.text import (esc, heading, render_machine, render_mpi, render_observations, render_warnings, styled,
                                  table)
 from rooflab.units import binary_bytes, pct, seconds, si
@@ -39,12 +39,6 @@ class Notes:
     def print(self, console: Console) -> None:
         for i, why in enumerate(self.reasons, 1):
             console.print(f"  [{i}] {why}", markup=False, highlight=False)
-
-
-def roof_points(doc: dict) -> list[Point]:
-    """The points its command declares for its roofline, each with its mark on the ASCII roofline."""
-    return [Point(MARKS[i % len(MARKS)], p.intensity, p.flops_per_s, p.flagged)
-            for i, p in enumerate(roofline_of(doc)[2])]
 
 
 def render_sweep(pts: list[dict], title: str, console: Console) -> None:
@@ -112,7 +106,8 @@ def render_measure(doc: dict, console: Console) -> None:
     r = doc.get("roofs") or {}
     comp = [(c["name"], c["value"]) for c in r.get("compute", [])]
     mem = [(x["name"], x["value"]) for x in r.get("memory", [])]
-    pp = roof_points(doc)
+    declared = roofline_of(doc)[2]
+    pp = marked(declared)
     console.print("")
     width = max(40, min(100, console.width - 12))
     for line in ascii_roofline(comp, mem, pp, width=width,
@@ -120,7 +115,7 @@ def render_measure(doc: dict, console: Console) -> None:
         console.print(line, markup=False, highlight=False)
     if pp:
         console.print(tr("  points: ") + ", ".join(f"{p.label}: {q.label}" + (tr(" (above roof)") if p.flagged else "")
-                                                   for p, q in zip(pp, roofline_of(doc)[2])), markup=False)
+                                                   for p, q in zip(pp, declared)), markup=False)
     render_mpi(doc, console)
     render_observations(doc.get("observations", []), console)
     render_warnings(doc.get("warnings", []), console)

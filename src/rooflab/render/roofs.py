@@ -6,6 +6,7 @@ from __future__ import annotations
 from rooflab import registry
 from rooflab.contract import RoofPoint
 from rooflab.errors import RooflabError
+from rooflab.render.ascii import MARKS, Point
 from rooflab.results.schema import parse_schema
 from rooflab.units import drawable
 
@@ -24,3 +25,8 @@ def roofline_of(doc: dict, kind: str | None = None) -> tuple[list[dict], list[di
     comp = [c for c in roofs.get("compute", []) if drawable(c.get("value"))]
     mem = [m for m in roofs.get("memory", []) if drawable(m.get("value"))]
     return comp, mem, decl.points(doc) if decl is not None else []
+
+
+def marked(points: list[RoofPoint]) -> list[Point]:
+    """Each point with its mark on the ASCII roofline (the same mark labels its row in a table)."""
+    return [Point(MARKS[i % len(MARKS)], p.intensity, p.flops_per_s, p.flagged) for i, p in enumerate(points)]

@@ -10,8 +10,8 @@ from rooflab import registry
 from rooflab.contract import Column, Command, Table
 from rooflab.errors import RooflabError
 from rooflab.i18n import text, tr
-from rooflab.render.ascii import MARKS, Point, ascii_roofline
-from rooflab.render.roofs import roofline_of
+from rooflab.render.ascii import ascii_roofline
+from rooflab.render.roofs import marked, roofline_of
 from rooflab.render.text import heading, render_observations, render_warnings
 from rooflab.render.text import table as rich_table
 from rooflab.results.schema import parse_schema
@@ -168,7 +168,7 @@ def render_roofline(doc: dict, console: Console) -> None:
     comp, mem, pts = roofline_of(doc)
     if not (comp and mem):
         return
-    marks = [Point(MARKS[i % len(MARKS)], p.intensity, p.flops_per_s, p.flagged) for i, p in enumerate(pts)]
+    marks = marked(pts)
     for line in ascii_roofline([(c["name"], c["value"]) for c in comp], [(m["name"], m["value"]) for m in mem], marks,
                                width=max(40, min(100, console.width - 12))):
         console.print(line, markup=False, highlight=False)
