@@ -1,8 +1,7 @@
 from pathlib import Path
 
-from rooflab.counters.cachegrind import geometry, parse_out_file
+from rooflab.counters.cachegrind import cachegrind_summary, geometry, parse_out_file
 from rooflab.counters.perf import parse_perf_report, parse_perf_stat
-from rooflab.counters.cachegrind import cachegrind_summary
 from rooflab.machine.env import parse_perf_probe
 
 # perf stat -x, on a machine with counters, and in a VM without them (recorded outputs)
@@ -68,4 +67,18 @@ def test_cache_geometry_uses_the_real_caches():
               {"level": 1, "type": "Instruction", "size": 32768, "ways": 8, "line": 64},
               {"level": 2, "type": "Unified", "size": 2097152, "ways": 16, "line": 64},
               {"level": 3, "type": "Unified", "size": 31457280, "ways": 12, "line": 64}]
-    assert geometry(caches) == {"D1": "49152,12,64", "I1": "32768,8,64", "LL": "31457280,12,64"}
+    assert geometry(caches) == {"D1": "49152,12,64", "I1": "32768,8,64", "LL": "31457280,15,64"}  # 30 MiB at 12 ways has 40960 sets: 15 ways, 32768
+
+
+def test_a_cache_whose_sets_are_no_power_of_two_is_simulated_as_close_as_cachegrind_allows():
+    from rooflab.counters.cachegrind import simulable
+
+    # a 300 MiB, 20-way L3 (a Xeon's): 245760 sets, which cachegrind refuses; the same size at 75 ways has 65536
+    size, ways, line = simulable(300 << 20, 20, 64)
+    assert (size, ways, line) == (300 << 20, 75, 64)
+    for size0, ways0 in ((300 << 20, 20), (100_000, 7), (48 << 10, 12), (32 << 20, 16), (3 << 20, 3)):
+        size, ways, line = simulable(size0, ways0, 64)
+        sets = size // (ways * line)
+        assert sets * ways * line == size and sets & (sets - 1) == 0  # a power of two, whole sets
+        assert size <= size0 and size > size0 // 2  # never more than the real cache, never less than half
+    assert simulable(48 << 10, 12, 64) == (48 << 10, 12, 64)  # a cache cachegrind accepts is left as it is

@@ -5,14 +5,34 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rooflab.errors import RooflabError
 from rooflab.counters.perf import run_tool
+from rooflab.errors import RooflabError
+
+
+def simulable(size: int, ways: int, line: int) -> tuple[int, int, int]:
+    """A cache cachegrind can simulate (its set count a power of two) as close to the real one as there is: the same
+    size with the associativity nearest the real one that makes the sets a power of two (a 300 MiB, 20-way L3 of
+    64-byte lines is simulated 75-way), else the real associativity with the size rounded down to whole sets."""
+    lines = max(1, size // line)
+    sets = 1
+    options = []
+    while sets <= lines:
+        if lines % sets == 0:
+            options.append((sets, lines // sets))
+        sets *= 2
+    exact = [(abs(w - ways), w, s) for s, w in options if w >= 1]
+    if exact and min(exact)[0] <= 4 * ways:
+        _, w, s = min(exact)
+        return s * w * line, w, line
+    sets = 1 << max(0, (lines // max(1, ways)).bit_length() - 1)
+    return sets * ways * line, ways, line
 
 
 def geometry(caches: list[dict]) -> dict[str, str]:
-    """--I1/--D1/--LL arguments (size,assoc,line) from the machine's cache list; LL is the last level."""
+    """--I1/--D1/--LL arguments (size,assoc,line) from the machine's cache list; LL is the last level. Each is one
+    cachegrind accepts (:func:`simulable`)."""
     def arg(c):
-        return f"{c['size']},{c.get('ways') or 8},{c.get('line') or 64}"
+        return ",".join(map(str, simulable(int(c["size"]), int(c.get("ways") or 8), int(c.get("line") or 64))))
     out = {}
     for c in caches:
         if c["level"] == 1 and c["type"] == "Instruction":
