@@ -44,7 +44,21 @@ def _raise_interrupted(signum, frame):  # pragma: no cover - exercised through a
     raise Interrupted(f"stopped by {signal.Signals(signum).name}; the measurements finished so far are stored")
 
 
-class Outcome:
+class Judged:
+    """What the measurement policy (:mod:`rooflab.timing.policy`) made of a measurement taken in attempts: how many
+    were made, the cores others used meanwhile, and why the CPUs were not its own even in the attempt kept."""
+
+    def __init__(self, attempts: int = 1, others_cores: float | None = None, disturbed: list | None = None):
+        self.attempts, self.others_cores, self.disturbed = attempts, others_cores, disturbed or []
+
+    def judge(self, row: dict) -> None:
+        """A measured row as the policy judged it: its attempts, the cores others used meanwhile, and ``status``
+        ``disturbed`` with the reasons when the CPUs were not its own even in the attempt kept."""
+        row.update(attempts=self.attempts, others_cores=self.others_cores, status="ok")
+        policy.mark_disturbed(row, {"reasons": self.disturbed})
+
+
+class Outcome(Judged):
     """A kernel's result or its failure: ``timing`` is None when it crashed, hung or was wrong."""
 
     def __init__(self, name: str, timing: Timing | None = None, rel_error: float | None = None,
@@ -54,19 +68,11 @@ class Outcome:
         self.output = output or {}  # what the kernel printed: {"stdout": ..., "stderr": ...}
         self.cpus_busy = cpus_busy  # CPUs the kernel kept busy while it was timed (its CPU time over wall time)
         self.subnormals = subnormals  # the share of subnormal values in its arrays after its calls, where any
-        self.others_cores: float | None = None  # cores others used meanwhile (processes, the host's steal)
-        self.attempts = 1  # how many times it was measured (run_until_quiet)
-        self.disturbed: list[dict] = []  # why the CPUs were not its own while the attempt kept ran, if they were not
+        super().__init__()  # measured once until run_until_quiet says otherwise
 
     @property
     def ok(self) -> bool:
         return self.timing is not None
-
-    def judge(self, row: dict) -> None:
-        """What the measurement policy made of a measured row: its attempts, the cores others used meanwhile, and
-        ``status`` ``disturbed`` with the reasons when the CPUs were not its own even in the attempt kept."""
-        row.update(attempts=self.attempts, others_cores=self.others_cores, status="ok")
-        policy.mark_disturbed(row, {"reasons": self.disturbed})
 
     def to_dict(self) -> dict:
         d = {"name": self.name, "timing": self.timing.to_dict() if self.timing else None,
@@ -224,6 +230,31 @@ class Session:
         # kernel that prints once, a state restored once): kept from whichever attempt has it
         out.output = out.output or next((a["out"].output for a in made if a["out"].output), {})
         return out
+
+    def call_until_quiet(self, name: str, fn, *args, timing_of: Callable[[object], Timing | None],
+                         attempts: int = 2, **kwargs) -> tuple[object, Judged]:
+        """:meth:`call` under the measurement policy: a task that times something (``timing_of(result)`` its
+        timing) measured again, up to ``attempts`` times, while its threads waited for a CPU or other processes were
+        busy; the least disturbed attempt's result is returned with the policy's judgement. An error propagates
+        (a failure is reported, not measured again)."""
+        return self.until_quiet(lambda: self.call(name, fn, *args, **kwargs), timing_of=timing_of, attempts=attempts)
+
+    def until_quiet(self, measure: Callable[[], object], *, timing_of: Callable[[object], Timing | None],
+                    attempts: int = 2) -> tuple[object, Judged]:
+        """``measure()`` under the measurement policy, however it measures (a task in the session's worker, or in a
+        worker of its own under numactl): judged by the running fraction of its timing and the cores others used
+        meanwhile, measured again while disturbed, the least disturbed attempt kept."""
+        def once() -> dict:
+            m0 = self.mark()
+            res = measure()
+            others = self.others_for(m0, self.mark(), shared=True)
+            t = timing_of(res)
+            score, reasons = policy.assess(0.0, running=t.running_fraction if t is not None else None, others=others)
+            return {"res": res, "others": others, "disturbance": score, "reasons": reasons}
+
+        made = policy.until_quiet(self, once, attempts)
+        kept = policy.kept(made)
+        return kept["res"], Judged(len(made), kept["others"], kept["reasons"])
 
     def check_timing(self, subject: str, t: Timing, *, spread_threshold: float = 0.05) -> None:
         """The noise checks every timing gets: spread of its samples, and timer resolution against one sample."""

@@ -95,3 +95,47 @@ def test_a_kernel_measured_again_keeps_what_it_printed_in_any_attempt():
     out = Session.run_until_quiet(s, None, None)
     assert out.attempts == 2 and out.disturbed == [] and out.timing.running_fraction == 0.99
     assert out.output == printed
+
+
+def _policy_session(calls):
+    from rooflab.session import Session
+
+    s = Session.__new__(Session)  # the policy's view of a session, without a worker
+    s.call = lambda name, fn, *args, **kw: next(calls)
+    s.mark = lambda: None
+    s.others_for = lambda a, b, shared: 0.0
+    s.agree = lambda flag: flag
+    s.wait_quiet_left = 0.0
+    return s
+
+
+def test_a_lab_task_is_measured_again_while_its_threads_wait_and_its_row_says_so():
+    from rooflab.session import Session
+    from rooflab.timing.harness import Timing
+
+    def result(running: float) -> dict:
+        return {"timing": Timing(reps=1, samples=[1e-3] * 5, raw=[1e-3] * 5, running=[running] * 5).to_dict()}
+
+    def timing_of(r):
+        return Timing.from_dict(r["timing"])
+
+    # waited for a CPU half the time, then quiet: the quiet attempt is kept, and the row is ok
+    s = _policy_session(iter([result(0.5), result(0.99)]))
+    res, judged = Session.call_until_quiet(s, "gemm", None, timing_of=timing_of)
+    row = {"name": "gemm"}
+    judged.judge(row)
+    assert judged.attempts == 2 and timing_of(res).running_fraction == 0.99 and row["status"] == "ok"
+    # disturbed in every attempt: the least disturbed is kept, and the row is marked disturbed with the reason
+    s = _policy_session(iter([result(0.5), result(0.7)]))
+    res, judged = Session.call_until_quiet(s, "gemm", None, timing_of=timing_of)
+    row = {"name": "gemm"}
+    judged.judge(row)
+    assert timing_of(res).running_fraction == 0.7 and row["status"] == "disturbed" and row["attempts"] == 2
+    assert "waited for a CPU" in text(row["reason"])
+    from rooflab.interpret.common import disturbed_rows
+    (note,) = disturbed_rows([row, {"name": "quiet", "status": "ok"}])
+    assert text(note).startswith("gemm: ") and "may be low" in text(note)
+    # a quiet first attempt is measured once
+    s = _policy_session(iter([result(1.0)]))
+    _, judged = Session.call_until_quiet(s, "gemm", None, timing_of=timing_of)
+    assert judged.attempts == 1 and judged.disturbed == []

@@ -7,6 +7,8 @@ rendered in the reader's language.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rooflab.contract import RoofPoint
 from rooflab.i18n import join, msg, tr
 from rooflab.units import drawable, pct
@@ -75,3 +77,10 @@ def kernel_points(kernels: list[dict] | None) -> list[RoofPoint]:
                       r.get("ci95"), bool(r.get("above_roof")), kernel=True)
             for k in kernels or [] for r in k.get("sizes") or []
             if drawable(r.get("flops_per_s")) and drawable(r.get("intensity"))]
+
+
+def disturbed_rows(rows: list[dict], label: Callable[[dict], str] = lambda r: r.get("name") or "?") -> list[dict]:
+    """A lab's rows the measurement policy marked disturbed (the CPUs were not theirs even in the attempt kept): one
+    observation each, first, so that no reading of the numbers below is taken as a quiet one."""
+    return [msg("{label}: {why}; its figures may be low.", label=label(r), why=r.get("reason") or "")
+            for r in rows if r.get("status") == "disturbed"]

@@ -20,7 +20,8 @@ def measure_gemm(session: Session, name: str, lib: str, symbol: str, shape: tupl
     row = {"name": name, "shape": list(shape), **fields}
     session.progress(name)
     try:
-        res = session.call(name, tasks.gemm_time_task, lib, symbol, tuple(shape), config, extra, timeout_s=900)
+        res, judged = session.call_until_quiet(name, tasks.gemm_time_task, lib, symbol, tuple(shape), config, extra,
+                                               timeout_s=900, timing_of=lambda r: Timing.from_dict(r["timing"]))
     except RooflabError as exc:
         row.update(error=str(exc), flops_per_s=None, rel_error=getattr(exc, "rel_error", None))
         session.record(name, row)
@@ -29,6 +30,7 @@ def measure_gemm(session: Session, name: str, lib: str, symbol: str, shape: tupl
     s = t.summary
     rate, ci = s.rate(flops)
     row.update(time_s=s.median, flops_per_s=rate, ci95=ci, samples=s.n, cv=s.cv, rel_error=res["rel_error"], seconds=t.samples)
+    judged.judge(row)
     session.check_timing(name, t)
     session.record(name, row)
     return row

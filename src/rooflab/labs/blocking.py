@@ -7,7 +7,7 @@ import math
 
 from rooflab.contract import Column, Lab, QuickOptions, Report, Table
 from rooflab.i18n import join, msg, tr
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.interpret.common import disturbed_rows, load_caveat, ok_rows
 from rooflab.kernels.builders import build_gemm, gemm_params
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.model.caches import block_size
@@ -106,7 +106,8 @@ LAB = Lab(
     name="blocking", order=5, options=Options, run=run,
     summary=msg("block-size sweep of the blocked GEMM against the cache-predicted size"),
     report=Report(
-        interpret=blocking_observations,
+        interpret=lambda d: (disturbed_rows([r for c in d.get("cases") or [] for r in c.get("rows") or []])
+                             + blocking_observations(d)),
         headline=lambda d: tr("blocked GEMM, predicted BS = {bs}", bs=d["predicted_bs"]),
         tables=(Table("blocking", "n = {n}: {where}", groups=_cases, error_column="rel_error", columns=(
                Column("name", "variant"),

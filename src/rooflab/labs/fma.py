@@ -15,7 +15,7 @@ import numpy as np
 from rooflab.contract import Column, Lab, Report, Table, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.interpret.common import load_caveat
+from rooflab.interpret.common import disturbed_rows, load_caveat
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import PREC_DTYPE, PeakVariant, build_clock, build_peak, vector_bytes
 from rooflab.session import Session
@@ -62,9 +62,9 @@ def run(session: Session, opts: Options) -> dict:
         p = {"chains": n, "vector_bits": vb * 8, "lanes": v.lanes, "audit": audit,
              "spills": (audit or {}).get("spills"), "fma_in_loop": (audit or {}).get("fma")}
         try:
-            res = session.call(f"fma x{n}", tasks.peak_task, str(lib.path), clock_lib,
-                               dtype=PREC_DTYPE[precision],
-                               chains=n, lanes=v.lanes, threads=1, config=cfg)
+            res, judged = session.call_until_quiet(f"fma x{n}", tasks.peak_task, str(lib.path), clock_lib,
+                                                   dtype=PREC_DTYPE[precision], chains=n, lanes=v.lanes, threads=1,
+                                                   config=cfg, timing_of=lambda r: Timing.from_dict(r["peak"]))
         except RooflabError as exc:
             p.update(error=str(exc), flops_per_s=None)
             points.append(p)
@@ -83,6 +83,7 @@ def run(session: Session, opts: Options) -> dict:
                           if flops_per_cycle_core else None),
                  seconds=tp.samples, clock_seconds=tc.samples,
                  clock_hz_running=res["clock_hz_running"])
+        judged.judge(p)
         session.check_timing(f"fma x{n}", tp)
         points.append(p)
         session.record(f"fma x{n}", p)
@@ -179,7 +180,8 @@ LAB = Lab(
     name="fma", order=1, options=Options, run=run,
     summary=msg("GFLOP/s vs independent FMA chains: latency, throughput and Little's law"),
     report=Report(
-        interpret=fma_observations,
+        interpret=lambda d: (disturbed_rows(d.get("points") or [], lambda p: tr("{n} chain(s)", n=p["chains"]))
+                             + fma_observations(d)),
         headline=lambda d: f"{d['precision']} · " + tr("{bits}-bit vectors · {n} vector registers",
                                                        bits=d["vector_bits"], n=d["vector_registers"]),
         tables=(Table("fma_points", "FMA chains on one core (median; FMAs per cycle at the clock measured beside each)",

@@ -11,7 +11,7 @@ import numpy as np
 from rooflab.contract import Column, Lab, Report, Table, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, tr
-from rooflab.interpret.common import load_caveat
+from rooflab.interpret.common import disturbed_rows, load_caveat
 from rooflab.kernels import tasks
 from rooflab.machine.env import usable_cpus
 from rooflab.session import Session
@@ -41,7 +41,8 @@ def run(session: Session, opts: Options) -> dict:
     for name, strips, fine, what in cases:
         session.progress(f"imbalance: {name}")
         try:
-            res = session.call(name, tasks.imbalance_task, lib, t, rows, work, strips, fine, cfg)
+            res, judged = session.call_until_quiet(name, tasks.imbalance_task, lib, t, rows, work, strips, fine, cfg,
+                                                   timing_of=lambda r: Timing.from_dict(r["timing"]))
         except RooflabError as exc:
             out.append({"name": name, "what": what, "error": str(exc)})
             continue
@@ -52,6 +53,7 @@ def run(session: Session, opts: Options) -> dict:
                     "wall_s": wall, "wall_ci95": list(tm.summary.ci95), "busy_s": busy.tolist(),
                     "idle_fraction": float(1 - busy.mean() / wall), "max_over_mean": float(busy.max() / busy.mean()),
                     "rel_error": res["rel_error"], "seconds": tm.samples})
+        judged.judge(out[-1])
         session.check_timing(name, tm)
         session.record(name, out[-1])
     return {"lab": "imbalance", "quick": quick, "threads": t, "rows": rows, "work_per_row": work, "cases": out,
@@ -87,7 +89,7 @@ LAB = Lab(
     name="imbalance", order=8, options=Options, run=run,
     summary=msg("coarse vs fine work split: busy time per thread and idle time at the barrier"),
     report=Report(
-        interpret=imbalance_observations,
+        interpret=lambda d: disturbed_rows(d.get("cases") or []) + imbalance_observations(d),
         headline=lambda d: tr("{rows} rows on {t} threads", rows=d["rows"], t=d["threads"]),
         tables=(Table("imbalance_cases", "Work split", rows="cases", error_column="what", columns=(
                Column("name", "split"),

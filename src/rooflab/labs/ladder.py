@@ -19,7 +19,7 @@ import numpy as np
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, text, tr
-from rooflab.interpret.common import load_caveat
+from rooflab.interpret.common import disturbed_rows, load_caveat
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import (OPENMP_QUIET_ENV, PORTABLE_GEMM, PREC_DTYPE, PeakVariant, audit_microkernel,
                                       build_clock, build_gemm, build_peak, default_chains, gemm_params, vector_bytes)
@@ -100,8 +100,9 @@ def fma_peaks(session: Session, threads_all: int) -> dict:
     cfg = HarnessConfig(min_sample_s=0.005, samples=5, warmup=1, min_samples=5, budget_s=0.3)
     for t in sorted({1, threads_all}):
         session.progress(f"ladder: fp32 FMA peak x{t}")
-        res = session.call(f"peak x{t}", tasks.peak_task, lib, clock, dtype=PREC_DTYPE["fp32"], chains=v.chains,
-                           lanes=v.lanes, threads=t, config=cfg)
+        res, _ = session.call_until_quiet(f"peak x{t}", tasks.peak_task, lib, clock, dtype=PREC_DTYPE["fp32"],
+                                          chains=v.chains, lanes=v.lanes, threads=t, config=cfg,
+                                          timing_of=lambda x: Timing.from_dict(x["peak"]))
         out[t] = v.flops_per_rep * t / Timing.from_dict(res["peak"]).summary.median
     return {"flops_per_s": out, "source": msg("measured now (no stored measure run of this machine)")}
 
@@ -141,8 +142,9 @@ def run(session: Session, opts: Options) -> dict:
                 out.append(entry)
                 continue
         try:
-            res = session.call(r["name"], tasks.ladder_task, lib, r["symbol"], n, r["threads"], cfg, r["extra"],
-                               timeout_s=900)
+            res, judged = session.call_until_quiet(r["name"], tasks.ladder_task, lib, r["symbol"], n, r["threads"],
+                                                   cfg, r["extra"], timeout_s=900,
+                                                   timing_of=lambda x: Timing.from_dict(x["own"]))
         except RooflabError as exc:
             entry.update(error=str(exc), flops_per_s=None, rel_error=getattr(exc, "rel_error", None))
             out.append(entry)
@@ -159,6 +161,7 @@ def run(session: Session, opts: Options) -> dict:
                      ratio_to_blas=float(np.median(ratios)),
                      ratio_to_blas_ci95=list(order_statistic_median_ci(ratios)),
                      blas_flops_per_s=flops / Timing.from_dict(res["blas"]).summary.median)
+        judged.judge(entry)
         session.check_timing(r["name"], t)
         out.append(entry)
         session.record(r["name"], entry)
@@ -269,7 +272,7 @@ LAB = Lab(
     summary=msg("GEMM from naive loops to BLAS speed: loop order, blocking, register tile, packing, SIMD, threads"),
     version=2, migrations={1: ladder_1_to_2},
     report=Report(
-        interpret=ladder_observations, headline=_headline,
+        interpret=lambda d: disturbed_rows(d.get("rungs") or []) + ladder_observations(d), headline=_headline,
         tables=(Table("ladder_rungs",
                       "GEMM ladder (median; ratio to BLAS at the same thread count, paired rounds, 95% CI)",
                       rows="rungs", error_column="check", columns=(

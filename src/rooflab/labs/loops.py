@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, tr
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.interpret.common import disturbed_rows, load_caveat, ok_rows
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.session import Session
 from rooflab.timing.harness import HarnessConfig
@@ -86,7 +86,8 @@ LAB = Lab(
     name="loops", order=4, options=Options, run=run,
     summary=msg("the six loop orders of the naive GEMM, grouped by what the inner loop streams"),
     report=Report(
-        interpret=loops_observations, headline=lambda d: tr("six loop orders, n = {n}", n=d["n"]),
+        interpret=lambda d: disturbed_rows(d.get("orders") or []) + loops_observations(d),
+        headline=lambda d: tr("six loop orders, n = {n}", n=d["n"]),
         tables=(Table("loops_orders", "Loop orders, grouped by the innermost loop",
                       rows=lambda d: sorted(d["orders"], key=lambda r: r["inner"]), error_column="rel_error", columns=(
                           Column("name", "order"),

@@ -9,6 +9,7 @@ import shutil
 from rooflab.contract import Column, Lab, QuickOptions, Report, Table
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, tr
+from rooflab.interpret.common import disturbed_rows
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import build_stream, vector_bytes
 from rooflab.session import Session
@@ -46,15 +47,19 @@ def run(session: Session, opts: QuickOptions) -> dict:
             prefix = (numactl, f"--cpunodebind={first}", f"--membind={mem}")
             threads = len(nodes[first])
             session.progress(f"numa: CPUs of node {first}, memory on node {mem}")
-            with Worker(default_timeout_s=900, prefix=prefix) as w:
-                lat = w.call("chase", tasks.chase_task, clib, size, cfg)
-                (tri,) = w.call("triad", tasks.stream_task, slib, "triad", [n], threads, cfg)
+            def both(prefix=prefix, threads=threads):
+                with Worker(default_timeout_s=900, prefix=prefix) as w:
+                    return (w.call("chase", tasks.chase_task, clib, size, cfg),
+                            w.call("triad", tasks.stream_task, slib, "triad", [n], threads, cfg)[0])
+
+            (lat, tri), judged = session.until_quiet(both, timing_of=lambda r: Timing.from_dict(r[1]["timing"]))
             lt = Timing.from_dict(lat["timing"])
             tt = Timing.from_dict(tri["timing"])
             pairs.append({"cpu_node": first, "memory_node": mem, "local": mem == first,
                           "latency_s": lt.summary.median / lat["steps"],
                           "bandwidth_bytes_per_s": 24 * n / tt.summary.median, "threads": threads,
                           "working_set_bytes": size})
+            judged.judge(pairs[-1])
             session.record(f"cpu {first} mem {mem}", pairs[-1])
         doc.update(single_node=False, pairs=pairs)
     return doc
@@ -95,7 +100,11 @@ LAB = Lab(
     summary=msg("local vs remote memory latency and bandwidth (numactl); on one node, the topology and why there is "
                 "nothing to compare"),
     report=Report(
-        interpret=numa_observations, headline=lambda d: tr("{n} NUMA node(s)", n=len(d["topology"])),
+        interpret=lambda d: (disturbed_rows(d.get("pairs") or [],
+                                            lambda p: tr("CPUs of node {a}, memory on node {b}", a=p["cpu_node"],
+                                                         b=p["memory_node"]))
+                             + numa_observations(d)),
+        headline=lambda d: tr("{n} NUMA node(s)", n=len(d["topology"])),
         tables=(Table("numa_pairs", "Local and remote memory", rows="pairs", columns=(
                Column("cpu_node", "CPU node", "int"),
                Column("memory_node", "memory node", "int"),

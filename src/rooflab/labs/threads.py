@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rooflab.contract import Column, Lab, Report, Table, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.interpret.common import load_caveat
+from rooflab.interpret.common import disturbed_rows, load_caveat
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import OPENMP_QUIET_ENV, build_gemm, build_stream, gemm_params, vector_bytes
 from rooflab.kernels.gemmrun import measure_gemm
@@ -51,11 +51,14 @@ def run(session: Session, opts: Options) -> dict:
                                  threads=t))
         session.progress(f"threads: triad x{t}")
         try:
-            (p,) = session.call(f"triad x{t}", tasks.stream_task, slib, "triad", [n_triad], t, cfg, timeout_s=600)
+            (p,), judged = session.call_until_quiet(f"triad x{t}", tasks.stream_task, slib, "triad", [n_triad], t,
+                                                    cfg, timeout_s=600,
+                                                    timing_of=lambda r: Timing.from_dict(r[0]["timing"]))
             tm = Timing.from_dict(p["timing"])
             rate, ci = tm.summary.rate(24 * n_triad)
             triad.append({"name": f"triad x{t}", "threads": t, "bytes_per_s": rate, "ci95": ci,
                           "rel_error": p["rel_error"], "seconds": tm.samples})
+            judged.judge(triad[-1])
             session.check_timing(f"triad x{t}", tm)
         except RooflabError as exc:
             triad.append({"name": f"triad x{t}", "threads": t, "error": str(exc), "bytes_per_s": None})
@@ -124,7 +127,8 @@ LAB = Lab(
     name="threads", order=7, options=Options, run=run, worker_env=OPENMP_QUIET_ENV,
     summary=msg("scaling of a compute-bound and a bandwidth-bound kernel from 1 thread to all"),
     report=Report(
-        interpret=threads_observations, headline=lambda d: tr("scaling to {n} threads", n=d["counts"][-1]),
+        interpret=lambda d: disturbed_rows((d.get("gemm") or []) + (d.get("triad") or [])) + threads_observations(d),
+        headline=lambda d: tr("scaling to {n} threads", n=d["counts"][-1]),
         tables=(Table("threads_scaling", "GEMM n = {n} (compute-bound) and triad in DRAM (bandwidth-bound)",
                       rows=_scaling, title_args=lambda d: {"n": d["gemm_n"]},
                       columns=(Column("threads", "threads", "int"), *_speedup_columns("gemm", "GEMM", "flops"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.interpret.common import disturbed_rows, load_caveat, ok_rows
 from rooflab.kernels.builders import GemmParams, build_gemm, gemm_params
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.session import Session
@@ -114,7 +114,7 @@ LAB = Lab(
     name="tiles", order=3, options=Options, run=run,
     summary=msg("microkernel register tile MR x NR vs the vector register file, spills read from the assembly"),
     report=Report(
-        interpret=tiles_observations,
+        interpret=lambda d: disturbed_rows(d.get("tiles") or []) + tiles_observations(d),
         headline=lambda d: tr("register tiles, {n} x {bits}-bit registers", n=d["vector_registers"],
                               bits=d["vector_bits"]) + f" · n = {d['n']}",
         tables=(Table("tiles_tiles", "Microkernel tiles MR x NR (packed GEMM, one thread)", rows="tiles",

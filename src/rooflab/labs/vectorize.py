@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
-from rooflab.interpret.common import load_caveat, ok_rows
+from rooflab.interpret.common import disturbed_rows, load_caveat, ok_rows
 from rooflab.kernels.gemmrun import measure_gemm
 from rooflab.machine.env import usable_cpus
 from rooflab.paths import CSRC
@@ -147,7 +147,8 @@ LAB = Lab(
     summary=msg("one kernel under a flags matrix with the compiler's vectorization report; layout, compiler and "
                 "threads"),
     report=Report(
-        interpret=vectorize_observations,
+        interpret=lambda d: (disturbed_rows((d.get("flags") or []) + (d.get("contributions") or []))
+                             + vectorize_observations(d)),
         headline=lambda d: f"{d['kernel']}, n = {d['n']} · {d['compiler']['version']}",
         tables=(Table("vectorize_flags", "Flags matrix", rows="flags", error_column="rel_error", columns=(
                     Column("name", "flags"),
