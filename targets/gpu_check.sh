@@ -114,7 +114,7 @@ step targets 300 "$py" targets/gpu_targets.py --json "$out/targets.json"
 step report 60 "$py" - "$out/targets.json" <<'PY'
 import json, sys
 from rich.console import Console
-from rooflab.render.gpu import render_gpu
+from rooflab.render.report import render
 
-render_gpu(json.load(open(sys.argv[1]))["doc"], Console(width=150, force_terminal=False))
+render(json.load(open(sys.argv[1]))["doc"], Console(width=150, force_terminal=False))
 PY

@@ -165,16 +165,18 @@ def make_options(cls, values: Mapping, where: tuple[str, ...] = ("both", "api"))
 # ------------------------------------------------------------------------------------------------------ tables
 
 # the formats a column may declare; the renderers format each (rooflab.render.tables)
-FORMATS = ("text", "msg", "int", "g", "g6", "f1", "f2", "flops", "bytes_per_s", "bytes", "seconds", "pct", "pct1", "x", "x3", "sci",
-           "bits", "bar", "ns", "size")
+# ("mark": the label of the row's point on the declared roofline, shown as that point's mark in the terminal)
+FORMATS = ("text", "msg", "int", "g", "g6", "f1", "f2", "flops", "bytes_per_s", "bytes", "seconds", "pct", "pct1", "x",
+           "x3", "sci", "bits", "bar", "ns", "size", "mark", "ghz")
 
 
 @dataclass(frozen=True)
 class Column:
     """One column: the row's field ``key`` (also the CSV header), its header in English (translated when shown),
     how its value is shown (``fmt``, one of FORMATS), and optionally a function ``value(row, doc)`` that computes it
-    and a field ``ci`` holding its confidence interval [lo, hi]. ``report``/``csv``: whether the terminal table and
-    the CSV file have it."""
+    and a field ``ci`` holding its confidence interval [lo, hi]. ``report``/``csv``: whether the reports (terminal,
+    HTML) and the CSV file have it. ``note``: the row's field giving the reason behind the cell (a status's why), shown
+    as a number in the cell and the reason, once, under the table."""
 
     key: str
     label: str
@@ -183,6 +185,7 @@ class Column:
     ci: str | None = None
     report: bool = True
     csv: bool = True
+    note: str | None = None
 
     def __post_init__(self):
         if self.fmt not in FORMATS:
@@ -197,7 +200,9 @@ class Table:
     """A table of a document: ``rows(doc)`` (or the list at the document's key ``rows``), its ``columns``, a title in
     English (``title_args(doc)`` fills it). ``groups(doc)`` makes several tables of one shape, as
     (name suffix, title args, rows) each (one per kernel, one per matrix size). A row with an ``error`` shows "—" in
-    the cells it has no value for and the error in ``error_column``."""
+    the cells it has no value for and the error in ``error_column``. ``footer(doc, args, rows) -> [str]``: lines the
+    reports print under it (what a kernel printed, what a figure assumes); ``keyed``: a table of names and values,
+    drawn without a header; ``formats``: where it is shown ("text", "html", "csv")."""
 
     name: str
     title: str | Callable[[dict], str]  # a template in English, or a function giving the title in the language
@@ -206,6 +211,9 @@ class Table:
     title_args: Callable[[dict], dict] | None = None
     groups: Callable[[dict], list[tuple[str, dict, list[dict]]]] | None = None
     error_column: str | None = None
+    footer: Callable[[dict, dict, list[dict]], list[str]] | None = None
+    keyed: bool = False
+    formats: tuple[str, ...] = ("text", "html", "csv")
 
     def instances(self, doc: dict) -> list[tuple[str, str, dict, list[dict]]]:
         """(file name, title template, title arguments, rows) of each table this declaration makes of ``doc``."""
@@ -255,10 +263,23 @@ def _document_roofs(doc: dict) -> dict:
 class Roofline:
     """The roofline a report draws of a document, whatever the format (the ASCII roofline, the plot, the HTML page):
     ``roofs(document) -> {"compute": [{name, value}], "memory": [...]}`` (the document's ``roofs`` unless said
-    otherwise), and ``points(document) -> [RoofPoint]``."""
+    otherwise), ``points(document) -> [RoofPoint]``, and its ``title(document)`` in the reader's language."""
 
     points: Callable[[dict], list[RoofPoint]]
     roofs: Callable[[dict], dict] = _document_roofs
+    title: Callable[[dict], str] | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a report's outline (explain's findings with their evidence): its ``text`` in the reader's language,
+    its ``indent`` (in characters), ``strong`` (a name or a finding's title), and an ``aside`` shown beside it
+    dimmed."""
+
+    text: str
+    indent: int = 0
+    strong: bool = False
+    aside: str = ""
 
 
 @dataclass(frozen=True)
@@ -266,13 +287,21 @@ class Report:
     """What the reports show of a command's document: its ``tables`` (text, HTML, CSV), ``headline(document) ->
     str`` (the rest of the report's first line), ``interpret(document) -> messages`` (observations written from the
     numbers, after the load check), whether the command line prints it (``shows``: a report command's output is
-    its HTML page, nothing more), and the ``roofline`` it draws (:class:`Roofline`)."""
+    its HTML page, nothing more), the ``roofline`` it draws (:class:`Roofline`), ``notes(document) -> [str]``:
+    lines after the tables (what was skipped and why), and ``outline(document) -> [Line]``: text with structure,
+    after the roofline (explain's findings, each with its evidence and experiments).
+
+    The terminal draws them in this order: heading (``title``, or the command's, then the headline), tables, notes,
+    roofline, outline, observations, warnings; the HTML page opens with the roofline."""
 
     tables: tuple[Table, ...] = ()
     headline: Callable[[dict], str] | None = None
     interpret: Callable[[dict], list] | None = None
     shows: bool = True
     roofline: Roofline | None = None
+    notes: Callable[[dict], list[str]] | None = None
+    outline: Callable[[dict], list[Line]] | None = None
+    title: str | None = None  # the report's first words, where they are not the command's (``rooflab NAME``)
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ def test_stored_and_redrawn_without_measuring(quick_run, capsys):
     code = main(["show", str(doc["run_id"]), "--store", str(store)])
     out = capsys.readouterr().out
     assert code == 0
-    for s in ("quick (a first look", "Compute ceilings", "Bandwidth ceilings", "Plateaus found",
+    for s in (" · quick · ", "Compute ceilings", "Bandwidth ceilings", "Plateaus found",
               "Roofline of this machine", "Observations"):
         assert s in out, s
     if doc["sweep"]:
@@ -194,6 +194,7 @@ def test_show_two_runs_side_by_side_with_csv_and_overlay(quick_run, capsys, tmp_
     import copy
 
     from conftest import store_with_quick_measure
+
     from rooflab.results.store import Store
 
     doc, _, _, _ = quick_run

@@ -488,7 +488,7 @@ DOC_PROBES = [
     Probe("show-wrong-type", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"sizes\[0\]\.time_s: Input should be a valid number", setup=_stored_doc("bench", _bench_doc("k", time_s="fast"))),
     Probe("show-nested-deep-store", None, ["show", "RUN", "--store", "s.sqlite"], 2, r"nested more than 64 levels deep", setup=_stored_doc("bench", _nested_doc(200))),
     Probe("show-nested-100000-saved", None, ["show", "RUN"], 2, r"cannot read a saved run", setup=_deep_saved),
-    Probe("show-million-rows-summarized", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"\d+ more sizes \(all in --json and --csv\)", setup=_stored_doc("bench", _many_rows(20000)), check=_short_report),
+    Probe("show-million-rows-summarized", None, ["show", "RUN", "--store", "s.sqlite"], 0, r"\d+ more rows \(all in --csv and --json\)", setup=_stored_doc("bench", _many_rows(20000)), check=_short_report),
     Probe("many-rows-plot-thinned", None, ["show", "RUN", "--plot", "p.png", "--store", "s.sqlite"], 0, r"roofline written", setup=_stored_doc("bench", _many_rows(20000)), check=lambda r, wd: _short_report(r, wd)),
     Probe("many-rows-html-summarized", None, ["report", "RUN", "--html", "r.html", "--store", "s.sqlite"], 0, r"report written", setup=_stored_doc("bench", _many_rows(20000)), check=lambda r, wd: _small_file(wd / "r.html")),
     Probe("compare-zero-samples", None, ["compare", "RUN", "RUNB", "--store", "s.sqlite"], 2, r"seconds: samples must be positive, finite seconds", setup=_two_runs_zero_samples),
@@ -506,6 +506,7 @@ def roofline_in_store():
     measures one."""
     sys.path.insert(0, str(HERE.parent))
     from conftest import fake_measure
+
     from rooflab.paths import default_store_path
 
     fake_measure(default_store_path())

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                       select_reductions, traffic_tells)
+                                        select_reductions, traffic_tells)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
+from rooflab.i18n import text
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
                                        weigh)
-from rooflab.i18n import text
 from rooflab.kernels.runner import ArraySpec
 from rooflab.toolchain import asm
 from rooflab.toolchain.mca import NoPrediction, model_for, parse_mca, predict
@@ -811,16 +811,10 @@ def test_the_blas_reference_holds_as_many_bytes_as_the_kernels_arrays_within_bou
 
 
 def test_a_size_above_its_roof_says_why_it_can_be():
-    import io
-
-    from rich.console import Console
-
-    from rooflab.render.explain import _render_size
+    from rooflab.interpret.outline import size_outline
 
     def shown(**kw) -> str:
-        out = io.StringIO()
-        _render_size(row(label="k n=1", findings=[], **kw), Console(file=out, width=4000, color_system=None))
-        return out.getvalue()
+        return "\n".join(line.text for line in size_outline(row(label="k n=1", findings=[], **kw)))
 
     assert "part of its working set is still served from L3" in shown(of_roof=1.2, level="DRAM", partly_in="L3")
     assert "measured at another moment" in shown(of_roof=1.3, level="DRAM", above_roof=True)

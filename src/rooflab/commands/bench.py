@@ -7,14 +7,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Mpi, Outputs, Report, Roofline, Table,
-                              internal, option, quick_option)
+from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Line, Mpi, Outputs, Report, Roofline,
+                              Table, internal, option, quick_option)
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg, tr
+from rooflab.i18n import msg, text, tr
 from rooflab.interpret.bench import bench_observations
 from rooflab.interpret.common import bound_word, kernel_points, nothing_measured
 from rooflab.interpret.explain import explain_tables, kernel_observations
+from rooflab.interpret.outline import kernels_outline, output_lines
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.tasks import rel_err
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
@@ -228,7 +229,26 @@ def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
 
 
 def _kernels(doc: dict) -> list[tuple[str, dict, list[dict]]]:
-    return [(k["name"], {"name": k["name"]}, k.get("sizes") or []) for k in doc.get("kernels") or []]
+    return [(k["name"], {"name": k["name"]}, k.get("sizes") or []) for k in doc.get("kernels") or []
+            if not k.get("error")]
+
+
+def _built(doc: dict, args: dict, rows: list[dict]) -> list[str]:
+    """Under a kernel's table: its prototype and flags, and what it printed at each size."""
+    k = next(k for k in doc.get("kernels") or [] if k["name"] == args["name"])
+    built = [(k.get("spec") or {}).get("prototype") or "", " ".join((k.get("library") or {}).get("flags", []))]
+    return ["  ".join(x for x in built if x)] * any(built) + [line for r in rows for line in output_lines(r)]
+
+
+def _failed(doc: dict) -> list[str]:
+    return [f"{k['name']}: {text(k['error'])}" for k in doc.get("kernels") or [] if k.get("error")]
+
+
+def _why(doc: dict) -> list[Line]:
+    if not doc.get("explain"):
+        return []
+    return [Line(tr("Why: each kernel at the size furthest below its roof"), strong=True),
+            *kernels_outline(doc["explain"])]
 
 
 def _bound(r: dict, doc: dict) -> str | None:
@@ -248,8 +268,11 @@ COMMAND = Command(
     summary=msg("your kernels from a spec file (TOML): checked, timed, and placed on this machine's roofline"),
     report=Report(
         interpret=_interpret,
+        headline=lambda d: tr("roofline from {source}", source=text(d.get("roofline_source") or "—")),
         tables=(Table("bench", "{name} (median time and 95% CI per call)", groups=_kernels, error_column="correct",
-                      columns=(Column("size", "size", value=lambda r, d: r["label"]),
+                      footer=_built,
+                      columns=(Column("point", "pt", "mark", value=lambda r, d: r["label"]),
+                               Column("size", "size", "size"),
                                Column("time_s", "time", "seconds", ci="time_ci95"),
                                Column("flops_per_s", "FLOP/s", "flops"),
                                Column("bytes_per_s", "bytes/s", "bytes_per_s"),
@@ -259,6 +282,8 @@ COMMAND = Command(
                                Column("correct", "correct", value=_correct, csv=False),
                                Column("error", "error", "msg", report=False))),
                 *explain_tables(lambda d: d.get("explain"), prefix="bench_explain")),
-        roofline=Roofline(points=lambda d: kernel_points(d.get("kernels")))),
+        notes=_failed, outline=_why,
+        roofline=Roofline(points=lambda d: kernel_points(d.get("kernels")),
+                          title=lambda d: tr("Your kernels on this machine"))),
     outputs=Outputs(files=("html", "csv", "plot")),
     hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

@@ -10,9 +10,10 @@ from rooflab.contract import (EXIT_NOTHING_MEASURED, Command, Hooks, Outputs, Re
                               quick_option)
 from rooflab.diagnosis.engine import explain_kernels
 from rooflab.errors import RooflabError
-from rooflab.i18n import msg, tr
+from rooflab.i18n import msg, text, tr
 from rooflab.interpret.common import kernel_points, nothing_measured
 from rooflab.interpret.explain import explain_observations, explain_tables
+from rooflab.interpret.outline import kernels_outline
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.user import specs_named
 from rooflab.machine import describe
@@ -68,8 +69,8 @@ def exit_status(doc: dict, opts: Options) -> tuple[int, str] | None:
 
 
 def _headline(doc: dict) -> str:
-    names = ", ".join(k["name"] for k in doc.get("kernels") or [])
-    return names + ("" if doc.get("experiments_run", True) else " · " + tr("no experiments"))
+    return (tr("roofline from {source}", source=text(doc.get("roofline_source") or "—"))
+            + ("" if doc.get("experiments_run", True) else " · " + tr("no experiments")))
 
 
 COMMAND = Command(
@@ -78,5 +79,6 @@ COMMAND = Command(
                 "experiments that test them"),
     report=Report(interpret=explain_observations, headline=_headline,
                   tables=explain_tables(lambda d: d.get("kernels")),
+                  outline=lambda d: kernels_outline(d.get("kernels") or []),
                   roofline=Roofline(points=lambda d: kernel_points(d.get("kernels")))),
     outputs=Outputs(files=("html", "csv")), hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from rooflab.contract import Column, Command, Outputs, Report, Table, option
 from rooflab.i18n import msg
+from rooflab.interpret.machine import ITEM_COLUMNS as _ITEM
 from rooflab.interpret.machine import assumptions, capability_rows, environment_rows, machine_rows
 from rooflab.machine import describe
 from rooflab.machine.env import capabilities
@@ -26,7 +27,6 @@ def run(session: Session, opts: Options) -> dict:
     return {"machine": machine, "environment": session.environment, "capabilities": capabilities()}
 
 
-_ITEM = (Column("what", "item"), Column("value", "value"))
 
 
 def _assumptions(doc: dict) -> list[dict]:

@@ -262,7 +262,9 @@ def _seconds(s: float) -> str:
 
 def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "explain") -> tuple[Table, ...]:
     """The tables of explained kernels (measured, findings, experiments), read from ``kernels_of(doc)``: the
-    document's own kernels for `explain`, its ``explain`` part for `bench --explain`."""
+    document's own kernels for `explain`, its ``explain`` part for `bench --explain`. The HTML page and the CSV
+    files hold them; the terminal shows the same as an outline (:mod:`rooflab.interpret.outline`)."""
+    shown = ("html", "csv")
     def groups(key: str):
         def rows(doc: dict) -> list[tuple[str, dict, list[dict]]]:
             out = []
@@ -286,7 +288,8 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
         return rows
 
     return (
-        Table(f"{prefix}_measured", "Measured, per kernel and size", rows=measured, error_column="level", columns=(
+        Table(f"{prefix}_measured", "Measured, per kernel and size", rows=measured, error_column="level", formats=shown,
+              columns=(
             Column("label", "kernel and size"),
             Column("time_s", "time", "seconds", ci="time_ci95"),
             Column("flops_per_s", "FLOP/s", "flops"),
@@ -298,7 +301,7 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
             Column("predicted_cycles_per_iteration", "predicted", "f1"),
             Column("l1_ratio", "traffic / model", "f1"))),  # out of the level holding the data
         Table(f"{prefix}_findings", "Findings at {where}, most time to save first", groups=groups("findings"),
-              columns=(
+              formats=shown, columns=(
                   Column("rank", "#", "int"),
                   Column("finding", "finding", value=lambda f, d: finding_word(f["id"]), csv=False),
                   Column("id", "", report=False),
@@ -306,7 +309,7 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
                   Column("hypothesis", "hypothesis", "msg"),
                   Column("advice", "what to change", "msg"))),
         Table(f"{prefix}_experiments", "Experiments at {where}", groups=groups("experiments"),
-              error_column="result", columns=(
+              error_column="result", formats=shown, columns=(
                   Column("what", "experiment", "msg"),
                   Column("verdict", "verdict", report=False),
                   Column("speedup", "speed-up", "x", ci="speedup_ci95"),

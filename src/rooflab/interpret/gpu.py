@@ -1,10 +1,11 @@
-"""Observations of a `measure --device cuda` run."""
+"""Observations of a `measure --device cuda` run, and the tables of the GPU it ran on."""
 
 from __future__ import annotations
 
-from rooflab.i18n import msg
-from rooflab.units import binary_bytes, pct, si
+from rooflab.contract import Column, Table
+from rooflab.i18n import msg, tr
 from rooflab.interpret.common import above_roof, sweep_roofs
+from rooflab.units import binary_bytes, pct, si
 
 
 def gpu_observations(doc: dict) -> list[dict]:
@@ -103,3 +104,47 @@ def _gpu_sweep_obs(pts: list[dict], info: dict, peak: float, bw: float, rp: floa
     if half:
         out.append(msg("The first B reaching half of the GEMM ceiling is B = {b}.", b=half["B"]))
     return out + above_roof(pts)
+
+
+def _ghz(hz) -> str:
+    return f"{hz / 1e9:.3f} GHz" if hz else "—"
+
+
+def gpu_rows(doc: dict) -> list[dict]:
+    """The GPU a report opens with: its name, architecture, SMs, memory, clocks and software."""
+    g, th = doc["gpu"], doc.get("theoretical") or {}
+    return [{"what": k, "value": str(v)} for k, v in (
+        (tr("GPU"), g["name"]), (tr("compute capability"), g["compute_capability"]),
+        (tr("architecture"), th.get("arch") or tr("not in rooflab's table")),
+        ("SM", g["sms"]), ("L2", binary_bytes(g.get("l2_bytes"))), (tr("memory"), binary_bytes(g.get("memory_bytes"))),
+        (tr("memory bus"), tr("{bits} bits at {ghz} (memory clock)", bits=g.get("bus_width_bits") or "?",
+                              ghz=_ghz(g.get("memory_clock_hz")))),
+        (tr("SM clock"), tr("{now} measured during the run; maximum {max}", now=_ghz(th.get("sm_clock_hz")),
+                            max=_ghz(g.get("max_sm_clock_hz")))),
+        (tr("driver / runtime"), f"{g.get('driver') or '?'} / {g.get('runtime') or '?'}"))]
+
+
+def _peaks(doc: dict) -> list[dict]:
+    th = doc.get("theoretical") or {}
+    if not (th.get("flops") or th.get("hbm_bytes_per_s")):
+        return []
+    return ([{"precision": p, "peak": si(v, "FLOP/s")} for p, v in (th.get("flops") or {}).items()]
+            + [{"precision": "HBM", "peak": si(th.get("hbm_bytes_per_s"), "B/s")}])
+
+
+GPU_TABLE = Table("gpu", "GPU", rows=gpu_rows, columns=(Column("what", "item"), Column("value", "value")), keyed=True,
+                  formats=("text", "html"))
+PEAKS_TABLE = Table("theoretical_peaks", lambda d: tr("Theoretical peaks at the measured SM clock ({ghz})",
+                                                        ghz=_ghz((d.get("theoretical") or {}).get("sm_clock_hz"))),
+                    rows=_peaks, columns=(Column("precision", "precision"), Column("peak", "peak")),
+                    footer=lambda d, args, rows: [str(s)] if (s := (d.get("theoretical") or {}).get("source")) else [])
+
+
+def reference_notes(doc: dict) -> list[str]:
+    """The device-to-device copy the HBM ceiling is checked against."""
+    ref = doc.get("reference") or {}
+    if not ref.get("bytes_per_s"):
+        return []
+    return [tr("reference: cudaMemcpy device to device {bw} over {ws}; HBM copy / memcpy = {r}",
+               bw=si(ref["bytes_per_s"], "B/s"), ws=binary_bytes(ref["working_set_bytes"]),
+               r=f"{ref['copy_over_d2d']:.3f}" if ref.get("copy_over_d2d") else "—")]

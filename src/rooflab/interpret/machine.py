@@ -3,6 +3,9 @@ the tables of `rooflab info` and the machine a measure report opens with."""
 
 from __future__ import annotations
 
+from typing import Callable
+
+from rooflab.contract import Column, Table
 from rooflab.i18n import text, tr
 from rooflab.units import binary_bytes, si
 
@@ -83,3 +86,14 @@ def capability_rows(caps: dict) -> list[dict]:
         ("numactl", caps["numactl"]["path"] or tr("not installed")),
         (tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")),
     ])
+
+
+ITEM_COLUMNS = (Column("what", "item"), Column("value", "value"))
+
+
+def machine_table(machine_of: Callable[[dict], dict | None]) -> Table:
+    """The machine a report opens with (``machine_of(doc)``; none in a document without one), what its theoretical
+    peaks assume under it."""
+    return Table("machine", "Machine", rows=lambda d: machine_rows(m) if (m := machine_of(d)) else [],
+                 columns=ITEM_COLUMNS, keyed=True, formats=("text", "html"),
+                 footer=lambda d, args, rows: assumptions(machine_of(d)))

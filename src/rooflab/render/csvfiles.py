@@ -14,7 +14,7 @@ from rooflab.render.text import visible
 def tables_of(doc: dict) -> dict[str, tuple[list[str], list[list]]]:
     """The tables of a run as plain rows (raw numbers, not formatted): name -> (columns, rows), as the CSV files
     hold them."""
-    return {name: (heads, rows) for t in declared_tables(doc) for name, heads, rows in raw(t, doc)}
+    return {name: (heads, rows) for t in declared_tables(doc, shown_in="csv") for name, heads, rows in raw(t, doc)}
 
 
 def safe_file_stem(name: str, limit: int = 120) -> str:

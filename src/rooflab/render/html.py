@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rooflab.i18n import get_lang, text, tr
 from rooflab.render.roofs import roofline_of
-from rooflab.render.tables import declared_tables, formatted
+from rooflab.render.tables import Drawn, abridged, formatted, left_out, report_of
 from rooflab.render.text import SHOWN_AT_EACH_END, thinned, visible, warning_text
 from rooflab.units import pct, si
 
@@ -161,13 +161,12 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str, kind: str | None 
 
 
 def _table(columns: list[str], rows: list[list]) -> str:
-    n = SHOWN_AT_EACH_END
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
-    if len(rows) > 2 * n + 1:  # a long table: its ends, and the count between (every row is in --csv and --json)
-        gap = [[tr("{n} more rows (all in --csv and --json)", n=len(rows) - 2 * n)] + [""] * (len(columns) - 1)]
-        rows = [*rows[:n], *gap, *rows[-n:]]
+    rows, more = abridged(rows, len(columns))
+    if more:  # the count of the rows left out, in the row between the ends
+        rows[SHOWN_AT_EACH_END] = left_out(more) + [""] * (len(columns) - 1)
     body = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<table>{f'<thead><tr>{head}</tr></thead>' if head else ''}<tbody>{body}</tbody></table>"
 
 
 def _fmt(col: str, v) -> str:
@@ -181,9 +180,25 @@ def column_label(col: str) -> str:
     return {"ceiling": tr("ceiling"), "threads": tr("threads")}.get(col, col)
 
 
-def _tables(doc: dict, kind: str | None = None) -> str:
-    return "".join(f"<h3>{_e(title)}</h3>" + _table(heads, rows)
-                   for t in declared_tables(doc, kind) for _name, title, heads, rows in formatted(t, doc))
+def _drawn(d: Drawn) -> str:
+    """One declared table: its title, its rows (a keyed table without a header), its numbered notes and footer."""
+    notes = "".join(f"<li>{_e(n)}</li>" for n in d.notes)
+    footer = "".join(f"<p class='note'>{_e(x)}</p>" for x in d.footer)
+    return (f"<h3>{_e(d.title)}</h3>" + _table([] if d.keyed else d.heads, d.rows)
+            + (f"<ol class='notes'>{notes}</ol>" if notes else "") + footer)
+
+
+def _declared(doc: dict, kind: str | None = None) -> str:
+    """What the document's command declares besides its roofline: tables, notes and outline."""
+    rep = report_of(doc, kind)
+    if rep is None:
+        return ""
+    tables = "".join(_drawn(d) for t in rep.tables if "html" in t.formats for d in formatted(t, doc))
+    notes = "".join(f"<p class='note'>{_e(text(x))}</p>" for x in (rep.notes(doc) if rep.notes else []))
+    outline = "".join(f"<p class='line{' strong' if ln.strong else ''}' style='margin-left:{ln.indent}ch'>"
+                      f"{_e(ln.text)}" + (f" <span class='aside'>{_e(ln.aside)}</span>" if ln.aside else "") + "</p>"
+                      for ln in (rep.outline(doc) if rep.outline else []))
+    return tables + notes + (f"<div class='outline'>{outline}</div>" if outline else "")
 
 
 CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}
@@ -195,7 +210,8 @@ td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3
 .point{fill:#d62728;stroke:#fff}.point-label{font-size:10px;fill:#a01c1c}
 ol.legend{font-size:12px;color:#333;margin:4px 0 12px;columns:2}.point.flagged{fill:#fff;stroke:#d62728;stroke-width:2}.hidden{display:none}
 .tip{position:fixed;background:#333;color:#fff;padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none}
-.warn{color:#8a5a00}details pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:400px}"""
+.warn{color:#8a5a00}.note{font-size:12px;color:#555;margin:2px 0}.outline p{margin:2px 0}.strong{font-weight:bold}
+.aside{color:#777;font-weight:normal}details pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:400px}"""
 
 JS = """document.querySelectorAll('.toggles input').forEach(function(b){b.addEventListener('change',function(){
 var s=document.getElementById(b.dataset.svg);s.querySelectorAll('.ceiling').forEach(function(g){
@@ -253,7 +269,7 @@ def section_html(run: dict, uid: str) -> str:
     header = run.get("header", {})
     record = {"machine": header.get("machine"), "environment": header.get("environment"),
               "command": header.get("command")}
-    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid, run.get('kind'))}{_tables(doc, run.get('kind'))}"
+    return (f"<section><h2>{_e(title)}</h2>{roofline_svg(doc, uid, run.get('kind'))}{_declared(doc, run.get('kind'))}"
             f"<h3>{_e(tr('Observations'))}</h3><ul>{obs}</ul>" +
             (f"<h3>{_e(tr('Warnings'))}</h3><ul>{warns}</ul>" if warns else "") +
             f"<details><summary>{_e(tr('Machine and environment record'))}</summary><pre>"

@@ -1,10 +1,7 @@
-"""The terminal report of any document: the report of its kind where a kind draws more than its declared tables
-(the rooflines of measure, the GPU measure and bench; explain; stored runs), else the report made from the
-tables its command or lab declares."""
+"""The terminal report of any document: the report its command or lab declares (:class:`rooflab.contract.Report`),
+and stored runs with their record around it."""
 
 from __future__ import annotations
-
-import importlib
 
 from rich.console import Console
 from rich.markup import escape as esc
@@ -22,32 +19,17 @@ def kind_of(doc: dict) -> str:
     return parse_schema(doc.get("schema"))[0]
 
 
-# the kinds with a report of their own: (module, function), imported when a document of that kind is drawn
-_CUSTOM = {"measure": ("rooflab.render.measure", "render_measure"), "measure.gpu": ("rooflab.render.gpu", "render_gpu"),
-           "bench": ("rooflab.render.bench", "render_bench"), "explain": ("rooflab.render.explain", "render_explain")}
-
-
-def _custom(kind: str):
-    if kind in ("run", "runs"):
-        return render_runs
-    if kind not in _CUSTOM:
-        return None
-
-    module, name = _CUSTOM[kind]
-    return getattr(importlib.import_module(module), name)
-
-
 def render(doc: dict, console: Console) -> None:
+    """A document's terminal report: a stored run (or several) with its record around its kind's report; any
+    other document as its command or lab declares it."""
     kind = kind_of(doc)
-    custom = _custom(kind)
-    if custom is not None:
-        custom(doc, console)
+    if kind in ("run", "runs"):
+        render_runs(doc, console)
         return
     cmd = registry.for_kind(kind)
     if cmd is None:
         console.print(tr("(no report for documents of kind {kind}: see --json)", kind=kind), markup=False)
         return
-
     render_generic(cmd, doc, console)
 
 

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_ROOFLINE, SWEEP_TABLE, rename_above_limit
+from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Mpi, Outputs, Report, option, quick_option, threads_option
 from rooflab.errors import RooflabError, StoreError
-from rooflab.i18n import msg
+from rooflab.i18n import msg, tr
+from rooflab.interpret.machine import machine_table
 from rooflab.interpret.measure import measure_observations
 from rooflab.kernels import tasks
 from rooflab.kernels.builders import (KLASS_LABEL, PREC_DTYPE, PeakVariant, audit_peak, audit_stream, build_clock,
@@ -971,10 +972,20 @@ def measure_1_to_2(doc: dict) -> dict:
     return doc
 
 
+def _sweep_title(doc: dict) -> str:
+    info = doc.get("sweep_info") or {}
+    return (tr("Batch sweep X[B,{d}]·W[{d},{d}] fp32 on {t} thread(s)", d=info.get("D"), t=info.get("threads"))
+            + (tr(" — quick mode: smaller D than the full 8192") if doc.get("quick") else ""))
+
+
 COMMAND = Command(
     name="measure", order=1, options=MeasureOptions, run=run, version=2, migrations={1: measure_1_to_2},
     mpi=Mpi(aggregate=aggregate_measure_job),
     summary=msg("measure this machine's cache-aware roofline: compute and bandwidth ceilings, the batch sweep, the "
                 "plot"),
-    report=Report(interpret=measure_observations, tables=(*CEILING_TABLES, SWEEP_TABLE), roofline=SWEEP_ROOFLINE),
+    report=Report(interpret=measure_observations, headline=lambda d: tr("all threads = {n}", n=d["threads_all"]),
+                  tables=(machine_table(lambda d: d.get("machine")), *ceiling_tables("cpu"), sweep_table(_sweep_title)),
+                  notes=sweep_notes, roofline=sweep_roofline(
+                      lambda d: tr("Roofline of this machine ({n} threads)",
+                                   n=(d.get("roofs") or {}).get("threads", d["threads_all"])))),
     outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(route=route))

@@ -19,14 +19,14 @@ import threading
 import time
 from dataclasses import dataclass
 
-from rooflab.commands.measure.common import CEILING_TABLES, SWEEP_ROOFLINE, SWEEP_TABLE, rename_above_limit
+from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Outputs, Report, option, quick_option
 from rooflab.errors import RooflabError
 from rooflab.gpu import backend as gpu_backend
 from rooflab.gpu import specs
 from rooflab.gpu.backend import SLOWING, Timed, Unsupported
-from rooflab.i18n import msg
-from rooflab.interpret.gpu import gpu_observations
+from rooflab.i18n import msg, tr
+from rooflab.interpret.gpu import GPU_TABLE, PEAKS_TABLE, gpu_observations, reference_notes
 from rooflab.model.plateaus import named_plateaus, sweep_sizes
 from rooflab.model.roofline import best, matmul_counts, memory_roofs, sweep_point
 from rooflab.session import Session
@@ -496,9 +496,17 @@ def run(session: Session, opts: GpuOptions) -> dict:
     return doc
 
 
+def _sweep_title(doc: dict) -> str:
+    info = doc.get("sweep_info") or {}
+    return tr("Batch sweep X[B,{d}]·W[{d},{d}] {dtype} on the GPU", d=info.get("D"), dtype=info.get("dtype"))
+
+
 COMMAND = Command(
     name="measure_gpu", kind="measure.gpu", order=2, options=GpuOptions, run=run, cli=False, version=2,
     migrations={1: rename_above_limit},
     summary=msg("measure an NVIDIA GPU's roofline (rooflab measure --device cuda); needs CuPy"),
-    report=Report(interpret=gpu_observations, tables=(*CEILING_TABLES, SWEEP_TABLE), roofline=SWEEP_ROOFLINE),
+    report=Report(title="rooflab measure --device cuda", interpret=gpu_observations,
+                  tables=(GPU_TABLE, PEAKS_TABLE, *ceiling_tables("gpu"), sweep_table(_sweep_title)),
+                  notes=lambda d: reference_notes(d) + sweep_notes(d),
+                  roofline=sweep_roofline(lambda d: tr("Roofline of this GPU"))),
     outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(prepare=prepare))
