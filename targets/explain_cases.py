@@ -223,6 +223,19 @@ CASES = {
     "b10_gemv_cm": (SPEC, "b10_gemv_cm", "strided", None, None),
     "b10_mod_reduce": (SPEC, "b10_mod_reduce", "int_div", None, None),
     "b10_big_sum": (SPEC, "b10_big_sum", "reduction_chain", None, None),
+    # blind11.c: written after this session's rules, on a Xeon (48 KiB L1, 2 MiB L2, 300 MiB L3)
+    "b11_cumprod": (SPEC, "b11_cumprod", "dependency_chain", None, None),
+    "b11_sumsq_f": (SPEC, "b11_sumsq_f", "reduction_chain", None, None),
+    "b11_transpose": (SPEC, "b11_transpose", "strided", None, None),
+    "b11_count_above": (SPEC, "b11_count_above", "clean", None, None),
+    "b11_power_law": (SPEC, "b11_power_law", "calls", None, None),
+    "b11_drift_x": (SPEC, "b11_drift_x", "strided", None, None),
+    "b11_affine_f": (SPEC, "b11_affine_f", "conversions", None, None),
+    "b11_big_isum": (SPEC, "b11_big_isum", "clean", None, None),
+    "b11_smooth_inplace": (SPEC, "b11_smooth_inplace", "dependency_chain", None, None),
+    "b11_gemv_t": (SPEC, "b11_gemv_t", "clean", None, None),
+    "b11_bucket_of": (SPEC, "b11_bucket_of", "int_div", None, None),
+    "b11_lut_apply": (SPEC, "b11_lut_apply", "indirect", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

@@ -217,3 +217,31 @@ def test_integer_types_written_any_way_c_allows_are_one_type():
     assert int_range("unsigned long") == (0, 2 ** 64 - 1) and int_range("short") == (-2 ** 15, 2 ** 15 - 1)
     with pytest.raises(RooflabError, match="long double"):
         parse_prototype("void f(long double q);", "t")
+
+
+def test_an_array_of_structs_is_a_buffer_of_the_dtype_the_spec_gives():
+    from rooflab.kernels.user import wrapper_source
+    from rooflab.userkernel.proto import parse_prototype
+
+    proto = parse_prototype("void drift(long n, double dt, struct particle *p)")
+    assert proto.params[2].base == "struct particle" and proto.params[2].pointer
+    src = wrapper_source(proto)
+    assert "struct particle;\n" in src and "struct particle *rooflab_a2" in src  # declared, never defined
+    with pytest.raises(RooflabError, match="unsupported parameter type"):
+        parse_prototype("void f(struct particle p)")  # a struct by value is no buffer
+    with pytest.raises(RooflabError, match="unsupported parameter type"):
+        parse_prototype("void f(struct { double x; } *p)")  # an anonymous struct cannot be declared again
+
+
+def test_a_spec_names_the_dtype_of_an_array_of_structs(tmp_path):
+    (tmp_path / "k.c").write_text("struct particle { double x, vx; };\n"
+                                  "void drift(long n, double dt, struct particle *p)\n"
+                                  "{ for (long i = 0; i < n; i++) p[i].x += p[i].vx * dt; }\n")
+    spec = tmp_path / "k.toml"
+    base = 'source = "k.c"\nfunction = "drift"\nflops = "2*n"\nbytes = "24*n"\nsizes = {n = [100]}\n'
+    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 2], output = true}}\n')
+    with pytest.raises(SpecError, match="points to struct particle: give its dtype"):
+        load_spec(spec)
+    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 2], dtype = "float64", output = true}}\n')
+    (k,) = load_spec(spec)
+    assert k.prototype.params[2].base == "struct particle"

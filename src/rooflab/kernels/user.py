@@ -16,7 +16,7 @@ from rooflab.paths import CSRC, cache_dir
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.toolchain.compiler import Library, build, private_dir
 from rooflab.userkernel.expr import arith
-from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype, int_range
+from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype, int_range, is_record
 from rooflab.userkernel.spec import FILLS, RETURN, ArrayArg, Checker, KernelSpec, load_spec, select
 
 ENTRY = "rooflab_bench_entry"
@@ -32,7 +32,8 @@ _BUILTIN_TYPES = {"size_t": "__SIZE_TYPE__", "ssize_t": "__PTRDIFF_TYPE__", "ptr
 
 def _types_prelude(proto: Prototype) -> str:
     used = {p.base for p in proto.params} | {proto.returns}
-    return "".join(f"typedef {_BUILTIN_TYPES[t]} {t};\n" for t in sorted(used & set(_BUILTIN_TYPES)))
+    return ("".join(f"typedef {_BUILTIN_TYPES[t]} {t};\n" for t in sorted(used & set(_BUILTIN_TYPES)))
+            + "".join(f"{t};\n" for t in sorted(t for t in used if is_record(t))))  # declared, not defined
 
 
 def _param_types(proto: Prototype) -> str:

@@ -72,6 +72,11 @@ POINTEE_DTYPE = {"double": "float64", "float": "float32", "int": "int32", "long"
                  "ssize_t": "int64", "ptrdiff_t": "int64"}
 
 
+def is_record(base: str) -> bool:
+    """Whether a parameter's base type is a struct or union (pointed to: an array of records)."""
+    return base.startswith(("struct ", "union "))
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -212,6 +217,10 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
             t = t.type
         if isinstance(t, c_ast.IdentifierType):
             return canonical_type(t.names), pointer, const
+        if isinstance(t, (c_ast.Struct, c_ast.Union)) and pointer and t.name and t.decls is None:
+            # an array of structs (particles, records): a buffer whose dtype the spec gives, passed as the struct
+            # pointer it is (the wrapper declares the struct without defining it)
+            return f"{'struct' if isinstance(t, c_ast.Struct) else 'union'} {t.name}", pointer, const
         raise RooflabError(f"{where}: unsupported parameter type in {text!r}")
 
     params = []
@@ -222,7 +231,7 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
         base, ptr, const = base_of(p.type)
         if not ptr and base not in SCALARS:
             raise RooflabError(f"{where}: parameter {p.name or i} has type {base!r}, not a supported scalar")
-        if ptr and base not in POINTEE_DTYPE and base != "void":
+        if ptr and base not in POINTEE_DTYPE and base != "void" and not is_record(base):
             raise RooflabError(f"{where}: parameter {p.name or i} points to {base!r}, not a numeric type")
         params.append(Param(p.name or f"arg{i}", base, ptr, const))
     ret, rptr, _ = base_of(fd.type)

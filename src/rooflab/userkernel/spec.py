@@ -340,7 +340,8 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             want = POINTEE_DTYPE.get(p.base)
             dtype = v.dtype or want
             if dtype is None:
-                raise SpecError(f"{fld}: `{p.c_decl}` points to void: give its dtype")
+                raise SpecError(f"{fld}: `{p.c_decl}` points to {p.base}: give its dtype (for an array of structs, "
+                                "the type of their fields, with one more dimension for the fields)")
             try:
                 dtype = np.dtype(dtype).name
             except TypeError:
