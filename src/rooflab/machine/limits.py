@@ -55,7 +55,7 @@ def measure_clock(config: HarnessConfig = HarnessConfig(min_sample_s=0.01, sampl
         got.append(float(hz[0]))
     lo, hi = order_statistic_median_ci(got)
     return ClockMeasurement(hz=float(np.median(got)), ci95=(lo, hi), samples=len(got),
-                            method=msg("dependent chain of {adds} integer adds (1 cycle each), timed in C in short "
+                            method=msg("dependent chain of {adds} register adds (1 cycle each), timed in C in short "
                                        "chunks (median chunk)", adds=adds))
 
 
