@@ -631,6 +631,27 @@ def test_a_running_sum_stored_at_every_element_is_a_scan_not_a_reduction():
     assert "reduction_chain" in ids(diagnose(code({**LOOP_SCALAR_SUM, "stored_chain": False}), row(), CTX))
 
 
+def test_a_recurrence_stored_at_every_element_is_a_dependency_chain_not_a_reduction():
+    """An in-place smoother, u[i] += c * (u[i-1] - 2 u[i] + u[i+1]): the point it just wrote is the next one's input,
+    a chain of an add and an FMA whose value is stored at every element. It is no sum that partial sums split (it
+    was told "an in-order reduction"), and no scan of adds either."""
+    loop = {**LOOP_SCALAR_SUM, "stored_chain": True, "chain_op": "add+fma", "longest_chain": 3, "scalar_fp": 3}
+    fs = diagnose(code(loop), row(), CTX)
+    assert "reduction_chain" not in ids(fs) and "dependency_chain" in ids(fs)
+    f = next(f for f in fs if f["id"] == "dependency_chain")
+    said = " ".join(text(e) for e in f["evidence"]) + text(f["advice"])
+    assert "computed from the one before" in said and "partial sums" not in said and "scan" not in said
+    # a chain through a multiply the audit does not follow shows in the cycles and the prediction, never as "0
+    # accumulators"
+    pred = {"tool": "llvm-mca", "model": "x", "cycles_per_iteration": 4.0, "bound": "dependencies",
+            "dependency_share": 0.85, "block_rthroughput": 1.2}
+    plain = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": ""}
+    fs = diagnose(code(plain, prediction=pred), row(cycles_per_iteration=3.9), CTX)
+    f = next(f for f in fs if f["id"] == "dependency_chain")
+    assert not any("accumulator" in text(e) for e in f["evidence"])
+    assert any("predicts 4.0 cycles" in text(e) for e in f["evidence"])
+
+
 def test_sqrt_kept_scalar_by_errno_is_named_and_tested_with_no_math_errno():
     """gcc puts sqrt's library call on a cold path (for negative inputs, to set errno): the hot loop holds vsqrtsd
     and no call, and the only trace is the remark. It was "narrow vectors" with no cause."""

@@ -24,6 +24,15 @@ def find(f: Facts) -> list[dict]:
             msg("scan in blocks: the prefix of each block on its own (independent chains: in SIMD lanes or on "
                 "threads), then a second pass adds each block's offset; unrolling alone does not shorten the chain"),
             ("unroll",))]
+    if f.recurrence:
+        return [finding(
+            ID, f.chain_gain(),
+            f.chain_evidence() + [msg("the running value is stored at every element: each output is computed from "
+                                      "the one before")],
+            msg("each iteration waits for the result of the previous one: the loop runs at the latency of its "
+                "dependency chain"),
+            msg("work on several independent chains at once (interleave independent problems, or restructure the "
+                "recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain"), ("unroll",))]
     fma_chain = f.chain >= 1 and "fma" in (f.loop.get("chain_op") or "") and f.vb == 0
     # the analyzer's latency bound alone is no carried chain where the loop gathers: a gather's own latency, within
     # one iteration, overlaps with the next iteration's

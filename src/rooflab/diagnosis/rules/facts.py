@@ -161,12 +161,18 @@ class Facts:
         return self.chain >= 1 and bool(self.loop.get("stored_chain")) and (self.loop.get("chain_op") or "") == "add"
 
     @property
+    def recurrence(self) -> bool:
+        """A running value of more than adds stored at every element: each output is computed from the one before
+        (an in-place smoother reading the point it just wrote, a filter), which partial sums do not split either."""
+        return self.chain >= 1 and bool(self.loop.get("stored_chain")) and not self.scan
+
+    @property
     def reduction(self) -> bool:
         """A sum carried from one iteration to the next in scalar adds, in register: each add waits for the last."""
         loop = self.loop
         red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (loop.get("scalar_fp") or 0) >= self.chain
         red = red or bool(self.vb == 0 and loop.get("accumulators") and "reduction" in self.causes)
-        return red and not self.scan
+        return red and not self.scan and not self.recurrence
 
     @property
     def select_reduction(self) -> list[dict]:
@@ -179,12 +185,13 @@ class Facts:
     @property
     def in_memory(self) -> bool:
         """A running value kept in memory (loaded, updated and stored at one address every iteration)."""
-        return bool(self.loop.get("memory_chains")) and self.vb == 0 and not self.reduction and not self.scan
+        return (bool(self.loop.get("memory_chains")) and self.vb == 0 and not self.reduction and not self.scan
+                and not self.recurrence)
 
     @property
     def chained(self) -> bool:
         """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
-        return self.reduction or self.scan or self.in_memory or bool(self.select_reduction)
+        return self.reduction or self.scan or self.recurrence or self.in_memory or bool(self.select_reduction)
 
     @property
     def prediction(self) -> dict:
@@ -221,8 +228,11 @@ class Facts:
 
     def chain_evidence(self) -> list:
         loop, row = self.loop, self.row
+        # the audit's register chain, where it found one (a chain through a multiply it does not follow is shown by
+        # the cycles and the prediction alone, never as "0 accumulators")
         ev = [msg("the hot loop keeps {n} accumulator(s); the longest takes {k} dependent {op} per iteration",
-                  n=loop.get("accumulators"), k=loop.get("longest_chain"), op=loop.get("chain_op") or "add")]
+                  n=loop.get("accumulators"), k=loop.get("longest_chain"), op=loop.get("chain_op") or "add")
+              ] if loop.get("longest_chain") else []
         if row.get("cycles_per_iteration"):
             ev.append(measured_cycles(row))
         return ev + self.prediction_evidence()
