@@ -167,7 +167,7 @@ def make_options(cls, values: Mapping, where: tuple[str, ...] = ("both", "api"))
 # the formats a column may declare; the renderers format each (rooflab.render.tables)
 # ("mark": the label of the row's point on the declared roofline, shown as that point's mark in the terminal)
 FORMATS = ("text", "msg", "int", "g", "g6", "f1", "f2", "flops", "bytes_per_s", "bytes", "seconds", "pct", "pct1", "x",
-           "x3", "sci", "bits", "bar", "ns", "size", "mark", "ghz")
+           "x3", "sci", "bits", "bar", "ns", "size", "mark", "ghz", "count")
 
 
 @dataclass(frozen=True)
@@ -263,11 +263,13 @@ def _document_roofs(doc: dict) -> dict:
 class Roofline:
     """The roofline a report draws of a document, whatever the format (the ASCII roofline, the plot, the HTML page):
     ``roofs(document) -> {"compute": [{name, value}], "memory": [...]}`` (the document's ``roofs`` unless said
-    otherwise), ``points(document) -> [RoofPoint]``, and its ``title(document)`` in the reader's language."""
+    otherwise), ``points(document) -> [RoofPoint]``, its ``title(document)`` in the reader's language, and whether
+    the points are one ``path``, drawn joined in their order."""
 
     points: Callable[[dict], list[RoofPoint]]
     roofs: Callable[[dict], dict] = _document_roofs
     title: Callable[[dict], str] | None = None
+    path: bool = False  # the points are steps of one path (revisions in commit order): joined by arrows in order
 
 
 @dataclass(frozen=True)

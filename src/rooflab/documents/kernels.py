@@ -212,3 +212,72 @@ class Profile(Document):
     cachegrind: Optional[dict[str, Any]] = None
     counters: Optional[Counters] = None
     fallback_reason: Optional[Message] = None
+
+
+class Counts(Model):
+    """cachegrind's counts of one revision at one size, per call of the kernel function: deterministic, unlike
+    the time (or why there are none)."""
+
+    instructions: Number = None
+    d1_misses: Number = None
+    ll_misses: Number = None
+    note: Optional[str] = None
+    skipped: Optional[Message] = None
+
+
+class TrackRow(Row):
+    """One revision at one size: measured in the same interleaved rounds as the others, its step's paired
+    speed-up against the revision before it that was measured (``step_*``, ``step_from``) and since the first
+    (``cumulative_*``), where the step moved the kernel (another bound or level), and its counts."""
+
+    revision: int = Field(ge=0)
+    short: str
+    subject: str = ""
+    commit: Optional[str] = None
+    size_label: str = ""
+    step_speedup: Number = None
+    step_ci95: Interval = Field(None, min_length=2, max_length=2)
+    step_verdict: Optional[Literal["faster", "slower", "no difference"]] = None
+    step_from: Optional[int] = None
+    cumulative_speedup: Number = None
+    cumulative_ci95: Interval = Field(None, min_length=2, max_length=2)
+    cumulative_verdict: Optional[Literal["faster", "slower", "no difference"]] = None
+    cumulative_from: Optional[int] = None
+    moved: Optional[Message] = None
+    counts: Optional[Counts] = None
+
+
+class TrackSize(Model):
+    size: dict[str, Any]
+    label: str
+    rows: list[TrackRow]
+
+
+class TrackRevision(Model):
+    """A revision as named, its commit (none for the working tree) and subject; ``error`` where its spec could not
+    be read or its kernel not built (``error_kind``: spec or build)."""
+
+    ref: str
+    commit: Optional[str] = None
+    short: str
+    subject: str = ""
+    error: Optional[str] = None
+    error_kind: Optional[str] = None
+    detail: Optional[str] = None
+    """The whole of what went wrong (the compiler's output and command), where ``error`` is its first lines."""
+    library: Optional[Library] = None
+
+
+class Track(Document):
+    """A kernel across git revisions: each revision's time, counts and place on the roofline; each step paired."""
+
+    repository: str
+    spec: str
+    kernel: Optional[str] = None
+    revisions: list[TrackRevision]
+    sizes: list[TrackSize]
+    rounds: int
+    threshold: float
+    quick: bool = False
+    roofs: Optional[Roofs] = None
+    roofline_source: Optional[Message] = None

@@ -390,3 +390,24 @@ def compare_with_blas(a: CKernel, n: int, dtype: str, threads: int, config: Harn
                               overheads={"B": python_overhead()})
     check_guards(a.name, guards)
     return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
+
+
+def interleave_c_kernels(kernels: dict[str, CKernel], config: HarnessConfig, rounds: int) -> dict:
+    """Runs in the worker: check each kernel, then time them all in interleaved rounds (each round one sample of
+    every kernel, the order turning), so that ratios between any two are paired. Kernels whose arrays are declared
+    alike run on the first one's very arrays, so that none gets the better memory placement. The caller has
+    checked each one in a worker of its own already: one that crashes is left out before it gets here."""
+    prepared, first = {}, None
+    for label, k in kernels.items():
+        timed, rel_error, (arrays, guards) = _prepare(k)
+        specs = [x for x in k.args if isinstance(x, ArraySpec)]
+        if first is None:
+            first = (specs, arrays, guards)
+        elif specs == first[0]:
+            timed, _ = _bind(k, first[1])
+            guards = first[2]
+        prepared[label] = (timed, rel_error, arrays, guards)
+    res = run_interleaved({label: p[0] for label, p in prepared.items()}, config, rounds=rounds)
+    for label, p in prepared.items():
+        check_guards(label, p[3])
+    return {label: {"timing": res[label].to_dict(), "rel_error": prepared[label][1]} for label in prepared}

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from rooflab.i18n import get_lang, text, tr
-from rooflab.render.roofs import roofline_of
+from rooflab.render.roofs import is_path, roofline_of
 from rooflab.render.tables import Drawn, abridged, formatted, left_out, report_of
 from rooflab.render.text import SHOWN_AT_EACH_END, thinned, visible, warning_text
 from rooflab.units import pct, si
@@ -137,6 +137,13 @@ def roofline_svg(doc: dict | list[tuple[str, dict]], uid: str, kind: str | None 
              for m, ly in zip(mem, mem_y)]
     taken += [(W - PAD_R - 4 - CHAR_W * len(f'{c["name"]} {si(c["value"], "FLOP/s")}'), ly - LABEL_H + 2,
                W - PAD_R - 4, ly + 3) for c, ly in zip(comp, comp_y)]
+    if len(pts) > 1 and not isinstance(doc, list) and is_path(doc, kind):  # steps of one path, joined in order
+        out.append('<defs><marker id="arrow-' + uid + '" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+                   'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#888"/></marker></defs>')
+        for a, b in zip(pts, pts[1:]):
+            out.append(f'<line class="step" x1="{X(a["intensity"]):.1f}" y1="{Y(a["flops"]):.1f}" '
+                       f'x2="{X(b["intensity"]):.1f}" y2="{Y(b["flops"]):.1f}" stroke="#888" stroke-width="1.5" '
+                       f'marker-end="url(#arrow-{uid})"/>')
     for p in pts:
         tip = tr("{label}: {flops}, {bytes}, {i:.3g} FLOP/B, {frac} of roof", label=p["label"],
                  flops=si(p["flops"], "FLOP/s"), bytes=si(p["bytes"], "B/s"), i=p["intensity"], frac=pct(p["of_roof"]))

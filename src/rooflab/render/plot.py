@@ -9,7 +9,7 @@ import numpy as np
 
 from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import get_lang, tr, using
-from rooflab.render.roofs import roofline_of
+from rooflab.render.roofs import is_path, roofline_of
 from rooflab.render.text import MAX_POINTS, thinned
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -92,6 +92,10 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
                    label=_plain(f"{c['name']}: {c['value'] / 1e9:.1f} GFLOP/s"))
 
     drawn = thinned(pts)
+    if len(drawn) > 1 and is_path(doc):  # steps of one path (revisions in commit order): joined by arrows
+        for a, b in zip(drawn, drawn[1:]):
+            ax.annotate("", xy=(b.intensity, b.flops_per_s), xytext=(a.intensity, a.flops_per_s),
+                        arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 1.2})
     for p in drawn:
         ax.plot(p.intensity, p.flops_per_s, "x" if p.flagged else "o", color="crimson", ms=6)
         if len(drawn) > 40:  # labels only where they can be read
@@ -106,8 +110,9 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     m = doc.get("machine", {})
     if title is None and doc.get("gpu"):
         title = tr("Roofline: {model}", model=doc["gpu"]["name"])
-    ax.set_title(_plain(title or tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""),
-                                    n=roofs.get("threads", doc.get("threads_all", "?")))))
+    threads = roofs.get("threads", doc.get("threads_all"))
+    ax.set_title(_plain(title or (tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""), n=threads)
+                                  if threads else tr("Roofline: {model}", model=m.get("model_name", "")))))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()

@@ -49,6 +49,7 @@ def _fmt(fmt: str, v) -> str:
         "bits": lambda: tr("{bits}-bit", bits=v) if v else tr("scalar"),
         "ns": lambda: f"{v * 1e9:.0f} ns",
         "ghz": lambda: f"{v / 1e9:.3f} GHz",
+        "count": lambda: si(v, "").strip(),  # 105 k, 1.66 k: a count as a reader compares them
         "bar": lambda: str(v),
     }[fmt]()
 
