@@ -103,9 +103,16 @@ def test_every_figure_under_load_is_close_to_quiet_or_marked(runs):
             # the host's DRAM swings by a third within seconds even when quiet, and on this kind of VM a one-thread
             # L1 copy ceiling ran 166-231 GB/s in quiet runs whose own signals were clean (1.39x): a wider band for
             # bandwidth, which still catches a figure halved by load (an L2 copy at 2.1x was seen)
-            lo, hi = (0.67, 1.5) if "level" in c else (0.75, 1.33)
+            lo = 0.67 if "level" in c else 0.75
             r = _rate(c) / _rate(q)
-            assert lo <= r <= hi, (f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok; "
+            # a loaded figure far above the quiet one says the quiet one was low, not that the load went unseen: on
+            # a shared Xeon host, quiet runs whose own signals were clean (running 1.00, no other process, CV 3%)
+            # read an L1 copy at 1/2.2 and an fp32 SIMD mul+add at 1/1.44 of a run made a minute later, which no
+            # guest can see (another tenant on the host core's other hardware thread). What load must never do is
+            # pass a figure it lowered as ok; a figure above the quiet one must still be below its physical bound
+            if c.get("of_theoretical") is not None:
+                assert c["of_theoretical"] <= 1.05, (label, _key(c), c["of_theoretical"])
+            assert lo <= r, (f"{label}: {_key(c)} is {r:.2f}x quiet and still marked ok; "
                                    + "; ".join(f"{what}: working set {x.get('working_set_bytes')}, running "
                                                f"{x.get('running')}, others {x.get('others_cores')}, dropped rounds "
                                                f"{x.get('disturbed_rounds')}, cv {x.get('cv')}"
