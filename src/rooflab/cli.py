@@ -176,7 +176,8 @@ def command_of(cmd) -> click.Command:
             render(doc, _console())
         for line in getattr(doc, "written", []):
             click.echo(visible(str(line)), err=as_json or not cmd.report.shows)
-        status = cmd.hooks.exit_status(doc, doc.options) if cmd.hooks.exit_status is not None else None
+        ran = getattr(doc, "command", cmd)  # the command that ran: another when this one routed its options there
+        status = ran.hooks.exit_status(doc, doc.options) if ran.hooks.exit_status is not None else None
         if status:
             code, message = status
             click.echo(visible(f"rooflab: {message}"), err=True)

@@ -127,3 +127,64 @@ def test_track_refuses_what_it_cannot_follow(tmp_path, capsys):
     (tmp_path / "k.c").write_text(GOOD)
     assert main(["track", str(tmp_path / "k.toml"), "--revs", "HEAD~1..HEAD"]) == 2
     assert "not in a git repository" in capsys.readouterr().err
+
+
+def test_history_reads_the_stored_series_in_commit_order_and_finds_its_change_points(repo, tmp_path, capsys):
+    store = str(tmp_path / "s.sqlite")
+    fake_measure(store)
+    assert main(["track", str(repo / "k.toml"), "--revs", "HEAD~3..HEAD", "--quick", "--json", "--store", store]) == 0
+    capsys.readouterr()
+    assert main(["track", "--history", str(repo / "k.toml"), "--json", "--store", store]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == "rooflab.track.history/1"
+    (size,) = doc["sizes"]
+    # the two revisions that built and were right, oldest first; the broken and the wrong ones have no figure
+    assert [p["subject"] for p in size["points"]] == ["the plain loop", "more work per element"]
+    assert all(p["time_ci95"][0] <= p["time_s"] <= p["time_ci95"][1] for p in size["points"])
+    by_count = [c for c in size["changes"] if c["by"] == "instructions"]
+    if size["points"][0].get("instructions"):  # counted (valgrind here): eight more operations per element
+        assert [c["short"] for c in by_count] == [size["points"][1]["short"]] and by_count[0]["ratio"] > 2
+    for c in size["changes"]:  # any change point starts at a measured commit, with the levels it separates
+        assert c["index"] == 1 and c["before"] > 0 and c["after"] > 0
+    assert main(["track", "--history", str(repo / "k.toml"), "--store", store]) == 0
+    page = capsys.readouterr().out
+    assert "more work per element" in page and "change point" in page
+    # --history measures nothing, and takes no revisions
+    assert main(["track", "--history", str(repo / "k.toml"), "--revs", "HEAD", "--store", store]) == 2
+    assert "leave out --revs" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def line(tmp_path_factory) -> tuple[Path, list[str]]:
+    """Nine commits: four good, a slowdown (eight more operations per element), then four more changing comments."""
+    r = tmp_path_factory.mktemp("line")
+    _git(r, "init", "-q")
+    (r / "k.toml").write_text(SPEC)
+    shorts = [_commit(r, GOOD + f"/* {i} */\n", f"comment {i}") for i in range(4)]
+    shorts.append(_commit(r, SLOWER, "the slowdown"))
+    shorts += [_commit(r, SLOWER + f"/* {i} */\n", f"later comment {i}") for i in range(4)]
+    return r, shorts
+
+
+def test_bisect_finds_the_first_slower_commit_measuring_a_few_builds(line, tmp_path, capsys):
+    repo, shorts = line
+    code = main(["bisect", str(repo / "k.toml"), "--good", "HEAD~8", "--bad", "HEAD", "--quick", "--json",
+                 "--no-store"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["schema"] == "rooflab.bisect/1" and doc["commits"] == 8
+    # the slowdown is about 4x: every probe's interval is far from the 5% threshold, whatever the machine does
+    assert doc["verdict"] == "found" and doc["first_bad"]["short"] == shorts[4]
+    assert doc["last_good"]["short"] == shorts[3]
+    assert doc["builds"] <= 3 + 2  # ceil(log2 8) + 2
+    assert all(p["verdict"] in ("good", "bad") and p["ratio_ci95"][0] <= p["ratio"] <= p["ratio_ci95"][1]
+               for p in doc["probes"])
+    # between two commits that differ in a comment only: within the noise, and it stops there
+    code = main(["bisect", str(repo / "k.toml"), "--good", "HEAD~3", "--bad", "HEAD", "--quick", "--json",
+                 "--no-store"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["verdict"] in ("within noise", "found")
+    if doc["verdict"] == "within noise":
+        assert len(doc["probes"]) == 1 and doc["first_bad"] is None
+    for bad, says in ((["--good", "HEAD", "--bad", "HEAD~1"], "not after"),):
+        assert main(["bisect", str(repo / "k.toml"), *bad]) == 2
+        assert says in capsys.readouterr().err

@@ -152,7 +152,7 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
 # the only imports made inside functions: optional dependencies that are heavy or absent on most machines, imported
 # where they are used; the package's front door, which loads the API on first use (the worker imports rooflab too);
 # and the worker's own, which come after it has set the environment its tasks run in
-OPTIONAL = {"matplotlib", "cupy", "cupy_backends", "pynvml", "torch", "mpi4py"}
+OPTIONAL = {"matplotlib", "cupy", "cupy_backends", "pynvml", "torch", "mpi4py", "ruptures"}
 LAZY_BY_DESIGN = {("__init__.py", "rooflab"), ("timing/worker.py", "numpy"), ("timing/worker.py", "threadpoolctl"),
                   ("timing/worker.py", "rooflab.toolchain.compiler")}
 MAX_FUNCTION_IMPORTS = 15

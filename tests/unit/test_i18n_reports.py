@@ -21,7 +21,7 @@ from rooflab.render.text import kv_table, render_machine
 
 RUNS = Path(__file__).parent.parent / "data" / "runs"
 KIND = {"measure": "measure", "bench": "bench", "compare": "compare", "profile": "profile",
-        "measure_gpu_simulated": "measure.gpu", "explain": "explain", "track": "track"}
+        "measure_gpu_simulated": "measure.gpu", "explain": "explain", "track": "track", "bisect": "bisect"}
 NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
 

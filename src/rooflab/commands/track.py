@@ -44,7 +44,7 @@ COUNT_BUDGET_S = 30.0  # the most cachegrind may take for one revision at one si
 class Options:
     spec: str = option(argument=True, path="file", help="The kernel spec file (TOML), in a git repository; read at "
                                                         "each revision as it was then.")
-    revs: str = option(help="The revisions, oldest first: A,B,C (any git refs; WORKTREE is the working tree "
+    revs: str = option("", help="The revisions, oldest first: A,B,C (any git refs; WORKTREE is the working tree "
                                  "as it is) or a range A..B (A, then each commit after it up to B).")
     kernel: str | None = option(None, help="The kernel of the spec to track (needed when it has several).")
     size: tuple[str, ...] = option((), many=True, help="NAME=NUMBER for each size variable (default: the sizes of "
@@ -63,10 +63,21 @@ class Options:
     instructions_by: float = option(0.01, min=0.0, max=10.0, help="With --fail-if-slower: the relative increase of "
                                                                    "the instruction count that fails.")
     quick: bool = quick_option("Fewer rounds and shorter samples: a first look.")
+    history: bool = option(False, help="Measure nothing: read the kernel's stored series across commits (every "
+                                       "track run, and bench runs of clean work trees) and find its change points.")
     repository: str | None = internal()
     spec_path: str | None = internal()  # the spec's path inside the repository
     revisions: tuple | None = internal()
     roofline: list | None = internal()
+
+
+def route(opts: Options):
+    """``--history``: the stored series is read instead (track_history), measuring nothing."""
+    if not opts.history:
+        return None
+    if opts.revs:
+        raise RooflabError("--history reads the stored runs of every revision: leave out --revs")
+    return "track_history", {"spec": opts.spec, "kernel": opts.kernel}
 
 
 def prepare(opts: Options) -> Options:
@@ -346,4 +357,4 @@ COMMAND = Command(
                           Column("of_roof", "of roof", "pct"))),),
         roofline=Roofline(points=_points, title=lambda d: tr("The kernel's path across revisions"), path=True)),
     outputs=Outputs(files=("html", "csv", "plot")),
-    hooks=Hooks(prepare=prepare, before=before, exit_status=exit_status))
+    hooks=Hooks(prepare=prepare, before=before, route=route, exit_status=exit_status))

@@ -14,7 +14,7 @@ from rooflab.results.schema import schema_id
 MODELS: dict[str, type[BaseModel]] = {
     "measure": measure.Measure, "measure.gpu": measure.GpuMeasure,
     "bench": kernels.Bench, "compare": kernels.Compare, "explain": kernels.Explain, "profile": kernels.Profile,
-    "track": kernels.Track,
+    "track": kernels.Track, "track.history": kernels.TrackHistory, "bisect": kernels.Bisect,
     "info": stored.Info, "history": stored.History, "run": stored.Run, "runs": stored.Runs, "labs": stored.Labs,
     "schema": stored.Schema,
     **labs.MODELS,

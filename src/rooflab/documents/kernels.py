@@ -281,3 +281,92 @@ class Track(Document):
     quick: bool = False
     roofs: Optional[Roofs] = None
     roofline_source: Optional[Message] = None
+
+
+class HistoryPoint(Model):
+    """One commit of the series: its stored measurements merged (median), its spread and the level it is on."""
+
+    commit: str
+    short: str
+    subject: str = ""
+    time_s: float = Field(gt=0)
+    time_ci95: Interval = Field(None, min_length=2, max_length=2)
+    log_spread: Number = None
+    instructions: Number = None
+    runs: list[int] = []
+    time_segment: Optional[int] = None
+    instructions_segment: Optional[int] = None
+
+
+class ChangePoint(Model):
+    """Where a new level of the series starts: by the time or by the instruction count, with the medians of the
+    levels before and after it and their ratio."""
+
+    index: int = Field(ge=0)
+    commit: str
+    short: str
+    subject: str = ""
+    by: Literal["time", "instructions"]
+    before: Number = None
+    after: Number = None
+    ratio: Number = None
+
+
+class HistorySize(Model):
+    label: str
+    points: list[HistoryPoint]
+    changes: list[ChangePoint]
+    between_runs_spread: Number = None
+
+
+class TrackHistory(Document):
+    """A kernel's stored series across the commits of a repository's first-parent line, and its change points."""
+
+    repository: str
+    spec: str
+    kernel: Optional[str] = None
+    sizes: list[HistorySize]
+    penalty: float
+    off_line: list[str] = []
+
+
+class Probe(Model):
+    """One build measured by bisect against the good revision, in the same rounds: its time ratio with the 95% CI
+    and the verdict (good, bad, unclear: measured again; skip: it could not be measured)."""
+
+    index: int = Field(ge=0)
+    commit: Optional[str] = None
+    short: str
+    subject: str = ""
+    rounds: int = Field(ge=1)
+    verdict: Literal["good", "bad", "unclear", "skip"]
+    decided_by: Optional[str] = None
+    ratio: Number = None
+    ratio_ci95: Interval = Field(None, min_length=2, max_length=2)
+    good_time_s: Number = None
+    time_s: Number = None
+    error: Optional[str] = None
+    status: Optional[Literal["ok", "disturbed"]] = None
+    reason: Optional[Message] = None
+    attempts: Optional[int] = None
+    others_cores: Number = None
+
+
+class Bisect(Document):
+    """The first commit at which a kernel became slower than at a good revision, and every build measured."""
+
+    repository: str
+    spec: str
+    kernel: Optional[str] = None
+    good: TrackRevision
+    bad: TrackRevision
+    commits: int
+    threshold: float
+    size: Optional[dict[str, Any]] = None
+    probes: list[Probe]
+    verdict: Optional[Literal["found", "among skipped", "within noise"]] = None
+    first_bad: Optional[TrackRevision] = None
+    last_good: Optional[TrackRevision] = None
+    skipped_between: list[TrackRevision] = []
+    builds: Optional[int] = None
+    quick: bool = False

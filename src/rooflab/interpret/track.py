@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rooflab.i18n import msg
 from rooflab.interpret.common import disturbed_rows, load_caveat
+from rooflab.units import seconds
 
 COUNT_CHANGE = 0.01  # a step whose instructions per call changed by more than this is said to have changed its work
 
@@ -48,4 +49,27 @@ def track_observations(doc: dict) -> list[dict]:
             first, last = rows[timed[-1]["cumulative_from"]], timed[-1]
             out.append(msg("From {a} to {b}{where}, in all: {verdict}.", a=first["short"], b=last["short"],
                            where=where, verdict=_verdict(last, "cumulative")))
+    return out
+
+
+def history_observations(doc: dict) -> list[dict]:
+    """Each change point of each series, or that there is none; the commits off the first-parent line."""
+    out = []
+    for s in doc.get("sizes") or []:
+        n = len(s["points"])
+        if not s["changes"]:
+            out.append(msg("{label}: no change point in {n} commits measured.", label=s["label"], n=n))
+        for c in s["changes"]:
+            if c["by"] == "time":
+                out.append(msg("{label}: from {short} ({subject}) on, the time changed {r:.3f}x ({a} to {b} per "
+                               "call): a change point of the series, weighed against each point's spread.",
+                               label=s["label"], short=c["short"], subject=c["subject"], r=c["ratio"],
+                               a=seconds(c["before"]), b=seconds(c["after"])))
+            else:
+                out.append(msg("{label}: from {short} ({subject}) on, the instructions per call changed by {r:+.2%} "
+                               "(cachegrind's counts do not depend on the machine's noise).", label=s["label"],
+                               short=c["short"], subject=c["subject"], r=c["ratio"] - 1.0))
+    if doc.get("off_line"):
+        out.append(msg("{n} measured commit(s) are not on the first-parent line of HEAD and are left out.",
+                       n=len(doc["off_line"])))
     return out

@@ -110,3 +110,11 @@ def tree_at(repo: Path, rev: Revision, dest: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(dest, filter="data")  # no member may leave dest
     return dest
+
+
+def first_parent_order(repo: Path, limit: int = 100_000) -> dict[str, dict]:
+    """Every commit of HEAD's first-parent line: commit -> {index (0 the oldest), short, subject}."""
+    text = _git(repo, "log", "--first-parent", f"--max-count={limit}", "--format=%H%x00%h%x00%s", "HEAD")
+    lines = [line.split("\0", 2) for line in text.splitlines() if line.count("\0") >= 2]
+    return {c: {"index": i, "short": short, "subject": subject}
+            for i, (c, short, subject) in enumerate(reversed(lines))}
