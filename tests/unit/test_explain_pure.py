@@ -1920,6 +1920,24 @@ def test_a_build_that_includes_another_tests_only_what_it_adds():
     assert red["confirmed"]["speedup"] == pytest.approx(4.39)
 
 
+def test_fast_math_that_changed_the_loop_measures_what_partial_sums_give():
+    """A GEMV reading a column-major matrix by rows: a 2-add chain and a column walk, both bounded by the distance
+    to the roof (1.65 ms of 2.32 ms each). -ffast-math split the chain (its hot loop changed) and gained 1.18x: that
+    is what the sum was costing, and the column walk goes first."""
+    def fs():
+        return [{"id": "reduction_chain", "saving_s": 1.65e-3, "experiments": ["fast_math"]},
+                {"id": "strided", "saving_s": 1.65e-3, "experiments": []}]
+
+    changed = {**experiment("fast_math", "faster", 1.18), "speedup_ci95": [1.04, 1.23], "loop_unchanged": False}
+    out = weigh(fs(), [changed], time_s=2.32e-3)
+    assert ids(out) == ["strided", "reduction_chain"]
+    assert out[1]["saving_s"] == pytest.approx(2.32e-3 * (1 - 1 / 1.18))
+    # where the audit could not compare the loops, the gain only approaches the fix, and the bound stands
+    out = weigh(fs(), [{**changed, "loop_unchanged": None}], time_s=2.32e-3)
+    red = next(f for f in out if f["id"] == "reduction_chain")
+    assert red["confirmed"]["bound"] and red["saving_s"] == pytest.approx(1.65e-3)
+
+
 def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
     from rooflab.diagnosis.evidence import partial_strides
 
