@@ -1938,6 +1938,16 @@ def test_fast_math_that_changed_the_loop_measures_what_partial_sums_give():
     assert red["confirmed"]["bound"] and red["saving_s"] == pytest.approx(1.65e-3)
 
 
+def test_of_two_equal_bounds_one_whose_test_left_the_loop_as_it_was_goes_after():
+    """Column sums: the sum's chain and the column walk both bounded by the distance to the roof; -ffast-math could
+    not vectorize the column walk, left the loop as it was and tested nothing: the column walk goes first."""
+    fs = [{"id": "reduction_chain", "saving_s": 2e-3, "experiments": ["fast_math"]},
+          {"id": "strided", "saving_s": 2e-3, "experiments": []}]
+    same = {**experiment("fast_math", "no difference", 1.0), "speedup_ci95": [0.98, 1.01], "loop_unchanged": True}
+    out = weigh(fs, [same], time_s=3e-3)
+    assert ids(out) == ["strided", "reduction_chain"] and out[1]["inconclusive"]["loop_unchanged"]
+
+
 def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
     from rooflab.diagnosis.evidence import partial_strides
 
