@@ -176,8 +176,14 @@ def test_bisect_finds_the_first_slower_commit_measuring_a_few_builds(line, tmp_p
     assert doc["verdict"] == "found" and doc["first_bad"]["short"] == shorts[4]
     assert doc["last_good"]["short"] == shorts[3]
     assert doc["builds"] <= 3 + 2  # ceil(log2 8) + 2
-    assert all(p["verdict"] in ("good", "bad") and p["ratio_ci95"][0] <= p["ratio"] <= p["ratio_ci95"][1]
-               for p in doc["probes"])
+    probes = doc["probes"]
+    assert all(p["verdict"] in ("good", "bad", "unclear") and p["ratio_ci95"][0] <= p["ratio"] <= p["ratio_ci95"][1]
+               for p in probes)
+    # a probe whose interval straddles the threshold (a noisy moment) is measured again, with twice the rounds
+    for i, p in enumerate(probes):
+        if p["verdict"] == "unclear":
+            again = probes[i + 1]
+            assert again["index"] == p["index"] and again["rounds"] == 2 * p["rounds"]
     # between two commits that differ in a comment only: within the noise, and it stops there
     code = main(["bisect", str(repo / "k.toml"), "--good", "HEAD~3", "--bad", "HEAD", "--quick", "--json",
                  "--no-store"])
