@@ -25,7 +25,7 @@ from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.stats import paired_ratio
 from rooflab.toolchain.compiler import CompileError
 from rooflab.toolchain.revisions import Revision, first_parent_line, repository_of, tree_at
-from rooflab.userkernel.spec import KernelSpec, load_spec, parse_size_values, size_for
+from rooflab.userkernel.spec import load_spec, one_kernel, parse_size_values, size_for
 
 
 @dataclass(frozen=True)
@@ -57,18 +57,6 @@ def prepare(opts: Options) -> Options:
     return dataclasses.replace(opts, repository=str(repo), spec_path=str(spec.relative_to(repo)), line=tuple(line))
 
 
-def _pick(specs: list[KernelSpec], name: str | None) -> KernelSpec:
-    if name is None:
-        if len(specs) > 1:
-            raise RooflabError(f"the spec has several kernels ({', '.join(s.name for s in specs)}): choose one with "
-                               "--kernel")
-        return specs[0]
-    for s in specs:
-        if s.name == name:
-            return s
-    raise RooflabError(f"the spec has no kernel {name!r} (it has: {', '.join(s.name for s in specs)})")
-
-
 class _Bisection:
     def __init__(self, session: Session, opts: Options, workdir: Path):
         self.session, self.opts, self.workdir = session, opts, workdir
@@ -84,7 +72,7 @@ class _Bisection:
         entry = {**rev.to_dict()}
         try:
             tree = tree_at(Path(self.opts.repository), rev, self.workdir / rev.commit)
-            spec = _pick(load_spec(tree / self.opts.spec_path), self.opts.kernel)
+            spec = one_kernel(load_spec(tree / self.opts.spec_path), self.opts.kernel)
             if self.size is None:
                 given = parse_size_values(self.opts.size)
                 self.size = size_for(spec, given) if given else spec.sizes[0]

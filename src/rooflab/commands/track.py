@@ -35,7 +35,7 @@ from rooflab.timing.stats import paired_ratio
 from rooflab.toolchain.compiler import CompileError
 from rooflab.toolchain.revisions import Revision, repository_of, resolve, tree_at
 from rooflab.units import drawable
-from rooflab.userkernel.spec import KernelSpec, load_spec, parse_size_values, size_for
+from rooflab.userkernel.spec import KernelSpec, load_spec, one_kernel, parse_size_values, size_for
 
 COUNT_BUDGET_S = 30.0  # the most cachegrind may take for one revision at one size (it runs a kernel ~50x slower)
 
@@ -101,21 +101,9 @@ def before(opts: Options, ctx) -> Options:
 def _precision(opts: Options) -> str:
     try:
         specs = load_spec(Path(opts.repository) / opts.spec_path)
-        return _pick(specs, opts.kernel).precision
+        return one_kernel(specs, opts.kernel).precision
     except RooflabError:
         return "fp64"
-
-
-def _pick(specs: list[KernelSpec], name: str | None) -> KernelSpec:
-    if name is None:
-        if len(specs) > 1:
-            raise RooflabError(f"the spec has several kernels ({', '.join(s.name for s in specs)}): choose one with "
-                               "--kernel")
-        return specs[0]
-    for s in specs:
-        if s.name == name:
-            return s
-    raise RooflabError(f"the spec has no kernel {name!r} (it has: {', '.join(s.name for s in specs)})")
 
 
 def _at(rev: Revision, opts: Options, workdir: Path, session: Session) -> dict:
@@ -126,7 +114,7 @@ def _at(rev: Revision, opts: Options, workdir: Path, session: Session) -> dict:
         spec_file = tree / opts.spec_path
         if not spec_file.is_file():
             raise RooflabError(f"{opts.spec_path} does not exist at {rev.short}")
-        spec = _pick(load_spec(spec_file), opts.kernel)
+        spec = one_kernel(load_spec(spec_file), opts.kernel)
         session.progress(f"track: building {rev.short}")
         lib = build_spec(spec)
     except CompileError as exc:

@@ -529,6 +529,16 @@ def select(specs: list[KernelSpec], names: tuple[str, ...]) -> list[KernelSpec]:
     return [known[n] for n in names]
 
 
+def one_kernel(specs: list[KernelSpec], name: str | None) -> KernelSpec:
+    """The kernel named ``name``, or the spec's only one (track and bisect follow one kernel)."""
+    if name is None:
+        if len(specs) > 1:
+            raise RooflabError(f"the spec has several kernels ({', '.join(s.name for s in specs)}): choose one with "
+                               "--kernel")
+        return specs[0]
+    return select(specs, (name,))[0]
+
+
 def parse_size_values(values) -> dict | None:
     """``--size NAME=NUMBER`` (repeated) as a dict; a dict (from Python) is checked the same way."""
     given = ([(f"{k}={v}", k, v) for k, v in values.items()] if isinstance(values, dict) else
