@@ -387,10 +387,11 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     cfg = _rounds_config(spec, rounds)
     a = task(spec, lib, size, f"A {spec.name} {label}")
     b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))
-    m0 = session.mark()
     try:
-        res = session.call(f"experiment {exp}", compare_c_kernels, a, b, cfg, rounds,
-                           timeout_s=max(spec.timeout, 30.0) * 4)
+        # under the measurement policy: measured again while disturbed, the least disturbed attempt kept
+        res, judged = session.call_until_quiet(f"experiment {exp}", compare_c_kernels, a, b, cfg, rounds,
+                                               timing_of=lambda r: Timing.from_dict(r["B"]),
+                                               timeout_s=max(spec.timeout, 30.0) * 4)
     except WrongResult as exc:
         out.update(error=str(exc), error_kind="wrong", rel_error=exc.rel_error)
         return out
@@ -401,19 +402,22 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     fa, ba = spec.work(size)
     fb, bb = vspec.work(vsize)
     work = (fa, fb) if fa and fb else (ba, bb) if ba and bb else (1.0, 1.0)
-    return _verdict(session, out, res, work, m0, f"experiment {exp}", per_work=vsize != size)[0]
+    out["attempts"] = judged.attempts
+    return _verdict(session, out, res, work, f"experiment {exp}", per_work=vsize != size,
+                    others=judged.others_cores)[0]
 
 
-def _verdict(session, out: dict, res: dict, work: tuple[float, float], m0, name: str, *,
-             per_work: bool) -> tuple[dict, Timing, Timing]:
+def _verdict(session, out: dict, res: dict, work: tuple[float, float], name: str, *,
+             per_work: bool, others: float | None) -> tuple[dict, Timing, Timing]:
     """``out`` with the paired verdict of B against A per unit of ``work`` (A's, B's), its interval and both checks'
-    errors, the cores others used meanwhile (then it refutes nothing), and B's timing checked; with both timings."""
+    errors, the cores others used meanwhile in the attempt kept (``others``; enough to disturb it: then it refutes
+    nothing), and B's timing checked; with both timings."""
     ta, tb, c = _paired(res, *work)
     lo, hi = c.ci95
     out.update(verdict=c.verdict, speedup=1 / c.ratio, speedup_ci95=[1 / hi, 1 / lo], rounds=c.rounds,
                threshold=THRESHOLD, rel_error=res["rel_error"][1], base_rel_error=res["rel_error"][0],
                a_time_s=ta.summary.median, b_time_s=tb.summary.median, per_work=per_work)
-    others = _others_since(session, m0)
+    others = _disturbing(others)
     if others is not None:
         out["disturbed_cores"] = others  # other processes and the host's steal, meanwhile: it refutes nothing
     session.check_timing(name, tb)
@@ -444,16 +448,17 @@ def streaming_stores(session, spec: KernelSpec, size: dict, ctx: dict, rounds: i
         out.update(error=str(exc), error_kind="build")
         return out
     session.progress(f"explain: {spec.name}: {kind} with and without streaming stores")
-    m0 = session.mark()
-    try:
-        res = session.call("experiment streaming_stores", compare_c_kernels,
-                           task(plain, libs[0], {"n": n}, f"A {kind} n={n}"),
-                           task(nt, libs[1], {"n": n}, f"B {kind}_nt n={n}"), _rounds_config(spec, rounds), rounds,
-                           timeout_s=max(spec.timeout, 30.0) * 4)
+    try:  # under the measurement policy: measured again while disturbed, the least disturbed attempt kept
+        res, judged = session.call_until_quiet(
+            "experiment streaming_stores", compare_c_kernels, task(plain, libs[0], {"n": n}, f"A {kind} n={n}"),
+            task(nt, libs[1], {"n": n}, f"B {kind}_nt n={n}"), _rounds_config(spec, rounds), rounds,
+            timing_of=lambda r: Timing.from_dict(r["B"]), timeout_s=max(spec.timeout, 30.0) * 4)
     except RooflabError as exc:
         out.update(error=str(exc), error_kind="error")
         return out
-    out, ta, tb = _verdict(session, out, res, (1.0, 1.0), m0, "experiment streaming_stores", per_work=False)
+    out["attempts"] = judged.attempts
+    out, ta, tb = _verdict(session, out, res, (1.0, 1.0), "experiment streaming_stores", per_work=False,
+                           others=judged.others_cores)
     out["a_time_s"] = None  # rooflab's kernel's time: no bound on the user's kernel's saving
     m, moved = session.machine, plain.work({"n": n})[1]
     for k, t in ((kind, ta), (f"{kind}_nt", tb)):
@@ -475,10 +480,9 @@ def _busy_words(others: float) -> dict:
                cores=others)
 
 
-def _others_since(session, m0) -> float | None:
-    """The cores others (processes, the host's steal) used since ``m0`` when that is enough to disturb a paired
-    measurement; None when it is not (or the OS does not tell)."""
-    others = session.others_for(m0, session.mark(), shared=True)
+def _disturbing(others: float | None) -> float | None:
+    """The cores others (processes, the host's steal) used while a paired measurement ran, when that is enough to
+    disturb it; None when it is not (or the OS does not tell)."""
     return others if others is not None and others >= COMPETING_CORES else None
 
 
@@ -501,11 +505,11 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
         return None
     label = " ".join(f"{k}={v}" for k, v in size.items())
     session.progress(f"explain: {spec.name} {label}: alternated with rooflab's {kind} kernel")
-    m0 = session.mark()
-    try:
-        res = session.call(f"reference {kind}", compare_c_kernels, task(spec, lib, size, f"A {spec.name} {label}"),
-                           task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), _rounds_config(spec, rounds),
-                           rounds, timeout_s=max(spec.timeout, 30.0) * 4)
+    try:  # under the measurement policy: measured again while disturbed, the least disturbed attempt kept
+        res, judged = session.call_until_quiet(
+            f"reference {kind}", compare_c_kernels, task(spec, lib, size, f"A {spec.name} {label}"),
+            task(ref, rlib, {"n": n}, f"B {kind} reference n={n}"), _rounds_config(spec, rounds), rounds,
+            timing_of=lambda r: Timing.from_dict(r["A"]), timeout_s=max(spec.timeout, 30.0) * 4)
     except RooflabError as exc:
         return {"kind": kind, "error": str(exc)}
     bb = ref.work({"n": n})[1]
@@ -515,7 +519,7 @@ def reference_run(session, spec: KernelSpec, lib, size: dict, kind: str, rounds:
     beyond = check_bandwidth_bound(m, "DRAM", kind, threads, bb / tb.summary.median, m.get("clock_hz") or 0.0)
     if beyond is not None:  # an impossible or disturbed reading is no reference
         return {"kind": kind, "error": text(beyond)}
-    others = _others_since(session, m0)
+    others = _disturbing(judged.others_cores)
     if others is not None:
         return {"kind": kind, "error": text(_busy_words(others))}
     return {"kind": kind, "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
@@ -547,11 +551,11 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
     n = blas_reference_n(spec, size)
     label = " ".join(f"{k}={v}" for k, v in size.items())
     session.progress(f"explain: {spec.name} {label}: alternated with the BLAS GEMM n={n}")
-    m0 = session.mark()
-    try:
-        res = session.call("reference BLAS GEMM", compare_with_blas, task(spec, lib, size, f"A {spec.name} {label}"),
-                           n, dtype, threads, _rounds_config(spec, rounds), rounds,
-                           timeout_s=max(spec.timeout, 30.0) * 4)
+    try:  # under the measurement policy: measured again while disturbed, the least disturbed attempt kept
+        res, judged = session.call_until_quiet(
+            "reference BLAS GEMM", compare_with_blas, task(spec, lib, size, f"A {spec.name} {label}"), n, dtype,
+            threads, _rounds_config(spec, rounds), rounds, timing_of=lambda r: Timing.from_dict(r["A"]),
+            timeout_s=max(spec.timeout, 30.0) * 4)
     except RooflabError as exc:
         return {"kind": "blas_gemm", "error": str(exc)}
     fb = 2.0 * n ** 3
@@ -565,7 +569,7 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
                                       subject=name)
         if beyond is not None:  # an impossible or disturbed reading is no reference
             return {"kind": "blas_gemm", "error": text(beyond.msg)}
-    others = _others_since(session, m0)
+    others = _disturbing(judged.others_cores)
     if others is not None:
         return {"kind": "blas_gemm", "error": text(_busy_words(others))}
     return {"kind": "blas_gemm", "threads": threads, "n": n, "ratio": c.ratio, "ci95": list(c.ci95),
