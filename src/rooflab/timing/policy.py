@@ -10,7 +10,8 @@ cores, one thread far slower than its siblings for the same work, and other proc
 
 Several ranks of an MPI job decide together: ``session.agree(flag)`` is the job's decision (every rank measures again
 when one must, so that the load stays the same), a plain session's is its own. measure (its ceilings), bench (each
-kernel and size) and explain (each kernel and size) measure through it."""
+kernel and size), explain (each kernel and size, its experiments and references), the labs (each timed task), track
+and bisect measure through it (``Session.run_until_quiet``, ``Session.until_quiet``)."""
 
 from __future__ import annotations
 
