@@ -10,7 +10,7 @@ from rich.text import Text
 
 from rooflab.i18n import sep, text, tr
 from rooflab.interpret.machine import assumptions, machine_rows
-from rooflab.units import binary_bytes, pct, seconds, si
+from rooflab.units import pct, seconds, si
 
 
 class Styled(str):
@@ -196,39 +196,3 @@ def thinned(points: list, limit: int = MAX_POINTS) -> list:
         return list(points)
     step = (n - 1) / (limit - 1)
     return [points[round(i * step)] for i in range(limit)]
-
-
-def printed_lines(printed: str, limit: int = 8) -> list[str]:
-    """What a kernel printed, as a report shows it: runs of the same line gathered (a kernel printing in its loop
-    prints it once per call), at most ``limit`` lines, and how many more the JSON holds."""
-    runs: list[list] = []
-    for line in printed.rstrip("\n").split("\n"):
-        if runs and runs[-1][0] == line:
-            runs[-1][1] += 1
-        else:
-            runs.append([line, 1])
-    out = [line if n == 1 else tr("{line}   (x{n})", line=line, n=n) for line, n in runs[:limit]]
-    if len(runs) > limit:
-        out.append(tr("... {n} more line(s): the whole output is in --json", n=sum(n for _, n in runs[limit:])))
-    return out
-
-
-def render_row_output(r: dict, console: Console) -> None:
-    """What a kernel printed at one size, and what the worker had to put back after it."""
-    output = r.get("output") or {}
-    for stream in ("stdout", "stderr"):
-        said = output.get(stream)
-        if said:
-            size = output.get(f"{stream}_bytes")
-            head = (tr("{label} printed {size} on {stream}; the last lines:", label=r["label"], stream=stream,
-                       size=binary_bytes(size)) if isinstance(size, (int, float)) else
-                    tr("{label} printed on {stream}:", label=r["label"], stream=stream))
-            console.print(head, markup=False, highlight=False)
-            for line in printed_lines(said):
-                console.print("  " + line, markup=False, highlight=False)
-    put_back = [x for x in output.get("isolation") or [] if isinstance(x, str)]
-    if put_back:
-        console.print(tr("{label} changed the worker process:", label=r["label"]), markup=False,
-                      highlight=False)
-        for line in put_back:
-            console.print("  " + line, markup=False, highlight=False)
