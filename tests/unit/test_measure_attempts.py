@@ -431,6 +431,18 @@ def test_a_one_thread_private_cache_figure_beside_constant_load_is_judged_by_the
     assert [c["status"] for c in got[1:]] == ["ok"] * 4
     # with no stored quiet figure for it, nothing to judge by: as measured
     assert measure.judge_beside([ceiling("L2", 52e9, 0.95)], m, [])[0]["status"] == "ok"
+    # the best of the last runs, not the newest: a newer ok figure lowered by load does not lower the yardstick
+    lowered = [{"run_id": 9, "ceilings": {"bandwidth": [
+        {"level": "L2", "kernel": "copy", "threads": 1, "bytes_per_s": 70e9, "status": "ok"}]}}] + history
+    got = measure.judge_beside([ceiling("L2", 60e9, 0.95)], m, lowered)[0]
+    assert got["status"] == "disturbed" and got["quiet_reference"] == {"bytes_per_s": 90e9, "run_id": 3}
+    # a machine that really became slower: the figures this comparison marked count, and after TYPICAL_RUNS of
+    # them the old quiet figure is no longer the yardstick
+    slower = [{"run_id": 20 - i, "ceilings": {"bandwidth": [
+        {"level": "L2", "kernel": "copy", "threads": 1, "bytes_per_s": 52e9, "status": "disturbed",
+         "quiet_reference": {"bytes_per_s": 90e9, "run_id": 3}}]}} for i in range(measure.TYPICAL_RUNS)] + history
+    assert measure.judge_beside([ceiling("L2", 50e9, 0.95)], m, slower)[0]["status"] == "ok"
+    assert measure.judge_beside([ceiling("L2", 50e9, 0.95)], m, slower[1:])[0]["status"] == "disturbed"
 
 
 def test_a_one_thread_gemm_beside_load_on_the_other_vcpu_is_judged_by_the_stored_quiet_one(machine):

@@ -674,9 +674,18 @@ def _stored_figures(docs: list[dict], key: tuple, kind: str, keep):
 
 
 def _stored_quiet(docs: list[dict], key: tuple, kind: str) -> tuple[float, object] | None:
-    """The newest stored ``ok`` figure of one ceiling (``kind``: compute or bandwidth), with its run id."""
-    return next(_stored_figures(docs, key, kind, lambda c: c.get("status") == "ok" and not c.get("reference")),
-                None)
+    """The best of one ceiling's last TYPICAL_RUNS stored figures (``kind``: compute or bandwidth) that were
+    ``ok``, or ``disturbed`` only by this comparison, with its run id. The best, not the newest: a run made beside
+    load whose figure was lowered, but not below the limit, must not lower the yardstick of the next one (under a
+    one-core hog, a one-thread BLAS GEMM at 0.75x of the quiet run passed, judged against the newest figure, itself
+    made beside load);
+    and the figures this comparison marked count, so that a machine that really became slower is judged by its new
+    figure within a few runs."""
+    figures = list(itertools.islice(_stored_figures(
+        docs, key, kind, lambda c: not c.get("reference") and (
+            c.get("status") == "ok" or (c.get("status") == "disturbed" and c.get("quiet_reference")))),
+        TYPICAL_RUNS))
+    return max(figures, key=lambda f: f[0]) if figures else None
 
 
 def _beside(c: dict) -> float | None:
@@ -687,7 +696,7 @@ def _beside(c: dict) -> float | None:
 def judge_beside(ceilings: list[dict], machine: dict, history: list[dict], kind: str = "bandwidth") -> list[dict]:
     """Each one-thread ceiling still ``ok`` although it was measured beside load on the other vCPUs (every attempt,
     where there were several) is marked ``disturbed`` when it is under BESIDE_REFERENCE_MIN of this machine's
-    stored quiet figure for it, with both figures in its reason: a private cache level or a core's compute, which
+    stored quiet figure for it (see _stored_quiet), with both figures in its reason: a private cache level or a core's compute, which
     the host's other vCPU shares when it runs two vCPUs on one physical core. Without a stored figure it stays as
     it was measured."""
     rate = "flops_per_s" if kind == "compute" else "bytes_per_s"
