@@ -2,7 +2,11 @@
 
 import pytest
 
-from rooflab.diagnosis.experiments import same_hot_loop
+from rooflab.diagnosis.experiments import SAME_OUTPUT_TOLERANCE, same_hot_loop, variant
+from rooflab.errors import WrongResult
+from rooflab.kernels.runner import compare_c_kernels
+from rooflab.kernels.user import build_spec, task
+from rooflab.timing.harness import HarnessConfig
 from rooflab.toolchain.compiler import build
 from rooflab.userkernel.spec import load_spec
 
@@ -36,3 +40,63 @@ def test_same_hot_loop_tells_a_rebuild_that_changed_nothing_from_one_that_did(tm
     o0 = build([tmp_path / "k.c"], name="p_o0", flags=["-O0"])  # every value through memory: another loop
     assert same_hot_loop(spec, o3, o3_again) is True
     assert same_hot_loop(spec, o3, o0) is False
+
+
+NESTS = """
+void mm_jki(long n, const double *A, const double *B, double *C)
+{
+    for (long j = 0; j < n; j++)
+        for (long k = 0; k < n; k++)
+            for (long i = 0; i < n; i++)
+                C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+/* each element reads its upper-right neighbour before (j outer) or after (i outer) that one is updated */
+void skewed(long n, double *X)
+{
+    for (long j = 0; j < n - 1; j++)
+        for (long i = 1; i < n; i++)
+            X[i * n + j] = 0.5 * X[(i - 1) * n + j + 1] + X[i * n + j];
+}
+"""
+NEST_SPECS = """
+[[kernel]]
+name = "jki"
+source = "n.c"
+function = "mm_jki"
+flops = "2*n**3"
+bytes = "24*n*n"
+sizes = {n = [48]}
+args = {n = "n", A = {shape = ["n", "n"]}, B = {shape = ["n", "n"]}, C = {shape = ["n", "n"], output = true}}
+
+[[kernel]]
+name = "skewed"
+source = "n.c"
+function = "skewed"
+flops = "2*n*n"
+bytes = "16*n*n"
+sizes = {n = [48]}
+args = {n = "n", X = {shape = ["n", "n"], output = true}}
+"""
+
+
+def test_a_reordered_nest_is_timed_only_when_it_leaves_the_very_arrays_the_original_leaves(tmp_path):
+    """The interchange experiment compares the copy's arrays with the original's after the same call: the product
+    reordered to i-k-j agrees to the last bit, a nest reordered across a dependence is reported wrong, not timed."""
+    (tmp_path / "n.c").write_text(NESTS)
+    (tmp_path / "spec.toml").write_text(NEST_SPECS)
+    jki, skewed = load_spec(tmp_path / "spec.toml")
+    cfg = HarnessConfig(min_sample_s=0.001, samples=2, warmup=0, min_samples=1, budget_s=1.0)
+    for spec in (jki, skewed):
+        size = spec.sizes[0]
+        v = variant("interchange", spec, size, {})
+        assert v is not None and v[0].source != spec.source and spec.source.read_text() == NESTS
+        a = task(spec, build_spec(spec), size, "A")
+        b = task(v[0], build_spec(v[0]), size, "B")
+        if spec is jki:
+            res = compare_c_kernels(a, b, cfg, 2, same_output=SAME_OUTPUT_TOLERANCE)
+            assert res["rel_error"][1] <= 1e-15 and len(res["B"]["samples"]) >= 1
+        else:
+            with pytest.raises(WrongResult) as got:
+                compare_c_kernels(a, b, cfg, 2, same_output=SAME_OUTPUT_TOLERANCE)
+            assert got.value.rel_error > SAME_OUTPUT_TOLERANCE

@@ -39,15 +39,15 @@ def diagnose(code: dict, row: dict, ctx: dict) -> list[dict]:
 # the experiment that tests each finding directly (each rule's TEST): when it makes no difference, it is refuted
 TESTS = rules.TESTS
 # experiments that are the advice itself, applied (restrict on the pointers, the flag, the schedule, the padding,
-# flush-to-zero, a cache line per thread's element): one that left the loop as it was still refutes its finding; the
-# others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
+# flush-to-zero, a cache line per thread's element, the loops reordered): one that left the loop as it was still
+# refutes its finding; the others only approach the fix (-ffast-math for partial sums, blocking alone for a tuned GEMM, float constants for
 # float functions, streaming stores in rooflab's own bandwidth kernel)
 # a test that gained less than this share, or found no difference and allows no more, refutes its finding: a fix
 # worth a few percent is not why a kernel is slow (flush-to-zero on a gain at its roof, whose subnormal inputs this
 # core handles almost at full speed: 1.02x to 1.04x in three runs)
 MATERIAL = 0.05
 EXACT_FIXES = {"restrict", "no_math_errno", "cx_limited_range", "native", "vectorize", "openmp", "serial", "dynamic",
-               "padded", "smaller", "ftz", "unshared", "huge_pages"}
+               "padded", "smaller", "ftz", "unshared", "huge_pages", "interchange"}
 # a build that is the fix of one finding where it changed the loop: -ffast-math lets the compiler split an in-order
 # sum into partial sums and vectorize it, so where its hot loop is not the original's, what it gained is what the
 # partial sums give (a GEMV walking a column-major matrix by rows: 1.18x, with the chain split; the rest of its gap
@@ -73,8 +73,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         e = by_id.get(f.get("test") or TESTS.get(f["id"], ""))
         if e is None:
             continue
-        exact = e["id"] in EXACT_FIXES or ((e["id"], f["id"]) in EXACT_WHEN_CHANGED
-                                           and e.get("loop_unchanged") is False and not e.get("beyond"))
+        exact = (e["id"] in EXACT_FIXES and not e.get("approaches")) or (
+            (e["id"], f["id"]) in EXACT_WHEN_CHANGED and e.get("loop_unchanged") is False and not e.get("beyond"))
         if e["verdict"] == "faster" and e["speedup"] < 1 + MATERIAL and not e.get("surrogate"):
             # faster, but by a few percent: measured, and not why the kernel is slow
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"],

@@ -366,10 +366,47 @@ def subnormals(k: CKernel, arrays: list[np.ndarray]) -> dict | None:
     return {"share": total / count, "arrays": shares} if total else None
 
 
-def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int) -> dict:
-    """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...)."""
+def outputs_differ(a: list[np.ndarray], b: list[np.ndarray]) -> float:
+    """The largest relative difference between two kernels' arrays after the same call on the same inputs: per
+    array, the largest absolute difference over the largest magnitude of the first (NaN in the same places agrees;
+    anywhere else, or a shape that differs, is infinitely different)."""
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x.shape != y.shape:
+            return math.inf
+        if x.dtype.kind not in "fc":
+            if not np.array_equal(x, y):
+                worst = max(worst, float(np.max(np.abs(x.astype(np.float64) - y.astype(np.float64)))) /
+                            max(1.0, float(np.max(np.abs(x.astype(np.float64))))))
+            continue
+        nx, ny = np.isnan(x), np.isnan(y)
+        if not np.array_equal(nx, ny):
+            return math.inf
+        xs, ys = x[~nx], y[~ny]
+        if xs.size == 0:
+            continue
+        fin = np.isfinite(xs) & np.isfinite(ys)
+        if not np.array_equal(xs[~fin], ys[~fin]):
+            return math.inf  # an infinity in one only, or of the other sign
+        if fin.any():
+            scale = float(np.max(np.abs(xs[fin])))
+            diff = float(np.max(np.abs(xs[fin].astype(np.float64) - ys[fin].astype(np.float64))))
+            worst = max(worst, diff / scale if scale > 0 else diff)
+    return worst
+
+
+def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int,
+                      same_output: float | None = None) -> dict:
+    """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...). With ``same_output`` (a
+    tolerance), B is a rewrite of A that must leave the same arrays after the same call on the same inputs (a loop
+    nest reordered): one that does not is wrong, whatever its own check says."""
     ta, ea, (shared, guards_a) = _prepare(a)
-    tb, eb, (_, guards_b) = _prepare(b)
+    tb, eb, (own_b, guards_b) = _prepare(b)
+    if same_output is not None:
+        diff = outputs_differ(shared, own_b)
+        if not diff <= same_output:
+            raise WrongResult(b.name, diff, same_output)
+        eb = diff if eb is None else max(eb, diff)
     if [x for x in a.args if isinstance(x, ArraySpec)] == [x for x in b.args if isinstance(x, ArraySpec)]:
         # the same inputs: time B on A's very arrays, so that neither gets the better memory placement
         tb, _ = _bind(b, shared)

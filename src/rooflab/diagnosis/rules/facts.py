@@ -22,6 +22,8 @@ FP_LATENCY = 4  # cycles of an FP add or FMA on the cores rooflab knows (3 to 4)
 MIN_PARALLEL_S = 20e-6  # a call this long or longer can gain from threads (an OpenMP fork-join costs microseconds)
 LIBM = ("sqrt", "exp", "log", "sin", "cos", "tan", "pow", "atan", "erf", "cbrt", "hypot", "fmod")
 EXCESS = 2.0  # traffic out of the level holding the data this many times the model: lines or operands fetched again
+LINE_BYTES = 64
+REFETCH_BEYOND_STRIDE = 1.5
 
 
 def finding(fid: str, factor: float, evidence: list, hypothesis: dict, advice: dict | None = None,
@@ -213,6 +215,15 @@ class Facts:
     @property
     def traffic(self) -> dict:
         return self.row.get("traffic") or {}
+
+    @property
+    def refetched(self) -> bool:
+        """L1 brought in more bytes than any stride could make it (a line per element used: the line's elements
+        times the model's bytes), by REFETCH_BEYOND_STRIDE: the same lines brought in again and again from L2 or
+        further, operands not kept in a cache between their uses (a product in k-i-j order past L2: 136x)."""
+        l1 = self.traffic.get("l1_ratio")
+        elem = max(1, (self.loop.get("element_bits") or 64) // 8)
+        return bool(l1 and l1 > REFETCH_BEYOND_STRIDE * LINE_BYTES / elem)
 
     # ---------------------------------------------------------------------------------------- wording helpers
     def cause_remarks(self, cause: str) -> list:

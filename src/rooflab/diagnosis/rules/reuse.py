@@ -4,7 +4,7 @@ matrix product, by the same product blocked in tiles sized for L2."""
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules.facts import EXCESS, Facts, finding, reference_evidence
+from rooflab.diagnosis.rules.facts import EXCESS, LINE_BYTES, Facts, finding, reference_evidence
 from rooflab.i18n import msg
 
 ID = "reuse"
@@ -30,7 +30,9 @@ def tile_sizes(row: dict, elem_bytes: int) -> dict[str, int]:
 
 def applies(f: Facts) -> bool:
     """Bound by compute by its own counts, under AS_FAST_AS_BLAS of the BLAS GEMM measured alongside, with no
-    innermost loop walking a column in its source, and either re-fetching its operands by the counted traffic or,
+    innermost loop walking a column in its source, and either re-fetching its operands by the counted traffic (out
+    of the level holding them, or into L1 far beyond what a stride would bring: a last level as large as the whole
+    working set delivers each byte about once, while L2 hands the same lines to L1 again and again) or,
     where the traffic could not be counted, a matrix product by its shapes (whose gap to the BLAS is blocking's to
     close)."""
     live = f.row.get("reference") or {}
@@ -39,7 +41,7 @@ def applies(f: Facts) -> bool:
         return False
     if (f.code.get("pragmas") or {}).get("column_walks"):
         return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
-    return (f.excess or 0) >= EXCESS or _uncounted_product(f, ratio)
+    return (f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio)
 
 
 def _uncounted_product(f: Facts, ratio: float | None) -> bool:
@@ -70,7 +72,9 @@ def find(f: Facts) -> list[dict]:
     if tiles:
         ev.append(msg("tiles that would fit: {tiles} (three b x b blocks of {e}-byte elements in half the level)",
                       tiles=", ".join(f"b ≈ {b} for {lv}" for lv, b in tiles.items()), e=elem))
-    factor = 1 / ref_ratio if ref_ratio else min(excess, 1 / max(row.get("of_roof") or 1.0, 1e-9))
+    # without the BLAS: what the counted traffic says, out of the holding level or into L1 beyond any stride
+    beyond = (t.get("l1_ratio") or 0) * elem / LINE_BYTES
+    factor = 1 / ref_ratio if ref_ratio else min(max(excess or 0, beyond), 1 / max(row.get("of_roof") or 1.0, 1e-9))
     # a hot loop that runs at the pace of its own dependency chain (the in-core prediction explains the time) is
     # not waiting for memory: blocking gains only what the memory adds to that pace until the chain is broken
     pred, measured = f.code.get("prediction") or {}, row.get("cycles_per_iteration")

@@ -3,7 +3,7 @@ used in part), or the compiler names the access pattern and L1 brought in far mo
 counted), or the source's innermost loop steps by a row at each iteration while the loop takes far more cycles than
 its instructions need (it waits for memory, or carries an in-order sum that the interchange would make independent)
 and, where the traffic was counted, L1 brought in more than the model.
-Extra traffic into L1 alone is data reused from L2, not stride."""
+Extra traffic into L1 alone is data reused from L2, not stride. Tested by the loops reordered (see TEST)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,13 @@ from rooflab.diagnosis.rules.facts import EXCESS, Facts, finding
 from rooflab.i18n import msg
 
 ID = "strided"
-TEST = None
+# the loops of a rectangular nest reordered in a copy of the source, so that the innermost walks memory
+# contiguously (diagnosis/interchange.py): the fix itself where the nest allows it; it does not apply to a walk that
+# no order makes contiguous (a transpose, an array of records)
+TEST = "interchange"
 # L1 bringing in this many times the bytes used: lines used for a fraction of their bytes (a column walk over
-# doubles brings in 8x); rows or a vector reused out of L2 (a stencil's rows, bicg's s[]) bring in 2-3x
+# doubles brings in 8x); rows or a vector reused out of L2 (a stencil's rows, bicg's s[]) bring in 2-3x, and operands
+# fetched again for every use far more than any stride (Facts.refetched: reuse's finding)
 L1_STRIDE = 4.0
 WAITING = 2.0  # measured cycles per iteration this many times the in-core prediction: the loop waits for memory
 L1_REFETCHED = 1.5  # L1 bringing in this many times the model's bytes: lines fetched again
@@ -38,7 +42,7 @@ def find(f: Facts) -> list[dict]:
     # the compiler names the access pattern: strided where L1 brings in several times the bytes used (each line used
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
-    named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE if counted else f.vb < f.isa_vb)
+    named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and not f.refetched if counted else f.vb < f.isa_vb)
     # counted or not, an innermost loop of the source walking a column while the loop waits for memory; counted,
     # it also needs L1 to have brought in more than the model (its lines fetched again from L2 at each step)
     walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED else None
@@ -58,6 +62,7 @@ def find(f: Facts) -> list[dict]:
                       "set lives, delivered them about once: each line brought into L1 was used only in part",
                       method=f.traffic["method"], r=l1, level=f.traffic.get("holding_level") or "?"))
     ev += f.cause_remarks("stride")
+    ev += _walk_lines((f.code.get("pragmas") or {}).get("column_walks") or [])
     return [_finding(ev, max(excess or 0, l1 if named and l1 else 0, 1.5))]
 
 
@@ -66,7 +71,8 @@ def _finding(ev: list, factor: float) -> dict:
         ID, factor, ev,
         msg("strided or column-wise access: each cache line brought in is used for only part of its bytes"),
         msg("make the inner loop walk memory contiguously (interchange the loops, or store the matrix "
-            "transposed), or block the loops so that each line is reused before it is evicted"))
+            "transposed), or block the loops so that each line is reused before it is evicted"),
+        experiments=(TEST,))
 
 
 def _partial_lines(f: Facts) -> dict | None:
@@ -132,9 +138,12 @@ def _walks(f: Facts) -> tuple[list, float] | None:
         why = None
     else:
         return None
-    ev = [msg("in its innermost loop over {var}, `{array}{index}` steps by {stride} elements at each iteration: "
-              "every access touches another cache line", var=w["var"], array=w["array"], index=w["index"],
-              stride=w["stride"]) if w["stride"] else
-          msg("in its innermost loop over {var}, `{array}{index}` steps by a row at each iteration: every access "
-              "touches another cache line", var=w["var"], array=w["array"], index=w["index"]) for w in walks[:2]]
-    return ev + ([why] if why else []), factor
+    return _walk_lines(walks) + ([why] if why else []), factor
+
+
+def _walk_lines(walks: list[dict]) -> list[dict]:
+    return [msg("in its innermost loop over {var}, `{array}{index}` steps by {stride} elements at each iteration: "
+                "every access touches another cache line", var=w["var"], array=w["array"], index=w["index"],
+                stride=w["stride"]) if w["stride"] else
+            msg("in its innermost loop over {var}, `{array}{index}` steps by a row at each iteration: every access "
+                "touches another cache line", var=w["var"], array=w["array"], index=w["index"]) for w in walks[:2]]
