@@ -236,6 +236,19 @@ CASES = {
     "b11_gemv_t": (SPEC, "b11_gemv_t", "clean", None, None),
     "b11_bucket_of": (SPEC, "b11_bucket_of", "int_div", None, None),
     "b11_lut_apply": (SPEC, "b11_lut_apply", "indirect", None, None),
+    # blind12.c: written after the loop-interchange experiment, each answer written here before its first run
+    "b12_covariance": (SPEC, "b12_covariance", "strided", None, None),
+    "b12_mm_ijk": (SPEC, "b12_mm_ijk", "strided", None, None),
+    "b12_fwd_col": (SPEC, "b12_fwd_col", "strided", None, None),
+    "b12_ring": (SPEC, "b12_ring", "int_div", None, None),
+    "b12_gather": (SPEC, "b12_gather", "indirect", None, None),
+    "b12_logsum": (SPEC, "b12_logsum", "calls", None, None),
+    "b12_max_scan": (SPEC, "b12_max_scan", "dependency_chain", None, None),
+    "b12_rotate": (SPEC, "b12_rotate", "strided", None, None),
+    "b12_tri_pairs": (SPEC, "b12_tri_pairs", "imbalance", None, None),
+    "b12_decay_f": (SPEC, "b12_decay_f", "conversions", None, None),
+    "b12_stencil_f": (SPEC, "b12_stencil_f", "clean", None, None),
+    "b12_thread_sums": (SPEC, "b12_thread_sums", "false_sharing", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
