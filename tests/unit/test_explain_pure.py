@@ -1876,6 +1876,14 @@ def test_a_column_walk_that_carries_an_in_order_sum_is_strided_first():
     assert ids(fs)[:2] == ["strided", "reduction_chain"]
     assert fs[0]["factor"] == pytest.approx(3.0 / 0.8 * 5.7 / 3.0)
     assert "makes the sums independent" in text(fs[0]["evidence"][-1])
+    # with the compiler's stride remark as well (covariance's dot products down two columns): the walk's factor
+    # still counts, not only the remark's
+    remark = [{"line": 13, "kind": "missed", "text": "not vectorized: complicated access pattern."}]
+    fs = diagnose(code(LOOP_SCALAR_SUM, pragmas=walks, prediction=pred, causes=["stride"], remarks=remark), r, CTX)
+    assert ids(fs)[:2] == ["strided", "reduction_chain"]
+    assert fs[0]["factor"] == pytest.approx(3.0 / 0.8 * 5.7 / 3.0)
+    said = " ".join(text(e) for e in fs[0]["evidence"])
+    assert "complicated access pattern" in said and "makes the sums independent" in said
     # the same walk without a sum, at its in-core pace: nothing to call strided
     plain = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
     assert "strided" not in ids(diagnose(code(plain, pragmas=walks, prediction=pred), r, CTX))

@@ -62,8 +62,16 @@ def find(f: Facts) -> list[dict]:
                       "set lives, delivered them about once: each line brought into L1 was used only in part",
                       method=f.traffic["method"], r=l1, level=f.traffic.get("holding_level") or "?"))
     ev += f.cause_remarks("stride")
-    ev += _walk_lines((f.code.get("pragmas") or {}).get("column_walks") or [])
-    return [_finding(ev, max(excess or 0, l1 if named and l1 else 0, 1.5))]
+    factor = max(excess or 0, l1 if named and l1 else 0, 1.5)
+    if walked:
+        # the walk in the source too: its own factor where larger (a column walk carrying an in-order sum, which
+        # the interchange makes independent sums: covariance's dot products down two columns)
+        walk_ev, walk_factor = walked
+        ev += walk_ev
+        factor = max(factor, walk_factor)
+    else:
+        ev += _walk_lines((f.code.get("pragmas") or {}).get("column_walks") or [])
+    return [_finding(ev, factor)]
 
 
 def _finding(ev: list, factor: float) -> dict:
