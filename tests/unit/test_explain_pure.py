@@ -1557,6 +1557,17 @@ def test_a_load_whose_address_uses_its_own_destination_is_a_pointer_chain():
     listed = "    1120:\tvaddsd (%rax),%xmm0,%xmm0\n    1124:\tmov    0x8(%rax),%rax\n    1128:\ttest   %rax,%rax\n" \
              "    112b:\tjne    1120 <l+0x20>\n"
     assert detail(listed)["pointer_chains"] == 1  # p = p->next
+    # a register reused for the last index of an unrolled gather, set afresh from the counter every iteration: no
+    # chain (y[i] = 2 * x[idx[i]] at -O3 on a Xeon)
+    reused = ("    1048:\tlea    (%r9,%rcx,1),%rdx\n    104c:\tmovslq 0x30(%rdx),%r14\n"
+              "    1050:\tvmovsd (%rax,%r14,8),%xmm1\n    1054:\tmovslq 0x1c(%rdx),%rdx\n"
+              "    1058:\tvmovhpd (%rax,%rdx,8),%xmm1,%xmm1\n    105e:\tvmovupd %xmm1,(%rdi,%rcx,2)\n"
+              "    1064:\tadd    $0x40,%rcx\n    1068:\tcmp    %rcx,%r8\n    106b:\tjne    1048 <g+0x48>\n")
+    assert detail(reused)["pointer_chains"] == 0
+    # i = next[i] + 1: the update reads the register, the chain goes on
+    bumped = ("    1120:\tvaddsd (%rsi,%rax,8),%xmm0,%xmm0\n    1125:\tmov    (%rdi,%rax,8),%rax\n"
+              "    1129:\tadd    $0x1,%rax\n    112d:\tdec    %rdx\n    1130:\tjne    1120 <c+0x20>\n")
+    assert detail(bumped)["pointer_chains"] == 1
 
 
 def test_a_chain_of_dependent_loads_sets_the_pace_before_the_sum_beside_it():

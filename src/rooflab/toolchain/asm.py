@@ -577,20 +577,53 @@ _X86_GP_LOAD = re.compile(r"^(?:mov|movq|movl|movslq|movsxd)$")
 def _x86_pointer_chains(body: list[Insn]) -> int:
     """Loads into a general register whose address uses that same register (``mov (%rdi,%rax,8),%rax``: the next
     index read from the current one; ``mov 8(%rax),%rax``: a list's next pointer): each such load waits for the
-    previous one to arrive, one memory latency per step."""
+    previous one to arrive, one memory latency per step. Not where another instruction of the body sets the register
+    afresh from others (``lea (%r9,%rcx,1),%rdx`` before ``movslq 0x1c(%rdx),%rdx``: the register reused for the last
+    index of an unrolled gather, each iteration's address computed anew from the counter)."""
     n = 0
     for i in body:
         if not _X86_GP_LOAD.match(i.mnemonic):
             continue
-        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        ops = _x86_operands(i.operands)
         if len(ops) != 2 or "(" not in ops[0] or not ops[1].startswith("%"):
             continue
         dst = ops[1]
         inside = ops[0][ops[0].index("("):]
         wide = {dst, dst.replace("%e", "%r")} if dst.startswith("%e") else {dst}
-        if any(re.search(rf"{re.escape(r)}\b", inside) for r in wide):
+        if any(re.search(rf"{re.escape(r)}\b", inside) for r in wide) and \
+                not any(_x86_sets_afresh(j, _x86_aliases(dst)) for j in body if j is not i):
             n += 1
     return n
+
+
+def _x86_operands(operands: str | None) -> list[str]:
+    return [o.strip() for o in re.split(r",(?![^()]*\))", operands or "")]
+
+
+_X86_GP_NAMES = ("ax", "bx", "cx", "dx", "si", "di", "bp", "sp")
+
+
+def _x86_aliases(reg: str) -> set[str]:
+    """A general register's names at 64 and 32 bits (``%rdx``, ``%edx``; ``%r8``, ``%r8d``)."""
+    r = reg.lstrip("%")
+    m = re.fullmatch(r"r(\d+)[dwb]?", r)
+    if m:
+        return {f"%r{m.group(1)}", f"%r{m.group(1)}d"}
+    base = r[1:] if r[:1] in ("r", "e") and r[1:] in _X86_GP_NAMES else r
+    return {f"%r{base}", f"%e{base}"} if base in _X86_GP_NAMES else {reg}
+
+
+def _x86_sets_afresh(insn: Insn, regs: set[str]) -> bool:
+    """Whether ``insn`` writes one of ``regs`` from other values only (a ``lea`` or ``mov`` from other registers,
+    a zeroing ``xor``): the chain through that register is broken there."""
+    ops = _x86_operands(insn.operands)
+    if not ops or ops[-1] not in regs or _is_branch(insn.mnemonic) or insn.mnemonic.startswith(("cmp", "test")):
+        return False
+    if insn.mnemonic.startswith(("xor", "sub")) and len(ops) == 2 and ops[0] == ops[1]:
+        return True
+    if not insn.mnemonic.startswith(("lea", "mov")):
+        return False  # an arithmetic update reads its destination: the chain goes on through it
+    return not any(re.search(rf"{re.escape(r)}\b", o) for o in ops[:-1] for r in regs)
 
 
 def _x86_written(body: list[Insn]) -> set[str]:
