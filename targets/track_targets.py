@@ -11,7 +11,7 @@
 - Synthetic series with the spread this machine's runs show: the share of series without a change in which
   the change-point search finds one.
 
-    python targets/track_targets.py [--reps 20] [--commits 30] [--quick]
+    python targets/track_targets.py [--reps 20] [--commits 30] [--power-commits 32] [--quick]
 
 Run it alone on a quiet machine: it measures for several minutes.
 """
@@ -23,6 +23,7 @@ import contextlib
 import io
 import json
 import math
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -94,16 +95,28 @@ def steps(doc: dict) -> list[tuple[int, str]]:
     return [(r["revision"], r["step_verdict"]) for r in doc["sizes"][0]["rows"] if r.get("step_verdict")]
 
 
+def seeded(base: Path, path: Path) -> Path:
+    """A store for one repetition holding the machine's roofline (a copy of ``base``): a store without one would
+    measure the machine first, at every repetition."""
+    shutil.copyfile(base, path)
+    return path
+
+
 def main_(args) -> int:
     root = Path(tempfile.mkdtemp(prefix="rooflab-track-targets-"))
     results = {}
     t0 = time.time()
+    base = root / "base.sqlite"
+    code, _ = run(["measure", "--quick", "--json", "--store", str(base)])
+    if code not in (0, None):
+        print(f"the roofline could not be measured (exit {code})", file=sys.stderr)
+        return 1
 
     # no false alarms: comment-only commits
     alarms, fails, history_alarms = 0, 0, 0
     for rep in range(args.reps):
         repo, _ = make_line(root, args.commits, None, 0)
-        s = root / f"quiet{rep}.sqlite"
+        s = seeded(base, root / f"quiet{rep}.sqlite")
         code, doc = track(repo, args.commits, s, args.quick, fail=True)
         called = [v for _, v in steps(doc) if v != "no difference"]
         alarms += bool(called)
@@ -118,10 +131,10 @@ def main_(args) -> int:
     # power: one commit of the line 5% slower (40 -> 42 operations per element)
     extra = max(1, round(REPS * 0.05))
     right, by_count = 0, 0
-    slow_at = args.commits // 2
+    slow_at = args.power_commits // 2
     for rep in range(args.reps):
-        repo, _ = make_line(root, args.commits, slow_at, extra)
-        code, doc = track(repo, args.commits, root / f"power{rep}.sqlite", args.quick)
+        repo, _ = make_line(root, args.power_commits, slow_at, extra)
+        code, doc = track(repo, args.power_commits, seeded(base, root / f"power{rep}.sqlite"), args.quick)
         called = [(i, v) for i, v in steps(doc) if v != "no difference"]
         right += called == [(slow_at, "slower")]
         rows = doc["sizes"][0]["rows"]
@@ -129,7 +142,8 @@ def main_(args) -> int:
         jumps = [i for i in range(1, len(counts)) if counts[i] and counts[i - 1] and counts[i] > counts[i - 1] * 1.001]
         by_count += jumps == [slow_at]
         print(f"slow line {rep + 1}/{args.reps}: called {called}, instruction jumps at {jumps}", flush=True)
-    results["power"] = {"repetitions": args.reps, "slowdown": extra / REPS, "found_at_the_commit": right,
+    results["power"] = {"repetitions": args.reps, "commits": args.power_commits, "slowdown": extra / REPS,
+                        "found_at_the_commit": right,
                         "found_by_instructions": by_count}
 
     # bisection over 64 commits, one ~10% slowdown
@@ -153,6 +167,7 @@ def main_(args) -> int:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--commits", type=int, default=30)
+    ap.add_argument("--commits", type=int, default=30, help="commits of the unchanged line")
+    ap.add_argument("--power-commits", type=int, default=32, help="commits of the line with one slower commit")
     ap.add_argument("--quick", action="store_true")
     sys.exit(main_(ap.parse_args()))
