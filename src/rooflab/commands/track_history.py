@@ -4,8 +4,10 @@ Every stored `track` run, and every `bench` run made in a clean work tree, gives
 its 95% CI) and, for track, its instructions per call. The points are put in the order of the repository's
 first-parent line, several points of one commit are merged (median), and the change points are found by
 :mod:`rooflab.model.changepoints` on the logarithm of the time, each point weighted by its own spread: its interval,
-and the spread between runs made at different moments measured on the series itself. Instruction counts, which do
-not depend on the machine's noise, get a series of their own with their near-zero spread. Nothing is measured."""
+and the spread between runs made at different moments measured on the series itself; a change in time between two
+commits that one track run timed in the same rounds stands only where that run's paired step was called (see
+_unpaired_changes). Instruction counts, which do not depend on the machine's noise, get a series of their own with
+their near-zero spread. Nothing is measured."""
 
 from __future__ import annotations
 
@@ -53,11 +55,15 @@ def _points(store, kernel: str | None) -> tuple[list[dict], set[str]]:
             if kernel and doc.get("kernel") != kernel:
                 continue
             for s in doc.get("sizes") or []:
+                commit_of = {r.get("revision"): r.get("commit") for r in s["rows"]}
                 for r in s["rows"]:
                     if r.get("commit") and r.get("time_s"):
                         out.append({"commit": r["commit"], "size_label": s["label"], "time_s": r["time_s"],
                                     "time_ci95": r.get("time_ci95"), "run_id": run["run_id"],
-                                    "instructions": (r.get("counts") or {}).get("instructions")})
+                                    "instructions": (r.get("counts") or {}).get("instructions"),
+                                    # its paired verdict against the revision timed before it in the same rounds
+                                    "step": (commit_of.get(r.get("step_from")), r.get("step_verdict"))
+                                    if r.get("step_verdict") else None})
         else:
             for k in doc.get("kernels") or []:
                 names.add(k.get("name"))
@@ -82,9 +88,41 @@ def _merged(points: list[dict]) -> dict:
             "instructions": float(np.median(counts)) if counts else None, "runs": sorted({p["run_id"] for p in points})}
 
 
-def _changes(series: list[dict], values: list[float], sigmas: list[float], what: str, penalty: float) -> list[dict]:
+def _paired(by_commit: dict[str, list]) -> dict[tuple[str, str], list[str]]:
+    """(commit before, commit) -> the paired step verdicts of the runs that timed both in the same rounds."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for commit, points in by_commit.items():
+        for p in points:
+            if p.get("step") and p["step"][0]:
+                out.setdefault((p["step"][0], commit), []).append(p["step"][1])
+    return out
+
+
+def _unpaired_changes(series: list[dict], found: list[int], paired: dict) -> tuple[list[int], list[dict]]:
+    """The change points in time that the paired evidence does not contradict, and those it does. Two commits timed
+    in the same interleaved rounds of one track run have a paired verdict, which cancels what their separate medians
+    do not: a host whose speed switches between two states for seconds at a time (1.8x apart here) gives neighbouring
+    revisions timed together in a round the same state, but a mixture of states, round after round, that can set
+    their medians 30% apart where no commit changed anything. A change point between two such commits is kept only
+    where a run's paired step there was called (slower or faster); without paired evidence the weighted search
+    decides."""
+    kept, dropped = [], []
+    for b in found:
+        verdicts = paired.get((series[b - 1]["commit"], series[b]["commit"]), [])
+        if verdicts and all(v == "no difference" for v in verdicts):
+            dropped.append({"index": b, "commit": series[b]["commit"], "short": series[b]["short"],
+                            "paired_verdicts": verdicts})
+        else:
+            kept.append(b)
+    return kept, dropped
+
+
+def _changes(series: list[dict], values: list[float], sigmas: list[float], what: str, penalty: float,
+             paired: dict | None = None) -> tuple[list[dict], list[dict]]:
     out = []
-    starts = [0, *change_points(values, sigmas, penalty=penalty), len(values)]
+    found = change_points(values, sigmas, penalty=penalty)
+    found, dropped = _unpaired_changes(series, found, paired) if paired else (found, [])
+    starts = [0, *found, len(values)]
     for seg, (a, b) in enumerate(zip(starts, starts[1:])):
         for p in series[a:b]:
             p[f"{what}_segment"] = seg
@@ -95,7 +133,7 @@ def _changes(series: list[dict], values: list[float], sigmas: list[float], what:
         out.append({"index": b, "commit": at["commit"], "short": at["short"], "subject": at["subject"], "by": what,
                     "before": math.exp(before) if what == "time" else before,
                     "after": math.exp(after) if what == "time" else after, "ratio": ratio})
-    return out
+    return out, dropped
 
 
 def run(store, opts: Options) -> dict:
@@ -121,14 +159,15 @@ def run(store, opts: Options) -> dict:
         logs = [math.log(p["time_s"]) for p in series]
         between = between_runs_spread(logs) if len({tuple(p["runs"]) for p in series}) > 1 else 0.0
         sigmas = [math.hypot(p["log_spread"], between) for p in series]
-        changes = _changes(series, logs, sigmas, "time", opts.penalty) if len(series) >= 2 else []
+        changes, dropped = (_changes(series, logs, sigmas, "time", opts.penalty, _paired(by_commit))
+                            if len(series) >= 2 else ([], []))
         counted = [p for p in series if p.get("instructions")]
         if len(counted) >= 2:
             vals = [p["instructions"] for p in counted]
             changes += _changes(counted, vals, [max(COUNT_SPREAD * v, 1.0) for v in vals], "instructions",
-                                opts.penalty)
+                                opts.penalty)[0]
         sizes.append({"label": label, "points": series, "changes": sorted(changes, key=lambda c: c["index"]),
-                      "between_runs_spread": between})
+                      "between_runs_spread": between, "not_confirmed": dropped})
     return {"repository": str(repo), "spec": str(spec.relative_to(repo)), "kernel": opts.kernel or
             (next(iter(names)) if names else None), "sizes": sizes, "penalty": opts.penalty,
             "off_line": sorted(off_line)}

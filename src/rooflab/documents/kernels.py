@@ -312,11 +312,22 @@ class ChangePoint(Model):
     ratio: Number = None
 
 
+class UnconfirmedChange(Model):
+    """A change point of the separate medians between two commits that a track run timed in the same rounds, not
+    kept: that run's paired step between them found no difference."""
+
+    index: int = Field(ge=1)
+    commit: str
+    short: str
+    paired_verdicts: list[str]
+
+
 class HistorySize(Model):
     label: str
     points: list[HistoryPoint]
     changes: list[ChangePoint]
     between_runs_spread: Number = None
+    not_confirmed: list[UnconfirmedChange] = []
 
 
 class TrackHistory(Document):

@@ -69,6 +69,10 @@ def history_observations(doc: dict) -> list[dict]:
                 out.append(msg("{label}: from {short} ({subject}) on, the instructions per call changed by {r:+.2%} "
                                "(cachegrind's counts do not depend on the machine's noise).", label=s["label"],
                                short=c["short"], subject=c["subject"], r=c["ratio"] - 1.0))
+        for c in s.get("not_confirmed") or []:
+            out.append(msg("{label}: the separate medians suggested a change at {short}, not kept: timed in the same "
+                           "rounds as the commit before it, the paired step there found no difference.",
+                           label=s["label"], short=c["short"]))
     if doc.get("off_line"):
         out.append(msg("{n} measured commit(s) are not on the first-parent line of HEAD and are left out.",
                        n=len(doc["off_line"])))
