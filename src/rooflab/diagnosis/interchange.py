@@ -4,8 +4,9 @@ element runs innermost, and the one that steps by rows outermost (j-k-i and k-i-
 
 Only nests that can be reordered by moving their headers and distributing the statements between them are (see
 _reordered): each loop's bounds name no other loop variable of the nest, no loop variable is assigned in the body,
-and no OpenMP pragma lies in or right before the nest. Whether the reordering keeps the result is not decided here: the experiment compares the
-copy's outputs with the original's on the same inputs, and reports a copy that differs as wrong."""
+and no OpenMP pragma lies in or right before the nest. Whether the reordering keeps the result is not decided here:
+the experiment compares the copy's outputs with the original's on the same inputs, and reports a copy that differs
+as wrong."""
 
 from __future__ import annotations
 
