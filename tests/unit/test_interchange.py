@@ -113,3 +113,18 @@ def test_nests_that_cannot_be_reordered_by_moving_headers_are_left_alone():
 def test_stride_scores_count_unit_steps_against_row_steps():
     got = stride_scores("C[i * n + j] += A[i * n + k] * B[k * n + j]; D[k][j] = E[j][k];", ["i", "j", "k"])
     assert got == {"i": -2, "j": 2 + 1 - 1, "k": 1 - 1 - 1 + 1}
+
+
+def test_damaged_or_hostile_source_is_left_alone_never_raises():
+    """The source is the user's: cut anywhere, unbalanced, or full of odd tokens, it gives None or a reordering."""
+    for cut in range(0, len(JKI), 3):
+        got = interchanged(JKI[:cut], "mm_jki")
+        assert got is None or isinstance(got[0], str)
+    odd = ["void mm_jki(long n) { for (long j = 0; j < n; j++) for ( ; ; ) ; }",
+           "void mm_jki(long n) { for (long j = 0; j < n; j++) for (long i = 0; i < n; i++) a[i*n+j] = \"}{\"; }",
+           "void mm_jki(long n) { for (long j = 0; j < n; j++) } } for (long i = 0; i < n; i++) a[i*n+j]++; }",
+           "void mm_jki(long n) {" + "for (long i = 0; i < n; i++) {" * 200 + "}" * 200 + "}",
+           "void mm_jki(long n) { for (long j = 0; j < n; j++) for (long j = 0; j < n; j++) a[j*n+j] = 0; }"]
+    for src in odd:
+        got = interchanged(src, "mm_jki")
+        assert got is None or isinstance(got[0], str), src

@@ -9,6 +9,8 @@ import re
 from rooflab.counters.count import count_kernel
 from rooflab.counters.perf import ToolTimeout
 from rooflab.diagnosis.experiments import scaled_size
+from rooflab.diagnosis.interchange import ACCESS as _ACCESS
+from rooflab.diagnosis.interchange import closing
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
@@ -48,20 +50,12 @@ def _pragmas(spec: KernelSpec) -> dict:
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
-_ACCESS = re.compile(r"\b([A-Za-z_]\w*)\s*((?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*)+)")
 
 
 def _closing(text: str, i: int, open_c: str, close_c: str) -> int:
-    """The index just past the bracket that closes the one at ``i``."""
-    depth = 0
-    for j in range(i, len(text)):
-        if text[j] == open_c:
-            depth += 1
-        elif text[j] == close_c:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return len(text)
+    """The index just past the bracket that closes the one at ``i`` (the text's end when it is not closed)."""
+    end = closing(text, i, open_c, close_c)
+    return end if end >= 0 else len(text)
 
 
 def source_innermost_loops(body: str) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ _HEAD = re.compile(r"\s*(?:[A-Za-z_][\w\s\*]*?\s+)?([A-Za-z_]\w*)\s*=\s*[^;]+;\s
 _DECL = re.compile(r"(?:const\s+)?(?:unsigned\s+|signed\s+|long\s+|short\s+)*[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*=\s*"
                    r"([^;]+);", re.S)
 _JUMPS = re.compile(r"\b(?:break|continue|return|goto)\b")
-_ACCESS = re.compile(r"\b([A-Za-z_]\w*)\s*((?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*)+)")
+ACCESS = re.compile(r"\b([A-Za-z_]\w*)\s*((?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*)+)")
 
 
 @dataclass
@@ -40,7 +40,7 @@ def _blank_comments(text: str) -> str:
                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
 
 
-def _match(text: str, i: int, open_c: str, close_c: str) -> int:
+def closing(text: str, i: int, open_c: str, close_c: str) -> int:
     """The index just past the bracket closing the one at ``i`` (-1 when it is not closed)."""
     depth = 0
     for j in range(i, len(text)):
@@ -59,10 +59,10 @@ def _statement_end(text: str, i: int) -> int:
     while i < len(text) and text[i].isspace():
         i += 1
     if text.startswith("{", i):
-        return _match(text, i, "{", "}")
+        return closing(text, i, "{", "}")
     m = _FOR.match(text, i)
     if m:
-        close = _match(text, m.end() - 1, "(", ")")
+        close = closing(text, m.end() - 1, "(", ")")
         return -1 if close < 0 else _statement_end(text, close)
     depth = 0
     for j in range(i, len(text)):
@@ -82,7 +82,7 @@ def _loop_at(text: str, i: int) -> _Loop | None:
     m = _FOR.match(text, i)
     if not m:
         return None
-    close = _match(text, m.end() - 1, "(", ")")
+    close = closing(text, m.end() - 1, "(", ")")
     if close < 0:
         return None
     head = text[m.end():close - 1]
@@ -160,7 +160,7 @@ def stride_scores(code: str, variables: list[str]) -> dict[str, int]:
     constant, in a flat index or in the last subscript) less those that step by a row or more with it (multiplied in
     a flat index, or in an earlier subscript)."""
     score = {v: 0 for v in variables}
-    for m in _ACCESS.finditer(code):
+    for m in ACCESS.finditer(code):
         parts = re.findall(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]", m.group(2))
         for n, part in enumerate(parts):
             last = n == len(parts) - 1

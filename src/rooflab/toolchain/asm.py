@@ -501,7 +501,7 @@ def _x86_indexed_loads(body: list[Insn]) -> int:
         m = i.mnemonic
         if _is_branch(m) or m.startswith(("call", "nop", "prefetch")):
             continue
-        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        ops = _x86_operands(i.operands)
         if not ops:
             continue
         mems = [o for o in ops if "(" in o]
@@ -630,7 +630,7 @@ def _x86_written(body: list[Insn]) -> set[str]:
     """The general registers a loop body writes (the last operand of every instruction that is not a store)."""
     out = set()
     for i in body:
-        ops = [o.strip() for o in re.split(r",(?![^()]*\))", i.operands or "")]
+        ops = _x86_operands(i.operands)
         if ops and ops[-1].startswith("%") and not _is_branch(i.mnemonic):
             out.add(ops[-1])
     return out
@@ -649,13 +649,10 @@ def _x86_memory_chains(body: list[Insn]) -> int:
     the loop never changes: a running value kept in memory (a sum into an output element the compiler could not
     keep in a register, because another pointer may alias it). Each iteration then waits for the previous one's
     store to reach the next load."""
-    def operands(ops: str) -> list[str]:
-        return [o.strip() for o in re.split(r",(?![^()]*\))", ops or "")]
-
     written = _x86_written(body)
     loads, stores = set(), set()
     for i in body:
-        ops = operands(i.operands)
+        ops = _x86_operands(i.operands)
         if not ops or _is_branch(i.mnemonic):
             continue
         dst = ops[-1]
