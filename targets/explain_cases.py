@@ -338,7 +338,7 @@ def main() -> int:
         exp_txt = []
         for e in r["experiments"]:
             if e.get("error"):
-                exp_txt.append(f"{e['id']}: {e.get('error_kind')}: {e['error'][:80]}")
+                exp_txt.append(f"{e['id']}: {e.get('error_kind')}: {text(e['error'])[:80]}")
                 continue
             b = backed(e)
             if b is not None:

@@ -1922,6 +1922,36 @@ def test_paired_rounds_shrink_for_long_calls_but_not_below_five():
     assert paired_rounds(30.0, False) == 5
 
 
+def test_experiments_keep_to_the_kernels_budget_except_the_leading_one():
+    from rooflab.diagnosis.engine import KERNEL_BUDGET_S, MIN_ROUNDS, within_budget
+
+    assert KERNEL_BUDGET_S[True] == 30.0
+    # quick calls: the rounds asked for, whatever has been spent
+    assert within_budget(25.0, 1e-3, 10, False, True) == 10
+    # a 0.5 s call after 10 s of 30: 20 s left, 1 s a round, less a warm-up and the check: 18 rounds fit
+    assert within_budget(10.0, 0.5, 10, False, True) == 10
+    # after 20 s: 10 rounds less two fit, so 8
+    assert within_budget(20.0, 0.5, 10, False, True) == 8
+    # after 25 s: not even MIN_ROUNDS fit; a later experiment is left out, the leading one runs with MIN_ROUNDS
+    assert within_budget(25.0, 0.5, 10, False, True) is None
+    assert within_budget(25.0, 0.5, 10, True, True) == MIN_ROUNDS
+    # the budget spent already: the same
+    assert within_budget(40.0, 0.5, 10, False, True) is None and within_budget(40.0, 0.5, 10, True, True) == 5
+    # without --quick the budget is larger: the same call fits
+    assert within_budget(25.0, 0.5, 20, False, False) == 20
+    # one left out says so, in both languages, and is no refutation
+    from rooflab.i18n import msg, text
+    from rooflab.interpret.explain import experiment_sentence
+    left = {"id": "padded", "what": msg("experiment {id}", id="padded"), "error_kind": "budget",
+            "error": msg("its paired rounds (about {t}) would take this kernel past its budget of {b}", t="10.7 s",
+                         b="30 s")}
+    assert text(experiment_sentence(left), "en") == ("experiment padded: not measured — its paired rounds (about "
+                                                     "10.7 s) would take this kernel past its budget of 30 s")
+    assert "30 s" in text(experiment_sentence(left), "zh") and "budget" not in text(experiment_sentence(left), "zh")
+    fs = [{"id": "conflict_misses", "saving_s": 0.5, "experiments": ["padded"]}]
+    assert not weigh(fs, [left], 1.0)[0].get("refuted")
+
+
 def test_a_measured_gain_goes_before_a_bound_unless_the_bound_is_two_thirds_larger():
     def fs(alias_saving):
         return [{"id": "aliasing", "saving_s": alias_saving, "experiments": ["restrict"]},

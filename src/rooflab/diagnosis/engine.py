@@ -3,6 +3,8 @@ findings (:func:`rooflab.interpret.explain.diagnose`) and the experiments that t
 
 from __future__ import annotations
 
+import time
+
 from rooflab.diagnosis import evidence
 from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_rows, pow2_rows, reference_run,
                                            run_experiment)
@@ -102,6 +104,7 @@ def _pages(spec: KernelSpec) -> dict:
 
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
                    experiments: bool = True, quick: bool = False) -> dict:
+    begun = time.monotonic()
     cpus = usable_cpus()
     entry = {"name": spec.name, "spec": spec.to_dict(), "roofs": None, "sizes": []}
     try:
@@ -123,6 +126,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
     roofs_one, roofs_all = ctx["roofs"], ctx["roofs_all"]
     entry["roofs"] = roofs_one
     for i, size in enumerate(sizes):
+        started = begun if i == 0 else time.monotonic()  # the first size's budget includes the build
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code))
@@ -184,11 +188,22 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                         if exp in done or len(done) >= MAX_EXPERIMENTS:
                             continue
                         done.add(exp)
+                        # see AT_MEASURED_SIZE
+                        at = size if exp in AT_MEASURED_SIZE else size_at
+                        at_s = row["time_s"] if at is size else call_s
+                        n = within_budget(time.monotonic() - started, at_s,
+                                          paired_rounds(at_s, quick) if at is size else rounds, not row["experiments"],
+                                          quick)
+                        if n is None:
+                            row["experiments"].append({
+                                "id": exp, "what": msg("experiment {id}", id=exp), "finding": f["id"],
+                                "error_kind": "budget",
+                                "error": msg("its paired rounds (about {t}) would take this kernel past its budget "
+                                             "of {b}", t=seconds(at_s * 2 * (MIN_ROUNDS + 2)),
+                                             b=seconds(KERNEL_BUDGET_S[quick]))})
+                            continue
                         try:
-                            # see AT_MEASURED_SIZE
-                            at = size if exp in AT_MEASURED_SIZE else size_at
-                            r = run_experiment(session, exp, spec, lib, at, ectx,
-                                               rounds=paired_rounds(row["time_s"], quick) if at is size else rounds)
+                            r = run_experiment(session, exp, spec, lib, at, ectx, rounds=n)
                         except RooflabError as exc:
                             r = {"id": exp, "error": str(exc), "error_kind": "error"}
                         if r is not None:
@@ -210,6 +225,26 @@ MIN_ROUNDS = 5
 def paired_rounds(time_s: float, quick: bool) -> int:
     most = 10 if quick else 20
     return max(MIN_ROUNDS, min(most, int(PAIRED_BUDGET_S[quick] / max(2 * time_s, 1e-9))))
+
+
+# the time one kernel at one size may take, experiments included: the leading finding's experiment always runs (with
+# fewer rounds, never under MIN_ROUNDS, where its full rounds would overrun); a later one only where its rounds fit
+KERNEL_BUDGET_S = {True: 30.0, False: 120.0}
+
+
+def within_budget(elapsed_s: float, call_s: float, rounds: int, first: bool, quick: bool) -> int | None:
+    """The paired rounds an experiment may take after ``elapsed_s`` of its kernel's budget, a call of the original
+    taking ``call_s`` (the variant's is taken as long: not known before it runs; each round times both, plus a
+    warm-up and the check): ``rounds`` or fewer, None when even MIN_ROUNDS would overrun and it is not the first."""
+    per_round = 2 * max(call_s, 0.0)
+    if per_round <= 0:
+        return rounds
+    fit = int((KERNEL_BUDGET_S[quick] - elapsed_s) / per_round) - 2
+    if fit >= rounds:
+        return rounds
+    if fit >= MIN_ROUNDS:
+        return fit
+    return MIN_ROUNDS if first else None
 
 
 # a call longer than twice this makes paired rounds of the reference and the experiments take most of a kernel's
