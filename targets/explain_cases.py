@@ -251,6 +251,21 @@ CASES = {
     "b12_decay_f": (SPEC, "b12_decay_f", "conversions", None, None),
     "b12_stencil_f": (SPEC, "b12_stencil_f", "clean", None, None),
     "b12_thread_sums": (SPEC, "b12_thread_sums", "false_sharing", None, None),
+    # a thirteenth set, each answer written here before its first run (targets/explain/blind13.c): sqrt keeps its
+    # errno branch in the n-body loop, C99 complex multiplication its NaN branch to __muldc3, and fmax is called
+    # (all three: "calls"); trmm's and gemver's innermost loops walk by columns, the increments step 8 doubles
+    "b13_nbody": (SPEC, "b13_nbody", "calls", None, None),
+    "b13_axpy_inc": (SPEC, "b13_axpy_inc", "strided", None, None),
+    "b13_dot_f32": (SPEC, "b13_dot_f32", "reduction_chain", None, None),
+    "b13_byte_hist": (SPEC, "b13_byte_hist", "indirect", None, None),
+    "b13_lcg": (SPEC, "b13_lcg", "dependency_chain", None, None),
+    "b13_trmm": (SPEC, "b13_trmm", "strided", None, None),
+    "b13_gemver_x": (SPEC, "b13_gemver_x", "strided", None, None),
+    "b13_sumsq_omp": (SPEC, "b13_sumsq_omp", "omp_overhead", None, None),
+    "b13_zaxpy": (SPEC, "b13_zaxpy", "calls", None, None),
+    "b13_isum64": (SPEC, "b13_isum64", "clean", None, None),
+    "b13_wave": (SPEC, "b13_wave", "clean", None, None),
+    "b13_max_fmax": (SPEC, "b13_max_fmax", "calls", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
