@@ -344,6 +344,11 @@ def test_long_calls_are_experimented_on_at_a_smaller_size_in_the_same_level(tmp_
 
 # ------------------------------------------------------------------------------------------------ findings
 
+def timed(t: float) -> dict:
+    """A call's time with a tight interval around it."""
+    return {"time_s": t, "time_ci95": [0.99 * t, 1.01 * t]}
+
+
 def row(**kw) -> dict:
     r = {"time_s": 1e-3, "time_ci95": [0.99e-3, 1.01e-3], "flops": 2e6, "bytes": 16e6, "flops_per_s": 2e9,
          "of_roof": 0.2, "roof_flops_per_s": 1e10, "bound": "memory", "level": "L2", "working_set_bytes": 16e6,
@@ -535,7 +540,8 @@ def test_operands_fetched_again_by_a_compute_bound_kernel_are_missing_reuse_with
          "reduced": {"id": "counted at n=600", "args": {}, "text": "counted at n=600"}}
     live = {"kind": "blas_gemm", "ratio": 0.25, "ci95": [0.24, 0.26], "rounds": 10, "n": 960, "threads": 1,
             "reference_flops_per_s": 4e10}
-    r = row(bound="compute", level="L3", of_roof=0.2, traffic=t, reference=live)
+    # 5e8 FLOPs in 50 ms: L1's 2e9 bytes at L3's roof take 25 ms of them (they may pace the loop)
+    r = row(bound="compute", level="L3", of_roof=0.2, traffic=t, reference=live, flops=5e8, **timed(0.05))
     fs = diagnose(code(loop), r, {**CTX, "gemm_like": True, "precision": "fp64"})
     top = fs[0]
     assert top["id"] == "reuse" and top["experiments"] == ["blocked"] and top["factor"] == pytest.approx(4.0)
@@ -558,13 +564,35 @@ def test_l1_traffic_beyond_any_stride_with_the_last_level_holding_everything_is_
     live = {"kind": "blas_gemm", "ratio": 0.1, "ci95": [0.09, 0.11], "rounds": 10, "n": 576, "threads": 1,
             "reference_flops_per_s": 5e10}
     c = code(loop, causes=["stride"], remarks=[{"line": 9, "kind": "missed", "text": "complicated access pattern"}])
-    fs = diagnose(c, row(bound="compute", level="L3", of_roof=0.06, traffic=t, reference=live),
-                  {**CTX, "gemm_like": True, "precision": "fp64"})
+    # 4.3e8 FLOPs in 20 ms: L1's 1.2e9 bytes at L3's roof take 15 ms of them
+    fs = diagnose(c, row(bound="compute", level="L3", of_roof=0.06, traffic=t, reference=live, flops=4.3e8,
+                         **timed(0.02)), {**CTX, "gemm_like": True, "precision": "fp64"})
     assert fs[0]["id"] == "reuse" and "strided" not in ids(fs) and fs[0]["factor"] == pytest.approx(10.0)
     # within what a stride can bring in (8.1x): strided, as before
-    fs = diagnose(c, row(bound="compute", level="L3", of_roof=0.06, reference=live,
+    fs = diagnose(c, row(bound="compute", level="L3", of_roof=0.06, reference=live, flops=4.3e8, **timed(2e-3),
                          traffic={**t, "l1_ratio": 8.1, "l1_bytes": 7e7}), {**CTX, "precision": "fp64"})
     assert "reuse" not in ids(fs) and "strided" in ids(fs)
+
+
+def test_lines_fetched_again_in_a_sliver_of_the_time_are_neither_missing_reuse_nor_stride():
+    """An n-body loop: its arrays are a little larger than L1 and come back from L2 38 times a call, but moving
+    those bytes at L2's roof takes a sliver of the call; it divides and takes square roots the rest of it."""
+    loop = {**LOOP_SCALAR_SUM, "accumulators": 3, "calls": [], "side_calls": ["sqrt"]}
+    t = {"method": "cachegrind", "l1_ratio": 38.2, "l1_bytes": 3.2e6, "model_bytes": 8.4e4, "holding_level": "L2",
+         "holding_ratio": 38.2, "holding_bytes": 3.2e6, "flops": 4.5e7}
+    live = {"kind": "blas_gemm", "ratio": 0.1, "ci95": [0.09, 0.11], "rounds": 10, "n": 512, "threads": 1,
+            "reference_flops_per_s": 4e10}
+    r = row(bound="compute", level="L2", of_roof=0.05, traffic=t, reference=live, flops=4.5e7, **timed(0.01))
+    from rooflab.diagnosis.rules import reuse
+    from rooflab.diagnosis.rules.facts import Facts
+
+    f = Facts(code(loop), r, CTX)
+    assert reuse.traffic_share(f) == pytest.approx(3.2e6 / 1e11 / 0.01)
+    assert not {"reuse", "strided"} & set(ids(diagnose(code(loop), r, {**CTX, "gemm_like": True})))
+    # the same lines in a call 100 times shorter would take a third of it: they may pace it
+    fast = row(bound="compute", level="L2", of_roof=0.05, traffic=t, reference=live, flops=4.5e7, **timed(1e-4))
+    assert reuse.traffic_share(Facts(code(loop), fast, CTX)) == pytest.approx(0.32)
+    assert "reuse" in ids(diagnose(code(loop), fast, {**CTX, "gemm_like": True}))
 
 
 def test_the_loops_reordered_are_the_strided_findings_fix_unless_they_leave_a_sum_in_one_element():
@@ -1703,13 +1731,15 @@ def test_a_product_whose_loop_runs_at_its_chain_s_pace_is_told_the_chain_before_
             "reference_flops_per_s": 3.4e10}
     pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 3.1, "block_rthroughput": 1.5,
             "bound": "dependencies", "dependency_share": 0.83}
-    r = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=2.9)
+    r = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=2.9,
+            flops=7.2e7, **timed(5e-3))
     fs = diagnose(code(LOOP_SCALAR_SUM, prediction=pred), r, {**CTX, "gemm_like": True, "precision": "fp64"})
     assert fs[0]["id"] == "reduction_chain"
     reuse = next(x for x in fs if x["id"] == "reuse")
     assert reuse["factor"] == 1.0 and "pace of its dependency chain" in text(reuse["evidence"][-1])
     # the same loop waiting on memory (measured far above its in-core pace): blocking keeps its full gain
-    slow = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=12.0)
+    slow = row(bound="compute", level="L3", of_roof=0.04, traffic=t, reference=live, cycles_per_iteration=12.0,
+               flops=7.2e7, **timed(5e-3))
     fs = diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, {**CTX, "gemm_like": True, "precision": "fp64"})
     assert next(x for x in fs if x["id"] == "reuse")["factor"] == pytest.approx(20.0)
 

@@ -182,7 +182,7 @@ def prepare(opts: Options) -> Options:
     if not isinstance(opts.target, str) and not hasattr(opts.target, "__fspath__"):
         raise RooflabError(f"bench takes a spec file or a callable, not {type(opts.target).__name__}")
 
-    return dataclasses.replace(opts, specs=tuple(select(load_spec(opts.target), tuple(opts.kernels))))
+    return dataclasses.replace(opts, specs=tuple(select(load_spec(opts.target, tuple(opts.kernels)), tuple(opts.kernels))))
 
 
 def before(opts: Options, ctx) -> Options:

@@ -72,7 +72,8 @@ class _Bisection:
         entry = {**rev.to_dict()}
         try:
             tree = tree_at(Path(self.opts.repository), rev, self.workdir / rev.commit)
-            spec = one_kernel(load_spec(tree / self.opts.spec_path), self.opts.kernel)
+            spec = one_kernel(load_spec(tree / self.opts.spec_path, (self.opts.kernel,) if self.opts.kernel else ()),
+                              self.opts.kernel)
             if self.size is None:
                 given = parse_size_values(self.opts.size)
                 self.size = size_for(spec, given) if given else spec.sizes[0]

@@ -114,7 +114,7 @@ def _at(rev: Revision, opts: Options, workdir: Path, session: Session) -> dict:
         spec_file = tree / opts.spec_path
         if not spec_file.is_file():
             raise RooflabError(f"{opts.spec_path} does not exist at {rev.short}")
-        spec = one_kernel(load_spec(spec_file), opts.kernel)
+        spec = one_kernel(load_spec(spec_file, (opts.kernel,) if opts.kernel else ()), opts.kernel)
         session.progress(f"track: building {rev.short}")
         lib = build_spec(spec)
     except CompileError as exc:

@@ -57,8 +57,12 @@ class ArraySpec:
         dt = np.dtype(self.dtype)
         if self.fill == "random":
             rng = np.random.default_rng(self.seed)
-            src = (rng.random(self.shape) + 0.5).astype(dt) if dt.kind == "f" else rng.integers(0, 100, self.shape,
-                                                                                              dtype=dt)
+            if dt.kind == "c":
+                src = (rng.random(self.shape) + 0.5 + 1j * (rng.random(self.shape) - 0.5)).astype(dt)
+            elif dt.kind == "f":
+                src = (rng.random(self.shape) + 0.5).astype(dt)
+            else:
+                src = rng.integers(0, 100, self.shape, dtype=dt)
         elif self.fill == "zeros":
             src = np.zeros(self.shape, dt)
         elif self.fill == "ones":
@@ -86,14 +90,15 @@ def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0,
     where = f"args.{name}.fill" if name else "fill"
     with np.errstate(all="ignore"):  # what a division by zero gives is refused below, with the expression named
         got = np.asarray(numpy_expr(text, {**env, "rng": np.random.default_rng(seed)}, where))
-    if got.dtype.kind not in "biuf":
-        raise RooflabError(f"{where}: {text!r} gave {got.dtype} values, not real numbers")
+    if got.dtype.kind not in ("biufc" if dt.kind == "c" else "biuf"):
+        kind = "numbers" if dt.kind == "c" else "real numbers"
+        raise RooflabError(f"{where}: {text!r} gave {got.dtype} values, not {kind}")
     try:
         got = np.broadcast_to(got, shape)
     except ValueError:
         raise RooflabError(f"{where}: {text!r} gave shape {got.shape}, which does not fit the array's "
                            f"{tuple(shape)}") from None
-    if got.dtype.kind == "f" and got.size and not np.isfinite(got).all():
+    if got.dtype.kind in "fc" and got.size and not np.isfinite(got).all():
         raise RooflabError(f"{where}: {text!r} gave values that are not finite (NaN or infinity)")
     if dt.kind in "iu" and got.size:
         info = np.iinfo(dt)

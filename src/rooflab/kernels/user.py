@@ -211,4 +211,5 @@ def specs_named(spec: str, kernel: str | None = None) -> list[KernelSpec]:
     if spec.startswith("lab:"):
         return [spec_for(spec[4:], describe())]
 
-    return select(load_spec(spec), (kernel,) if kernel else ())
+    names = (kernel,) if kernel else ()
+    return select(load_spec(spec, names), names)

@@ -37,11 +37,19 @@ _INT_CTYPES = {"int": ctypes.c_int, "uint": ctypes.c_uint, "long": ctypes.c_long
 _SPECIFIERS = {"signed", "unsigned", "short", "long", "int", "char"}
 
 
+# C99 complex numbers, in either order and as <complex.h>'s ``complex``: arrays of them are NumPy's complex dtypes
+COMPLEX = {"double": "double _Complex", "float": "float _Complex"}
+
+
 def canonical_type(names) -> str:
     """A C type written with the basic specifiers in any order and any of their synonyms (``unsigned``, ``long
     unsigned int``, ``short int``, ``signed``, ``long long int``) as one name of the tables below (``unsigned int``,
-    ``unsigned long``, ``short``, ``int``, ``long long``); any other type as written."""
+    ``unsigned long``, ``short``, ``int``, ``long long``; ``double _Complex``); any other type as written."""
     names = list(names)
+    if "_Complex" in names and len(names) == 2:
+        other = [n for n in names if n != "_Complex"][0]
+        if other in COMPLEX:
+            return COMPLEX[other]
     if not names or not set(names) <= _SPECIFIERS or names.count("long") > 2 or \
             ("signed" in names and "unsigned" in names):
         return " ".join(names)
@@ -69,7 +77,8 @@ POINTEE_DTYPE = {"double": "float64", "float": "float32", "int": "int32", "long"
                  "int16_t": "int16", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
                  "unsigned int": "uint32", "unsigned long": "uint64", "size_t": "uint64", "long long": "int64",
                  "signed char": "int8", "int8_t": "int8", "unsigned short": "uint16", "unsigned long long": "uint64",
-                 "ssize_t": "int64", "ptrdiff_t": "int64"}
+                 "ssize_t": "int64", "ptrdiff_t": "int64", "double _Complex": "complex128",
+                 "float _Complex": "complex64"}
 
 
 def is_record(base: str) -> bool:
@@ -185,6 +194,9 @@ def find_prototype_text(source: str, symbol: str) -> str | None:
 def parse_prototype(text: str, where: str = "prototype") -> Prototype:
     src = text.strip().rstrip(";") + ";"
     src = re.sub(r"\b(restrict|__restrict__|__restrict)\b", " ", src)
+    # <complex.h>'s macro next to its type: `double complex`, `complex float`
+    src = re.sub(r"\b(double|float)\s+complex\b", r"\1 _Complex", src)
+    src = re.sub(r"\bcomplex\s+(double|float)\b", r"_Complex \1", src)
     try:
         ast = c_parser.CParser().parse(_PRELUDE + src)
     except Exception as exc:  # pycparser raises its own ParseError
@@ -229,6 +241,10 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
                 getattr(p.type.type, "names", None) == ["void"]:
             continue
         base, ptr, const = base_of(p.type)
+        if not ptr and base in COMPLEX.values():
+            raise RooflabError(f"{where}: parameter {p.name or i} is a complex number passed by value, which a kernel "
+                               "cannot be called with here: pass its real and imaginary parts as two scalars, or a "
+                               "pointer to it")
         if not ptr and base not in SCALARS:
             raise RooflabError(f"{where}: parameter {p.name or i} has type {base!r}, not a supported scalar")
         if ptr and base not in POINTEE_DTYPE and base != "void" and not is_record(base):

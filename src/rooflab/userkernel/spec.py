@@ -346,7 +346,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
                 dtype = np.dtype(dtype).name
             except TypeError:
                 raise SpecError(f"{fld}: unknown dtype {v.dtype!r}") from None
-            if np.dtype(dtype).kind not in "fiu":
+            if np.dtype(dtype).kind not in "fiuc":
                 raise SpecError(f"{fld}: dtype {dtype} is not a number type")
             if want and dtype != want:
                 raise SpecError(f"{fld}: dtype {dtype} does not match the prototype's {p.base} * ({want})")
@@ -382,7 +382,8 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
 
 def _precision(args: dict) -> str:
     dts = {a.dtype for a in args.values() if isinstance(a, ArrayArg)}
-    return "fp32" if "float32" in dts and "float64" not in dts else "fp64"
+    single, double = {"float32", "complex64"} & dts, {"float64", "complex128"} & dts
+    return "fp32" if single and not double else "fp64"
 
 
 def _validate_expressions(spec: KernelSpec, where: str) -> None:
@@ -453,7 +454,9 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
                         "limit (RLIMIT_AS, `ulimit -v`)")
 
 
-def load_spec(path: str | Path) -> list[KernelSpec]:
+def load_spec(path: str | Path, only: tuple[str, ...] = ()) -> list[KernelSpec]:
+    """The kernels of a spec file, each validated; with ``only`` (names), just those: a kernel the run does not
+    use is not read further than its name, so one with a prototype rooflab cannot take does not stop the others."""
     path = Path(path)
     try:
         if not path.is_file():
@@ -478,7 +481,15 @@ def load_spec(path: str | Path) -> list[KernelSpec]:
         return [_kernel(raw, base, str(path), path)]
     if not isinstance(kernels, list) or not kernels or not all(isinstance(k, dict) for k in kernels):
         raise SpecError(f"{path}: kernel: [[kernel]] must be a list of tables")
-    out = [_kernel({**raw, **k}, base, f"{path}: kernel {i + 1}", path) for i, k in enumerate(kernels)]
+    if only:
+        written = [k.get("name") for k in kernels if isinstance(k.get("name"), str)]
+        missing = [n for n in only if n not in written]
+        if missing:
+            raise SpecError(f"no kernel named {', '.join(missing)} in the spec (it has: {', '.join(written)})")
+        kernels_at = [(i, k) for i, k in enumerate(kernels) if k.get("name") in only]
+    else:
+        kernels_at = list(enumerate(kernels))
+    out = [_kernel({**raw, **k}, base, f"{path}: kernel {i + 1}", path) for i, k in kernels_at]
     names = [k.name for k in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
@@ -501,8 +512,10 @@ class Checker:
         got = dict(zip([n for n, _ in self.arrays], outputs))
         worst = 0.0
         for name, text in self.expected:
-            ref = np.asarray(numpy_expr(text, env, f"check.{name}"), dtype=np.float64)
-            out = got[name].astype(np.float64)
+            # complex outputs are compared as complex numbers (the difference's modulus)
+            as_type = np.complex128 if got[name].dtype.kind == "c" else np.float64
+            ref = np.asarray(numpy_expr(text, env, f"check.{name}"), dtype=as_type)
+            out = got[name].astype(as_type)
             if ref.shape != out.shape:
                 try:
                     ref = np.broadcast_to(ref, out.shape)

@@ -33,7 +33,10 @@ def find(f: Facts) -> list[dict]:
             msg("accumulate in a local variable (double acc = q[i]; ... q[i] = acc;) with several partial sums, "
                 "declare the pointers restrict, or split the loop so that the sum is a loop of its own"),
             ("restrict", "fast_math"), test="restrict"))
-    if f.select_reduction and not (f.reduction or f.in_memory or f.loop.get("pointer_chains")):
+    # a running maximum computed by a call (m = fmax(m, x[i])) is first a call per element: calls' finding says so,
+    # with the same test and the same flags
+    minmax_call = any(c.rstrip("fl") in ("fmin", "fmax") for c in f.loop.get("calls") or ())
+    if f.select_reduction and not (f.reduction or f.in_memory or f.loop.get("pointer_chains") or minmax_call):
         sel = f.select_reduction[0]
         ev = [msg("the loop keeps a running {op} in {var} and stays scalar: each comparison waits for the result "
                   "of the last one", op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"])]

@@ -41,7 +41,32 @@ def applies(f: Facts) -> bool:
         return False
     if (f.code.get("pragmas") or {}).get("column_walks"):
         return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
-    return (f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio)
+    if not ((f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio)):
+        return False
+    share = traffic_share(f)
+    return share is None or share >= PACES
+
+
+# the counted traffic, moved at the roof of the slowest level it can come from, takes at least this share of the
+# measured time where it can be what paces the loop: under it, something in the core does (an n-body loop whose
+# 84 KB of arrays come back from L2 38 times a call would take 0.2% of its time doing so at L2's roof: it divides
+# and takes square roots the rest)
+PACES = 0.25
+
+
+def traffic_share(f: Facts) -> float | None:
+    """The share of a call's measured time that the bytes L1 fetched (scaled by the FLOPs from the size counted to
+    the size measured) take at the roof of the level holding the working set, or L2's where the data is in L2: at
+    most that slow a source, so that a share under PACES rules the traffic out as what paces the loop. None where
+    the traffic, the time or the roof is not known."""
+    t, row = f.traffic, f.row
+    roofs = {m["level"]: m["value"] for m in (f.ctx.get("roofs") or {}).get("memory", []) if m.get("value")}
+    level = t.get("holding_level") or row.get("level")
+    source = roofs.get("L2" if level in (None, "L1", "L2") else level)
+    flops, time_s = t.get("flops"), row.get("time_s")
+    if not (flops and row.get("flops") and time_s and source and t.get("l1_bytes")):
+        return None
+    return t["l1_bytes"] * row["flops"] / flops / source / time_s
 
 
 def _uncounted_product(f: Facts, ratio: float | None) -> bool:

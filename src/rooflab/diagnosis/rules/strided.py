@@ -39,6 +39,10 @@ def find(f: Facts) -> list[dict]:
         return [records]
     l1 = f.traffic.get("l1_ratio")
     counted = excess is not None or l1 is not None
+    share = reuse.traffic_share(f)
+    if share is not None and share < reuse.PACES:
+        # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
+        excess = l1 = None
     # the compiler names the access pattern: strided where L1 brings in several times the bytes used (each line used
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
