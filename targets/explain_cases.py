@@ -268,6 +268,22 @@ CASES = {
     "b13_isum64": (SPEC, "b13_isum64", "clean", None, None),
     "b13_wave": (SPEC, "b13_wave", "clean", None, None),
     "b13_max_fmax": (SPEC, "b13_max_fmax", "calls", None, None),
+    # a fourteenth set, each answer written here before its first run (targets/explain/blind14.c): the terminator
+    # search exits on data, the quotient's divisor is known only at run time (a remainder by 16 is shifts), every
+    # field of the first particle struct is used and only x of the second, the back substitution carries an in-order
+    # sum, the static rows of the triangle give one thread three quarters of it, and the copy is a memcpy call
+    "b14_first_zero": (SPEC, "b14_first_zero", "control_flow", None, None),
+    "b14_jacobi7": (SPEC, "b14_jacobi7", "single_thread", None, None),
+    "b14_radix_pass": (SPEC, "b14_radix_pass", "indirect", None, None),
+    "b14_mod16": (SPEC, "b14_mod16", "clean", None, None),
+    "b14_div_by": (SPEC, "b14_div_by", "int_div", None, None),
+    "b14_drift_all": (SPEC, "b14_drift_all", "clean", None, None),
+    "b14_drift_only_x": (SPEC, "b14_drift_only_x", "strided", None, None),
+    "b14_backsub": (SPEC, "b14_backsub", "reduction_chain", None, None),
+    "b14_tri_scale": (SPEC, "b14_tri_scale", "imbalance", None, None),
+    "b14_positive_sum": (SPEC, "b14_positive_sum", "reduction_chain", None, None),
+    "b14_lerp_f": (SPEC, "b14_lerp_f", "clean", None, None),
+    "b14_copy_big": (SPEC, "b14_copy_big", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
