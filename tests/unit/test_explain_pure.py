@@ -667,6 +667,17 @@ def test_a_working_set_past_a_level_needs_reuse():
     # one pass over its data: no reuse to keep in a cache, no such finding
     assert "working_set" not in ids(diagnose(code(loop), row(level="DRAM", of_roof=0.7,
                                                                working_set_bytes=64 << 20, bytes=64 << 20), CTX))
+    # nor an update in place, which reads every array and writes each back once: twice its arrays, one pass
+    assert "working_set" not in ids(diagnose(code(loop), row(level="DRAM", of_roof=0.7,
+                                                               working_set_bytes=64 << 20, bytes=2 * (64 << 20)), CTX))
+
+
+def test_narrow_vectors_are_no_finding_for_a_stream_from_l3_or_dram_near_its_roof():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 128}
+    flags = {"build": {"flags": ["-O3", "-march=x86-64-v2"]}}
+    for level, share, told in (("L3", 0.75, False), ("DRAM", 0.5, False), ("DRAM", 0.3, True), ("L2", 0.75, True)):
+        fs = diagnose(code(loop, **flags), row(bound="memory", level=level, of_roof=share), CTX)
+        assert ("narrow_vectors" in ids(fs)) is told, (level, share)
 
 
 def test_no_evidence_no_advice():
@@ -2034,6 +2045,24 @@ def test_a_build_that_includes_another_tests_only_what_it_adds():
     # alone, -ffast-math keeps its whole gain
     (red,) = weigh(fs()[:1], [fast], time_s=1.0)
     assert red["confirmed"]["speedup"] == pytest.approx(4.39)
+
+
+def test_findings_confirmed_by_nested_builds_rank_together_by_what_the_whole_build_measured():
+    # an n-body loop on two CPUs: -fno-math-errno 1.48x, -ffast-math 2.10x in all; two CPUs would give 2x at best
+    def fs():
+        return [{"id": "single_thread", "saving_s": 0.5, "experiments": []},
+                {"id": "calls", "saving_s": 0.875, "experiments": ["no_math_errno"]},
+                {"id": "reduction_chain", "saving_s": 0.2, "experiments": ["fast_math"]}]
+
+    errno = experiment("no_math_errno", "faster", 1.48)
+    out = weigh(fs(), [errno, {**experiment("fast_math", "faster", 2.10), "a_time_s": 1.0}], time_s=1.0)
+    assert ids(out) == ["calls", "reduction_chain", "single_thread"]
+    joint = 1 - 1 / 2.10
+    assert out[0]["confirmed"]["joint_saving_s"] == pytest.approx(joint) == out[1]["confirmed"]["joint_saving_s"]
+    assert out[0]["saving_s"] == pytest.approx(1 - 1 / 1.48)  # each keeps its own share
+    # -ffast-math adding little in all (1.55x): each share small, the bound of two CPUs goes first
+    out = weigh(fs(), [errno, experiment("fast_math", "faster", 1.55)], time_s=1.0)
+    assert ids(out)[0] == "single_thread"
 
 
 def test_fast_math_that_changed_the_loop_measures_what_partial_sums_give():

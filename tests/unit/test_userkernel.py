@@ -80,6 +80,17 @@ def test_numpy_expressions_allow_numpy_not_python():
         arith("n > 2", {"n": 3})
 
 
+def test_a_word_is_allowed_only_as_an_options_value_so_no_function_gets_a_file_name():
+    k = np.array([7, 2, 9, 4, 3], dtype=np.uint32)
+    got = numpy_expr("k[np.argsort(k & 1, kind='stable')]", {"k": k})
+    assert got.tolist() == [2, 4, 7, 9, 3]  # even keys first, each group in its order
+    assert numpy_expr("np.ravel(np.reshape(k[:4], (2, 2)), order='F')", {"k": k}).tolist() == [7, 9, 2, 4]
+    for text in ("np.save(file='k.npy', arr=k)", "np.load('k.npy')", "np.fromfile(file='k')", "'a' * 3",
+                 "np.argsort(k, kind='s' * 40)"):
+        with pytest.raises(ExprError, match="not allowed"):
+            numpy_expr(text, {"k": k})
+
+
 def test_prototypes_from_source_and_text():
     assert find_prototype_text(SRC, "scale").startswith("void scale(long n")
     p = prototype_from_source(SRC, "scale", "spec")
@@ -245,3 +256,70 @@ def test_a_spec_names_the_dtype_of_an_array_of_structs(tmp_path):
     spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 2], dtype = "float64", output = true}}\n')
     (k,) = load_spec(spec)
     assert k.prototype.params[2].base == "struct particle"
+
+
+def test_c99_complex_pointers_are_arrays_of_numpys_complex_numbers_and_by_value_is_refused():
+    p = parse_prototype("void zaxpy(long n, double ar, const double complex *x, _Complex double *y, "
+                        "complex float *z, float _Complex *w)")
+    assert [q.base for q in p.params[2:]] == ["double _Complex"] * 2 + ["float _Complex"] * 2
+    assert "const double _Complex *" in wrapper_source(p)  # spelled so that no header is needed
+    with pytest.raises(RooflabError, match="complex number passed by value"):
+        parse_prototype("void f(long n, double complex a, double complex *y)")
+
+
+def test_a_complex_kernel_is_checked_as_complex_numbers(tmp_path):
+    (tmp_path / "z.c").write_text(textwrap.dedent("""
+        #include <complex.h>
+        void zscale(long n, double ar, double ai, const double complex *x, double complex *y)
+        {
+            for (long i = 0; i < n; i++)
+                y[i] = (ar + ai * I) * x[i];
+        }
+    """))
+    (tmp_path / "z.toml").write_text(textwrap.dedent("""
+        source = "z.c"
+        function = "zscale"
+        flops = "6*n"
+        bytes = "32*n"
+        sizes = {n = [1000]}
+        args = {n = "n", ar = 0.5, ai = -1.5, x = {shape = ["n"]}, y = {shape = ["n"], output = true}}
+        check = {y = "(0.5 - 1.5j) * x", tolerance = 1e-12}
+    """))
+    spec = load_spec(tmp_path / "z.toml")[0]
+    x, y = spec.args["x"], spec.args["y"]
+    assert x.dtype == y.dtype == "complex128" and spec.precision == "fp64"
+    xa = ArraySpec((1000,), "complex128", "random", seed=1)
+    assert np.abs(xa.make().imag).max() > 0  # random complex inputs, not real ones cast
+    chk = Checker((("x", xa), ("y", ArraySpec((1000,), "complex128", "zeros", seed=2))), (),
+                  (("y", spec.check["y"]),))
+    good = (0.5 - 1.5j) * xa.make()
+    assert chk([xa.make(), good]) < 1e-15
+    # the imaginary part dropped is wrong, not rounded away
+    assert chk([xa.make(), good.real.astype(np.complex128)]) > 0.1
+
+
+def test_a_spec_loaded_for_some_kernels_reads_the_others_no_further_than_their_names(tmp_path):
+    (tmp_path / "k.c").write_text("void good(long n, double *x) { for (long i = 0; i < n; i++) x[i] += 1.0; }\n"
+                                  "void odd(long n, double complex a, double *x) { }\n")
+    (tmp_path / "k.toml").write_text(textwrap.dedent("""
+        source = "k.c"
+        [[kernel]]
+        name = "good"
+        function = "good"
+        flops = "n"
+        bytes = "16*n"
+        sizes = {n = [100]}
+        args = {n = "n", x = {shape = ["n"], output = true}}
+        [[kernel]]
+        name = "odd"
+        function = "odd"
+        flops = "n"
+        bytes = "8*n"
+        sizes = {n = [100]}
+        args = {n = "n", a = 1.0, x = {shape = ["n"]}}
+    """))
+    with pytest.raises(SpecError, match="kernel 2.*passed by value"):
+        load_spec(tmp_path / "k.toml")
+    assert [k.name for k in load_spec(tmp_path / "k.toml", ("good",))] == ["good"]
+    with pytest.raises(SpecError, match=r"no kernel named nope in the spec \(it has: good, odd\)"):
+        load_spec(tmp_path / "k.toml", ("nope",))

@@ -146,10 +146,22 @@ def arith(text: str | int | float, env: dict[str, float], where: str = "expressi
     return ev(node)
 
 
+# keyword arguments whose value may be a word (np.argsort(x, kind="stable"), np.ravel(a, order="F")): strings are
+# allowed nowhere else, so that no NumPy function of an expression is given a file name
+WORD_OPTIONS = frozenset({"kind", "order", "side", "mode", "dtype", "casting", "method", "norm"})
+
+
 def numpy_expr(text: str, env: dict, where: str = "check"):
     """Evaluate a NumPy expression over ``env`` (arrays and scalars) with ``np`` available."""
     node = _parse(text, where, env)
     scope = {**env, "np": np}
+
+    def kw(k: ast.keyword):
+        # a word only as an option's value (kind="stable", order="F"): no string reaches a file name
+        if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str) and k.arg in WORD_OPTIONS \
+                and len(k.value.value) <= 32:
+            return k.value.value
+        return ev(k.value)
 
     def ev(n):
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, float, complex, type(None))):
@@ -168,7 +180,7 @@ def numpy_expr(text: str, env: dict, where: str = "check"):
         if isinstance(n, ast.Attribute) and not n.attr.startswith("_"):
             return getattr(ev(n.value), n.attr)
         if isinstance(n, ast.Call):
-            return ev(n.func)(*[ev(a) for a in n.args], **{k.arg: ev(k.value) for k in n.keywords if k.arg})
+            return ev(n.func)(*[ev(a) for a in n.args], **{k.arg: kw(k) for k in n.keywords if k.arg})
         if isinstance(n, ast.Subscript):
             return ev(n.value)[ev(n.slice)]
         if isinstance(n, ast.Slice):

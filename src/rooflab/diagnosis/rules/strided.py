@@ -34,7 +34,7 @@ def find(f: Facts) -> list[dict]:
     excess, loop = f.excess, f.loop
     if reuse.applies(f) or loop.get("gathers"):
         return []  # operands re-fetched by a compute-bound kernel, or gathers: their own findings say so
-    records = _partial_lines(f)
+    records = partial_lines(f)
     if records:
         return [records]
     l1 = f.traffic.get("l1_ratio")
@@ -87,7 +87,7 @@ def _finding(ev: list, factor: float) -> dict:
         experiments=(TEST,))
 
 
-def _partial_lines(f: Facts) -> dict | None:
+def partial_lines(f: Facts) -> dict | None:
     """An array of records (structs) that the innermost loop walks while it reads only some fields of each, or an
     array it reads at a small stride using only some elements between, beyond L1, where the traffic (where counted)
     shows the unused bytes being fetched, or the kernel is bound by memory."""

@@ -3,23 +3,32 @@ lanes unused, the evidence that says so, and which other finding already names t
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import control_flow, dependency
+from rooflab.diagnosis.rules import control_flow, dependency, strided
 from rooflab.diagnosis.rules.facts import EXCESS, Facts, errno_calls
 from rooflab.i18n import msg
 
 
+# a loop streaming from L3 or DRAM at this share of its roof or more: its vectors' width is not what paces it (a few
+# bytes a cycle come from there, which scalar loads keep up with)
+STREAMS_NEAR_ROOF = 0.5
+
+
 def unused_lanes(f: Facts) -> bool:
-    """The loop computes, the core has wider vectors than it uses, and no chain is what keeps it scalar."""
-    return bool(f.loop.get("flops") and f.isa_vb and f.vb < f.isa_vb and not f.chained)
+    """The loop computes, the core has wider vectors than it uses, no chain is what keeps it scalar, and it is not
+    a stream from L3 or DRAM already near its roof."""
+    streaming = f.row.get("bound") == "memory" and f.row.get("level") in ("L3", "DRAM") and \
+        (f.of_roof or 0) >= STREAMS_NEAR_ROOF
+    return bool(f.loop.get("flops") and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
 
 
 def explained_elsewhere(f: Facts) -> bool:
     """Another finding names why the loop is not vectorized: a call (or errno, or a call on a cold path), strided
     access that the traffic shows, an integer division, a branch, or a chain carried from one iteration to the
-    next in a scalar loop (its lanes can only come from independent chains: the chain's finding says so)."""
+    next in a scalar loop (its lanes can only come from independent chains: the chain's finding says so), or
+    records read for a few of their fields (each lane would wait on lines mostly unused)."""
     loop, causes = f.loop, f.causes
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
-                or ("stride" in causes and (f.excess or 0) >= EXCESS)
+                or ("stride" in causes and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
                 or (f.vb == 0 and (loop.get("int_div") or control_flow.applies(f) or dependency.find(f))))
 
 

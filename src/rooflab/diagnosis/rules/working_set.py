@@ -9,6 +9,7 @@ from rooflab.units import binary_bytes, si
 
 ID = "working_set"
 TEST = "smaller"
+AGAIN = 2.5  # the model's bytes over the arrays' size from which the data is read more than once a call
 
 
 def WORD():
@@ -23,13 +24,15 @@ def find(f: Facts) -> list[dict]:
 
 
 def at_roof_of_a_slower_level(row: dict, ctx: dict) -> dict | None:
-    """The finding for a memory-bound kernel that reads its data more than once per call (the model counts at
-    least twice the bytes of its arrays) from a level slower than one its data could be blocked for."""
+    """The finding for a memory-bound kernel that reads its data more than once per call (the model counts AGAIN
+    times the bytes of its arrays or more) from a level slower than one its data could be blocked for."""
     level = row.get("level")
     mem = {m["level"]: m["value"] for m in (ctx.get("roofs") or {}).get("memory", [])}
     again = row["bytes"] / row["working_set_bytes"] if row.get("working_set_bytes") else 0
     up = faster_level(row, ctx.get("roofs") or {})
-    if row.get("bound") != "memory" or up is None or again < 2:
+    # one pass that reads every array and writes each back (an update in place) moves twice its arrays: reading the
+    # data again takes more than that
+    if row.get("bound") != "memory" or up is None or again < AGAIN:
         return None
     faster, cap = up
     gain = mem[faster] / mem[level] if mem[level] else 1.0
