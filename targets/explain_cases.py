@@ -284,6 +284,22 @@ CASES = {
     "b14_positive_sum": (SPEC, "b14_positive_sum", "reduction_chain", None, None),
     "b14_lerp_f": (SPEC, "b14_lerp_f", "clean", None, None),
     "b14_copy_big": (SPEC, "b14_copy_big", "clean", None, None),
+    # a fifteenth set, each answer written here before its first run (targets/explain/blind15.c): the column-major
+    # row sums and the single-precision i-j-k product walk by columns, pow(x, 3.0) and the distances' sqrt are calls
+    # (errno), the quotients are paced by the divider; the rest vectorize and have nothing wrong (the bit count's
+    # loop is read by gcc as a popcount)
+    "b15_row_sums_cm": (SPEC, "b15_row_sums_cm", "strided", None, None),
+    "b15_cubes_pow": (SPEC, "b15_cubes_pow", "calls", None, None),
+    "b15_count_less": (SPEC, "b15_count_less", "clean", None, None),
+    "b15_sad_u8": (SPEC, "b15_sad_u8", "clean", None, None),
+    "b15_tridiag_mv": (SPEC, "b15_tridiag_mv", "clean", None, None),
+    "b15_distances": (SPEC, "b15_distances", "calls", None, None),
+    "b15_select_by_mask": (SPEC, "b15_select_by_mask", "clean", None, None),
+    "b15_quotients": (SPEC, "b15_quotients", "div_sqrt", None, None),
+    "b15_scale_rows_omp": (SPEC, "b15_scale_rows_omp", "clean", None, None),
+    "b15_sgemm_ijk": (SPEC, "b15_sgemm_ijk", "strided", None, None),
+    "b15_bit_counts": (SPEC, "b15_bit_counts", "clean", None, None),
+    "b15_clamp_i32": (SPEC, "b15_clamp_i32", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
