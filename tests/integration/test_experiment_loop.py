@@ -100,3 +100,35 @@ def test_a_reordered_nest_is_timed_only_when_it_leaves_the_very_arrays_the_origi
             with pytest.raises(WrongResult) as got:
                 compare_c_kernels(a, b, cfg, 2, same_output=SAME_OUTPUT_TOLERANCE)
             assert got.value.rel_error > SAME_OUTPUT_TOLERANCE
+
+
+SOFTMAX = """
+#include <math.h>
+void expsum(long n, const float *x, float *y, float *out)
+{
+    float s = 0.0f;
+    for (long i = 0; i < n; i++) {
+        y[i] = expf(x[i]);
+        s += y[i];
+    }
+    out[0] = s;
+}
+"""
+SOFTMAX_SPEC = """
+source = "s.c"
+function = "expsum"
+flops = "2*n"
+bytes = "8*n"
+sizes = {n = [1000]}
+args = {n = "n", x = {shape = ["n"], dtype = "float32"}, y = {shape = ["n"], dtype = "float32", output = true}, out = {shape = [1], dtype = "float32", output = true}}
+"""
+
+
+def test_the_vector_math_build_changes_a_loop_of_calls_that_also_sums(tmp_path):
+    """-ffast-math -fno-associative-math calls the vector math library for expf while the sum stays in order: the
+    hot loop is another one, so the calls' finding is tested apart from the sum's."""
+    (tmp_path / "s.c").write_text(SOFTMAX)
+    (tmp_path / "s.toml").write_text(SOFTMAX_SPEC)
+    (spec,) = load_spec(tmp_path / "s.toml")
+    vspec = variant("vector_math", spec, spec.sizes[0], {})[0]
+    assert same_hot_loop(spec, build_spec(spec), build_spec(vspec)) is False

@@ -1566,18 +1566,42 @@ def test_a_column_walk_in_the_innermost_loop_comes_before_blocking():
     assert "reuse" not in ids(fs) and "strided" in ids(fs)
 
 
-def test_a_libm_function_no_instruction_computes_is_a_vector_math_call_tested_with_fast_math():
+def test_a_libm_function_no_instruction_computes_is_a_vector_math_call_tested_apart_from_any_sum(tmp_path):
+    from rooflab.diagnosis.experiments import variant
+    from rooflab.userkernel.spec import load_spec
+
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["exp"]}
     fs = diagnose(code(loop), row(of_roof=0.07), CTX)
     f = next(x for x in fs if x["id"] == "calls")
-    assert f["experiments"] == ["fast_math"] and f["test"] == "fast_math" and f["factor"] == 4.0
+    assert f["experiments"] == ["vector_math"] and f["test"] == "vector_math" and f["factor"] == 4.0
     assert "8 elements per call" in text(f["advice"])
+    # the build: -ffast-math's vector math calls without its reordering of sums
+    (tmp_path / "e.c").write_text("#include <math.h>\nvoid e(long n, double *x) { for (long i = 0; i < n; i++) "
+                                  "x[i] = exp(x[i]); }\n")
+    (tmp_path / "e.toml").write_text('source = "e.c"\nfunction = "e"\nflops = "n"\nbytes = "16*n"\n'
+                                     'sizes = {n = [10]}\n[args]\nn = "n"\nx = {shape = ["n"], output = true}\n')
+    spec = load_spec(tmp_path / "e.toml")[0]
+    v = variant("vector_math", spec, {"n": 10}, {})
+    assert v[0].flags == [*spec.flags, "-ffast-math", "-fno-associative-math"] and v[1] == {"n": 10}
     # sqrt is an instruction once errno is off: -fno-math-errno tests it
     g = next(x for x in diagnose(code({**loop, "calls": ["sqrt"]}), row(of_roof=0.07), CTX) if x["id"] == "calls")
     assert g["experiments"] == ["no_math_errno"] and "test" not in g
-    # confirmed by the -ffast-math build, it ranks by that gain
-    (h, *_) = weigh(fs, [{**experiment("fast_math", "faster", 5.5), "a_time_s": 1e-3}], 1e-3)
+    # confirmed by that build, it ranks by its gain
+    (h, *_) = weigh(fs, [{**experiment("vector_math", "faster", 5.5), "a_time_s": 1e-3}], 1e-3)
     assert h["id"] == "calls" and h["confirmed"]["speedup"] == 5.5
+
+
+def test_a_softmax_row_splits_fast_maths_gain_between_its_exp_calls_and_its_sum():
+    # exp per element and a running sum in one loop: the vector math build measures the calls, -ffast-math beyond it
+    # the sum's partial sums
+    loop = {**LOOP_SCALAR_SUM, "calls": ["expf"], "element_bits": 32}
+    fs = diagnose(code(loop), row(of_roof=0.05), CTX)
+    assert {"calls", "reduction_chain"} <= set(ids(fs))
+    out = weigh(fs, [{**experiment("vector_math", "faster", 6.0), "a_time_s": 1.0},
+                     {**experiment("fast_math", "faster", 7.2), "a_time_s": 1.0}], 1.0)
+    calls, red = (next(f for f in out if f["id"] == i) for i in ("calls", "reduction_chain"))
+    assert ids(out)[0] == "calls" and calls["confirmed"]["speedup"] == 6.0
+    assert red["confirmed"]["speedup"] == pytest.approx(1.2)
 
 
 # i = next[i] beside s += v[i]: the next index is loaded from the current one

@@ -287,6 +287,11 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                                                                       "(float constants)")
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
+    if exp == "vector_math":
+        # what -ffast-math does for the calls (a vector math library: glibc's libmvec), without reordering sums:
+        # beside a sum in the same loop (a softmax's), the two causes measured apart
+        return (_flags(spec, "-ffast-math", "-fno-associative-math"), size,
+                msg("a build with -ffast-math -fno-associative-math (vector math calls; sums kept in order)"))
     if exp == "reciprocal":
         # in a float kernel the reciprocal is a float's: its constants made float too, or a double constant's
         # reciprocal brings the conversions to double the division by it did not need (gcc divides a float sum by

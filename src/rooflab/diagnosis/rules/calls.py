@@ -2,7 +2,8 @@
 must set errno (gcc keeps the branch to sqrt on a cold path: the loop stays scalar). Tested, for sqrt, by a build
 with -fno-math-errno; for the functions no instruction computes (exp, log, sin, ...), which a vector math library
 computes several lanes at a time (glibc's libmvec, which gcc calls under -ffast-math), by a build with
--ffast-math. Complex multiplication and division as C99 defines them (a branch to __muldc3 for NaN results) are
+-ffast-math -fno-associative-math (the calls vectorized, any sum in the loop kept in order: -ffast-math's gain beyond
+it is the sum's). Complex multiplication and division as C99 defines them (a branch to __muldc3 for NaN results) are
 tested by a build with -fcx-limited-range."""
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def find(f: Facts) -> list[dict]:
                 msg("let the compiler call a vector math library, which computes {lanes} elements per call (glibc's "
                     "libmvec: gcc uses it under -ffast-math, or -fno-math-errno with #pragma omp simd and "
                     "-fopenmp-simd), or use one directly (SLEEF)", lanes=lanes),
-                ("fast_math",), test="fast_math"))
+                ("vector_math",), test="vector_math"))
             return out
         out.append(finding(
             ID, 2.0, [msg("the hot loop calls {names}", names=names)] + f.cause_remarks("call"),
