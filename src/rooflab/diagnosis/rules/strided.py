@@ -39,6 +39,10 @@ def find(f: Facts) -> list[dict]:
         return [records]
     l1 = f.traffic.get("l1_ratio")
     counted = excess is not None or l1 is not None
+    # counted or not, an innermost loop of the source walking a column while the loop waits for memory or carries an
+    # in-order sum (evidence of its own, whatever the traffic costs: LU's k loop, 1.67x reordered); counted, it also
+    # needs L1 to have brought in more than the model (its lines fetched again from L2 at each step)
+    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED else None
     share = reuse.traffic_share(f)
     if share is not None and share < reuse.PACES:
         # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
@@ -47,9 +51,6 @@ def find(f: Facts) -> list[dict]:
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
     named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and not f.refetched if counted else f.vb < f.isa_vb)
-    # counted or not, an innermost loop of the source walking a column while the loop waits for memory; counted,
-    # it also needs L1 to have brought in more than the model (its lines fetched again from L2 at each step)
-    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED else None
     if not ((excess or 0) >= EXCESS or named or walked):
         return []
     if walked and not ((excess or 0) >= EXCESS or named):
