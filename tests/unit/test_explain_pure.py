@@ -1038,6 +1038,36 @@ def test_perf_script_lines_become_samples_per_function_offset_of_the_kernels_lib
     assert runtime_samples(text, 100, lib) == (3, 2)
 
 
+def test_a_sample_in_a_function_the_kernel_calls_counts_where_the_kernel_called_it(tmp_path):
+    """perf's call chains (DWARF unwinding): time in libm's expf belongs to the loop that calls it, at the return
+    address in the kernel; inlined frames and samples that never pass through the kernel count nowhere."""
+    from rooflab.diagnosis.sampling import parse_script, runtime_samples
+
+    lib = tmp_path / "libk.so"
+    lib.write_bytes(b"")
+    text = (" 100 \n"
+            "\t           72c0e __expf_fma+0x6e (/usr/lib/x86_64-linux-gnu/libm.so.6)\n"
+            f"\t            1138 softmax+0xd8 ({lib})\n"
+            "\t           27249 __libc_start_call_main+0x79 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+            "\n"
+            " 100 \n"
+            "\t            1100 softmax+0xa0 (inlined)\n"
+            f"\t            1100 softmax+0xa0 ({lib})\n"
+            "\n"
+            " 101 \n"
+            "\t           1f0a0 gomp_barrier_wait_end+0x40 (/usr/lib/libgomp.so.1.0.0)\n"
+            "\t           1c2d0 gomp_thread_start+0x90 (/usr/lib/libgomp.so.1.0.0)\n"
+            "\n"
+            " 101 \n"
+            "\t           72c0e __expf_fma+0x6e (/usr/lib/x86_64-linux-gnu/libm.so.6)\n"
+            f"\t            1300 softmax._omp_fn.0+0x30 ({lib})\n"
+            "\t           1c2d0 gomp_thread_start+0x90 (/usr/lib/libgomp.so.1.0.0)\n"
+            f"  100    7f0010001238 softmax+0x40 ({lib})\n")
+    assert parse_script(text, lib) == {"softmax": {0xd8: 1, 0xa0: 1, 0x40: 1}, "softmax._omp_fn.0": {0x30: 1}}
+    # the team's thread: its expf in the region is the kernel's work, its barrier the runtime's
+    assert runtime_samples(text, 100, lib) == (2, 1)
+
+
 def test_the_sampled_loop_is_where_the_time_goes_not_the_busiest_looking_one():
     # two innermost loops: a vectorized one (more FP work per iteration) and a scalar in-order sum
     insns = asm.parse_objdump("""

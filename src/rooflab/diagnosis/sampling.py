@@ -20,37 +20,79 @@ from rooflab.kernels.user import task
 from rooflab.timing.harness import HarnessConfig
 
 SAMPLE_S = 0.1  # the kernel runs this long (one sample) while perf samples it: some 400 samples
-# perf script -F tid,ip,sym,symoff,dso: "  1234  7f0010001234 atax+0x40 (/path/libk.so)"
+# perf script -F tid,ip,sym,symoff,dso: "  1234  7f0010001234 atax+0x40 (/path/libk.so)"; with call chains, a line
+# with the thread id, then one line per frame, the sampled instruction first: "\t  7f0010001234 atax+0x40 (/path)"
 _LINE = re.compile(r"^\s*(\d+)\s+[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
+_HEAD = re.compile(r"^\s*(\d+)\s*$")
+_FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
+# frames as deep as this are read from the stack (perf's DWARF unwinding): a libm function called from a loop is a
+# frame or two below it
+STACK_BYTES = 8192
 
 
 def perf_path() -> str | None:
     return shutil.which("perf")
 
 
-def parse_script(text: str, library: str | Path) -> dict[str, dict[int, int]]:
-    """``perf script -F tid,ip,sym,symoff,dso`` lines: samples per byte offset, per function of ``library``."""
-    want = os.path.realpath(str(library))
-    out: dict[str, Counter] = {}
+def samples(text: str):
+    """(thread id, frames) per sample of ``perf script -F tid,ip,sym,symoff,dso`` output, each frame (function,
+    byte offset, object file), the sampled instruction first and its callers after it where perf recorded call
+    chains; frames of inlined functions (no object of their own) and unknown ones are left out."""
+    tid, frames = None, []
     for line in text.splitlines():
         m = _LINE.match(line)
-        if m and os.path.realpath(m.group(4)) == want:
-            out.setdefault(m.group(2), Counter())[int(m.group(3), 16)] += 1
+        if m:  # a sample on one line: no call chain
+            if tid is not None:
+                yield tid, frames
+            yield int(m.group(1)), [(m.group(2), int(m.group(3), 16), m.group(4))]
+            tid, frames = None, []
+            continue
+        h = _HEAD.match(line)
+        if h:
+            if tid is not None:
+                yield tid, frames
+            tid, frames = int(h.group(1)), []
+            continue
+        f = _FRAME.match(line)
+        if f and tid is not None and f.group(3) != "inlined":
+            frames.append((f.group(1), int(f.group(2), 16), f.group(3)))
+    if tid is not None:
+        yield tid, frames
+
+
+def _in_library(frames: list, want: str) -> tuple[str, int] | None:
+    """The first frame in the library ``want`` (a real path): the sampled instruction where it is there, else the
+    call in the kernel that led to it (a return address: the instruction after a call in its loop)."""
+    for sym, off, dso in frames:
+        if os.path.realpath(dso) == want:
+            return sym, off
+    return None
+
+
+def parse_script(text: str, library: str | Path) -> dict[str, dict[int, int]]:
+    """Samples per byte offset, per function of ``library``: a sample in a function the kernel calls (libm's expf)
+    counts where the kernel called it, so a loop's time includes its calls'."""
+    want = os.path.realpath(str(library))
+    out: dict[str, Counter] = {}
+    for _tid, frames in samples(text):
+        at = _in_library(frames, want)
+        if at:
+            out.setdefault(at[0], Counter())[at[1]] += 1
     return {k: dict(v) for k, v in out.items()}
 
 
 def runtime_samples(text: str, main_tid: int, library: str | Path) -> tuple[int, int]:
-    """(samples of the worker's other threads, those of them outside ``library``) from the same ``perf script``
-    lines. The other threads are an OpenMP team's: they run the kernel's parallel regions (in its library) and
-    otherwise the runtime's code and the operating system's, starting, scheduling and joining regions, spinning at
-    barriers and waking each other. The main thread is left out: it also makes and checks the arrays."""
+    """(samples of the worker's other threads, those of them outside ``library`` and not called from it) from the
+    same ``perf script`` lines. The other threads are an OpenMP team's: they run the kernel's parallel regions (in
+    its library, or in what it calls) and otherwise the runtime's code and the operating system's, starting,
+    scheduling and joining regions, spinning at barriers and waking each other. The main thread is left out: it
+    also makes and checks the arrays."""
     want = os.path.realpath(str(library))
     total = outside = 0
-    for line in text.splitlines():
-        m = _LINE.match(line)
-        if m and int(m.group(1)) != main_tid:
+    for tid, frames in samples(text):
+        if tid != main_tid:
             total += 1
-            outside += os.path.realpath(m.group(4)) != want
+            outside += _in_library(frames, want) is None
     return total, outside
 
 
@@ -67,14 +109,19 @@ def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S
         return None, "no worker process to sample", None
     with tempfile.TemporaryDirectory(prefix="rooflab-sample-") as d:
         data = Path(d) / "perf.data"
-        try:
-            rec = subprocess.Popen([perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", str(pid), "-o",
-                                    str(data)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True, errors="replace")
-        except OSError as exc:
-            return None, f"perf could not start: {exc}", None
-        try:
+        base = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", str(pid), "-o", str(data)]
+        # with call chains where perf can unwind the stack (the time in what a loop calls is the loop's), else
+        # without
+        for cmd in ([*base, "--call-graph", f"dwarf,{STACK_BYTES}"], base):
+            try:
+                rec = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, text=True, errors="replace")
+            except OSError as exc:
+                return None, f"perf could not start: {exc}", None
             time.sleep(0.1)  # perf attaches to the worker's threads
+            if rec.poll() is None:
+                break
+        try:
             if rec.poll() is not None:
                 said = (rec.stderr.read() if rec.stderr else "").strip().splitlines()
                 return None, f"perf record could not sample the worker: {said[0] if said else rec.returncode}", None
