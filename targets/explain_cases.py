@@ -300,6 +300,23 @@ CASES = {
     "b15_sgemm_ijk": (SPEC, "b15_sgemm_ijk", "strided", None, None),
     "b15_bit_counts": (SPEC, "b15_bit_counts", "clean", None, None),
     "b15_clamp_i32": (SPEC, "b15_clamp_i32", "clean", None, None),
+    # a sixteenth set, each answer written here before its first run (targets/explain/blind16.c): the norm's and the
+    # parallel GEMV's sums are in order (gcc vectorizes their products and adds them one by one), the row scan
+    # carries its sum along j, the argmax keeps a branch that updates two values, the column-major sum walks by
+    # columns and every_third uses a third of each line, exp is a call, the float gain goes through double; the
+    # rest vectorize (powf(x, 2) is x * x, the divisions by constants are multiplications)
+    "b16_norm2": (SPEC, "b16_norm2", "reduction_chain", None, None),
+    "b16_row_scan": (SPEC, "b16_row_scan", "dependency_chain", None, None),
+    "b16_flip_h": (SPEC, "b16_flip_h", "clean", None, None),
+    "b16_gemv_omp": (SPEC, "b16_gemv_omp", "reduction_chain", None, None),
+    "b16_counts_to_float": (SPEC, "b16_counts_to_float", "clean", None, None),
+    "b16_every_third": (SPEC, "b16_every_third", "strided", None, None),
+    "b16_split_time": (SPEC, "b16_split_time", "clean", None, None),
+    "b16_squares_powf": (SPEC, "b16_squares_powf", "clean", None, None),
+    "b16_exps": (SPEC, "b16_exps", "calls", None, None),
+    "b16_argmax": (SPEC, "b16_argmax", "control_flow", None, None),
+    "b16_madd_cm": (SPEC, "b16_madd_cm", "strided", None, None),
+    "b16_gain_f": (SPEC, "b16_gain_f", "conversions", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
