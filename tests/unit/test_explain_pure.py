@@ -487,6 +487,19 @@ def test_a_running_maximum_of_a_scalar_loop_is_an_in_order_reduction_tested_by_f
     assert "reduction_chain" not in ids(diagnose(code({**loop, "vector_bits": 512}, pragmas=pragmas), row(), CTX))
 
 
+def test_a_maximum_kept_with_its_position_is_control_flow_no_flag_vectorizes():
+    # an argmax: the branch sets the maximum and where it is; a loop without braces governs the whole if
+    src = "{ for (long i = 1; i < n; i++)\n if (x[i] > best) {\n best = x[i];\n k = i;\n }\n at[0] = k; }"
+    assert select_reductions(src) == [{"var": "best", "op": "max", "with": "k"}]
+    assert select_reductions("{ for (i = 0; i < n; i++) { if (m > x[i]) { m = x[i]; k = i; } } }")[0]["with"] == "k"
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "scalar_fp": 0, "branches": 1}
+    pragmas = {"omp": False, "select_reductions": [{"var": "best", "op": "max", "with": "k"}]}
+    fs = diagnose(code(loop, pragmas=pragmas), row(of_roof=0.12, cycles_per_iteration=2.0), CTX)
+    assert fs[0]["id"] == "control_flow" and "reduction_chain" not in ids(fs)
+    assert "sets k with it" in text(fs[0]["evidence"][0]) and "second pass" in text(fs[0]["advice"])
+    assert "reduction(max:best)" in text(fs[0]["advice"]) and "第二遍" in text(fs[0]["advice"], "zh")
+
+
 def test_a_libm_call_kept_for_errno_outside_a_full_width_loop_is_no_finding():
     # double norm(x) { s += x[i]*x[i] ...; return sqrt(s); }: gcc's remark about the sqrt after the loop
     remarks = [{"line": 9, "kind": "missed", "text": "statement clobbers memory: _5 = sqrt (s_3);"}]

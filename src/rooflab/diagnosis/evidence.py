@@ -10,7 +10,7 @@ from rooflab.counters.count import count_kernel
 from rooflab.counters.perf import ToolTimeout
 from rooflab.diagnosis.experiments import scaled_size
 from rooflab.diagnosis.interchange import ACCESS as _ACCESS
-from rooflab.diagnosis.interchange import closing
+from rooflab.diagnosis.interchange import closing, statement_end
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row
@@ -65,7 +65,7 @@ def source_innermost_loops(body: str) -> list[tuple[str, str]]:
         head_end = _closing(body, body.index("(", m.start()), "(", ")")
         rest = body[head_end:].lstrip()
         start = len(body) - len(rest)
-        end = _closing(body, start, "{", "}") if rest.startswith("{") else body.find(";", start) + 1
+        end = statement_end(body, start)  # a block, or the one statement (an if with its block) it governs
         inner = body[start:end]
         if end > start and not _FOR_HEAD.search(inner):
             out.append((m.group(1), inner))
@@ -218,17 +218,26 @@ def _same(x: str, y: str) -> bool:
 def select_reductions(body: str) -> list[dict]:
     """Running maxima and minima kept in a scalar by an innermost loop (``if (x[i] > m) m = x[i];``,
     ``m = x[i] > m ? x[i] : m;``, ``m = fmax(m, x[i]);``), not stored at each element (that is a scan). The compiler
-    vectorizes them only where NaN and -0.0 need not be ordered (-ffinite-math-only, -fno-signed-zeros).
-    [{var, op: "max" | "min"}]"""
+    vectorizes them only where NaN and -0.0 need not be ordered (-ffinite-math-only, -fno-signed-zeros), and not
+    at all where the branch also sets another scalar with it (``with``: an argmax's position).
+    [{var, op: "max" | "min", with?}]"""
     out: list[dict] = []
     for _, inner in source_innermost_loops(body):
         found = []
+        carried: dict[str, str] = {}  # var -> another scalar its branch sets with it (the maximum's position)
         for m in _IF_SELECT.finditer(inner):
             a, b, var, val, op = m["a"], m["b"], m["var"], m["val"], m["op"]
             if _same(b, var) and _same(a, val):  # if (x > m) m = x: a maximum
                 found.append((var, "max" if op.startswith(">") else "min"))
             elif _same(a, var) and _same(b, val):  # if (m < x) m = x
                 found.append((var, "max" if op.startswith("<") else "min"))
+            else:
+                continue
+            brace = inner.find("{", m.start(), m.end())
+            end = closing(inner, brace, "{", "}") if brace >= 0 else -1
+            others = [w for w in _SCALAR_SET.findall(inner[m.end():end]) if w != var] if end > 0 else []
+            if others:
+                carried[var] = others[0]
         for m in _TERNARY_SELECT.finditer(inner):
             a, b, var, c, d, op = m["a"], m["b"], m["var"], m["c"], m["d"], m["op"]
             if _same(b, var) and _same(c, a) and _same(d, var):  # m = x > m ? x : m
@@ -241,8 +250,12 @@ def select_reductions(body: str) -> list[dict]:
         for var, op in found:
             scan = re.search(rf"\]\s*=\s*{re.escape(var)}\s*;", inner)
             if not scan and all(o["var"] != var for o in out):
-                out.append({"var": var, "op": op})
+                out.append({"var": var, "op": op, **({"with": carried[var]} if var in carried else {})})
     return out
+
+
+# a scalar set in a statement of its own (k = i;), not an element (a[i] = ...) nor a comparison
+_SCALAR_SET = re.compile(r"(?:^|[;{}\s])([A-Za-z_]\w*)\s*=(?!=)")
 
 
 _FOR_CONDITION = re.compile(r"\bfor\s*\([^;]*;([^;]*);")

@@ -54,16 +54,26 @@ def closing(text: str, i: int, open_c: str, close_c: str) -> int:
     return -1
 
 
-def _statement_end(text: str, i: int) -> int:
-    """The index just past the statement starting at ``i`` (a block, a for loop or a simple statement)."""
+_HEADED = re.compile(r"(?:for|while|if)\s*\(")
+_ELSE = re.compile(r"\s*else\b")
+
+
+def statement_end(text: str, i: int) -> int:
+    """The index just past the statement starting at ``i`` (a block; a for or while loop, or an if with its else,
+    and the statement each governs; a simple statement); -1 where it does not end."""
     while i < len(text) and text[i].isspace():
         i += 1
     if text.startswith("{", i):
         return closing(text, i, "{", "}")
-    m = _FOR.match(text, i)
+    m = _HEADED.match(text, i)
     if m:
         close = closing(text, m.end() - 1, "(", ")")
-        return -1 if close < 0 else _statement_end(text, close)
+        end = -1 if close < 0 else statement_end(text, close)
+        if end > 0 and m.group(0).startswith("if"):
+            e = _ELSE.match(text, end)
+            if e:
+                return statement_end(text, e.end())
+        return end
     depth = 0
     for j in range(i, len(text)):
         c = text[j]
@@ -87,7 +97,7 @@ def _loop_at(text: str, i: int) -> _Loop | None:
         return None
     head = text[m.end():close - 1]
     h = _HEAD.fullmatch(head)
-    end = _statement_end(text, close)
+    end = statement_end(text, close)
     if not h or end < 0:
         return None
     return _Loop(i, head, h.group(1), close, end, text[close:end])
@@ -100,7 +110,7 @@ def _statements(text: str) -> list[str] | None:
         at = pos + len(text[pos:]) - len(text[pos:].lstrip())
         if text.startswith(("#", "{"), at) or _FOR.match(text, at) or re.match(r"(?:if|while|do|switch)\b", text[at:]):
             return None
-        end = _statement_end(text, at)
+        end = statement_end(text, at)
         if end < 0:
             return None
         out.append(" ".join(text[at:end].split()))

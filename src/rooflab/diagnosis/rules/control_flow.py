@@ -3,7 +3,7 @@ data-dependent branch mispredicts on data it cannot predict."""
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules.facts import Facts, errno_calls, finding
+from rooflab.diagnosis.rules.facts import Facts, errno_calls, finding, measured_cycles
 from rooflab.i18n import msg
 
 ID = "control_flow"
@@ -27,16 +27,37 @@ def applies(f: Facts) -> bool:
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
     # the branch of a running maximum is the reduction's finding
     if not (loop.get("branches") or _early_exit(loop)) or f.vb >= f.isa_vb or errno_calls(f.code) or \
-            loop.get("calls") or loop.get("side_calls") or f.select_reduction:
+            loop.get("calls") or loop.get("side_calls") or any(not s.get("with") for s in f.select_reduction):
         return False
+    if _with_position(f):
+        return True  # the branch keeps a maximum and its position: no flag if-converts that
     # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
     return "control_flow" in f.causes or not (f.vb or {"aliasing", "call", "stride", "reduction"} & set(f.causes))
+
+
+def _with_position(f: Facts) -> dict | None:
+    """A running maximum or minimum whose branch also sets another scalar (its position: an argmax)."""
+    return next((s for s in f.select_reduction if s.get("with")), None)
 
 
 def find(f: Facts) -> list[dict]:
     if not applies(f):
         return []
     width = msg("runs on {bits}-bit vectors", bits=f.vb) if f.vb else msg("is scalar")
+    sel = _with_position(f)
+    if sel:
+        ev = [msg("the hot loop's branch keeps a running {op} in {var} and sets {other} with it, and it {width}",
+                  op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"], other=sel["with"],
+                  width=width)]
+        if f.row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(f.row))
+        why = msg("a branch that updates two values together (a maximum and where it is): compilers if-convert and "
+                  "vectorize neither, whatever the flags, so the loop compares one element at a time")
+        change = msg("find the {op} first (a reduction the compiler vectorizes: {pragma}), then its position in a "
+                     "second pass; or keep a {op} and a position per vector lane and combine them after the loop",
+                     op=msg("maximum") if sel["op"] == "max" else msg("minimum"),
+                     pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})")
+        return [finding(ID, f.lanes, ev + f.cause_remarks("control_flow"), why, change)]
     if f.loop.get("branches"):
         ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
                   n=f.loop["branches"], width=width)]

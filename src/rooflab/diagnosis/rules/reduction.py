@@ -36,8 +36,10 @@ def find(f: Facts) -> list[dict]:
     # a running maximum computed by a call (m = fmax(m, x[i])) is first a call per element: calls' finding says so,
     # with the same test and the same flags
     minmax_call = any(c.rstrip("fl") in ("fmin", "fmax") for c in f.loop.get("calls") or ())
-    if f.select_reduction and not (f.reduction or f.in_memory or f.loop.get("pointer_chains") or minmax_call):
-        sel = f.select_reduction[0]
+    # one whose branch also keeps its position (an argmax) no flag vectorizes: control flow's finding says so
+    plain = [s for s in f.select_reduction if not s.get("with")]
+    if plain and not (f.reduction or f.in_memory or f.loop.get("pointer_chains") or minmax_call):
+        sel = plain[0]
         ev = [msg("the loop keeps a running {op} in {var} and stays scalar: each comparison waits for the result "
                   "of the last one", op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"])]
         if f.row.get("cycles_per_iteration"):
