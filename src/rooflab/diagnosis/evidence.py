@@ -159,7 +159,7 @@ def partial_records(text: str, body: str) -> list[dict]:
     out: list[dict] = []
     for var, inner in source_innermost_loops(body):
         used: dict[str, set] = {}
-        for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]\s*\.\s*([A-Za-z_]\w*)", inner):
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]\s*\.\s*([A-Za-z_]\w*)", inner):
             name, index, fld = m.groups()
             if name in typed and re.search(rf"\b{re.escape(var)}\b", index) and \
                     fld in layouts[typed[name]]["fields"]:
