@@ -1051,6 +1051,14 @@ def test_perf_script_lines_become_samples_per_function_offset_of_the_kernels_lib
     assert runtime_samples(text, 100, lib) == (3, 2)
 
 
+def test_the_sampling_rate_aims_at_a_few_hundred_samples_however_long_a_call():
+    from rooflab.diagnosis.sampling import MAX_RATE, MIN_RATE, SAMPLES, sampling_rate
+
+    assert sampling_rate(0.1, 1e-4) == MAX_RATE  # short calls: a tenth of a second at the highest rate
+    assert sampling_rate(0.1, 0.7) == int(SAMPLES / 0.7)  # a GEMM's 0.7 s call: about SAMPLES in all
+    assert sampling_rate(0.1, 1000.0) == MIN_RATE and sampling_rate(0.1, None) == MAX_RATE
+
+
 def test_a_sample_in_a_function_the_kernel_calls_counts_where_the_kernel_called_it(tmp_path):
     """perf's call chains (DWARF unwinding): time in libm's expf belongs to the loop that calls it, at the return
     address in the kernel; inlined frames and samples that never pass through the kernel count nowhere."""

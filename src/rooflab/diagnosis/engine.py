@@ -40,7 +40,7 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
     return pred
 
 
-def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict) -> dict:
+def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict, call_s: float | None = None) -> dict:
     """The hot loop by where the samples fall (perf on the worker), when that is another loop than the one that
     does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
     was chosen."""
@@ -54,7 +54,7 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict)
     if loops <= 1 and not spec.openmp:
         return {"hot_loop": {"by": "only loop"}}
     session.progress(f"explain: {spec.name}: sampling where its time goes")
-    samples, why, runtime = sample_offsets(session, spec, lib, size)
+    samples, why, runtime = sample_offsets(session, spec, lib, size, call_s=call_s)
     shares = {"runtime_share": runtime[1] / runtime[0]} if runtime and runtime[0] else {}
     if samples is None or (one and not samples):
         return {"hot_loop": {"by": "only loop" if one else "work", **({} if one else {"why": why}), **shares}}
@@ -129,7 +129,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         started = begun if i == 0 else time.monotonic()  # the first size's budget includes the build
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if i == 0 and not row.get("error") and code.get("loop"):
-            code.update(_where_the_time_goes(session, spec, lib, size, code))
+            code.update(_where_the_time_goes(session, spec, lib, size, code, row.get("time_s")))
             before = code["access"]
             ctx.update(_roofs(roofline, spec, cpus, code))
             if code["access"] != before:  # the loop the time goes to accesses memory otherwise: its roofs
@@ -171,8 +171,15 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                     blas_reference_run(session, spec, lib, size_at, rounds=rounds, threads=busy),
                     ctx["roofs_all"] if busy > 1 else ctx["roofs"])
             if evidence.traffic_tells(row):
-                session.progress(f"explain: {row['label']}: counting its memory traffic")
-                row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row)
+                # within the kernel's budget, leaving the leading experiment its rounds
+                left = KERNEL_BUDGET_S[quick] - (time.monotonic() - started) - 2 * call_s * (MIN_ROUNDS + 2)
+                if left >= evidence.TRAFFIC_MIN_S:
+                    session.progress(f"explain: {row['label']}: counting its memory traffic")
+                    row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row,
+                                                      timeout_s=min(evidence.TRAFFIC_TIMEOUT_S, left))
+                else:
+                    row["traffic"] = {"skipped": msg("not counted: the kernel's time budget ({b}) is spent",
+                                                     b=seconds(KERNEL_BUDGET_S[quick]))}
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
                     "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
                     "thread_slots": (code.get("pragmas") or {}).get("thread_slots"),

@@ -542,6 +542,7 @@ CACHEGRIND_SLOWDOWN = 100  # cachegrind runs a kernel 20 to 100 times slower tha
 TRAFFIC_BUDGET_S = 6.0  # the most one count may take; beyond it, a smaller size in the same level is counted
 # the count is stopped past this: the estimate above can be far off (a vectorized GEMM ran 8x longer than it said)
 TRAFFIC_TIMEOUT_S = 2 * TRAFFIC_BUDGET_S
+TRAFFIC_MIN_S = 2.0  # a count that may not take this long (the kernel's time budget nearly spent) is not started
 LEVEL_NUMBER = {"L1": 1, "L2": 2, "L3": 3}
 
 
@@ -588,7 +589,8 @@ def counted_size(spec: KernelSpec, size: dict, row: dict) -> tuple[dict, str | N
                    "data in {level}", t=est, level=level)
 
 
-def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict) -> dict:
+def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict,
+            timeout_s: float = TRAFFIC_TIMEOUT_S) -> dict:
     """Memory traffic per call implied by the counted misses, against the bytes the spec's model counts, at each
     level: ``l1_bytes`` (D1 misses: what L1 fetched), ``ll_bytes`` (misses of the simulated last level
     ``ll_level``), and ``holding_bytes``, the traffic out of the level that holds the working set (for data in L2,
@@ -603,9 +605,9 @@ def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict) ->
     last = 2 if level == "L3" else None
     try:
         c = count_kernel(spec, at, 2, machine, hotspots=False, progress=progress, last_level=last,
-                         timeout_s=TRAFFIC_TIMEOUT_S)
+                         timeout_s=timeout_s)
     except ToolTimeout:
-        return {"skipped": msg("not counted: cachegrind did not finish within {t:.0f} s at {size}", t=TRAFFIC_TIMEOUT_S,
+        return {"skipped": msg("not counted: cachegrind did not finish within {t:.0f} s at {size}", t=timeout_s,
                                size=" ".join(f"{k}={v}" for k, v in at.items()))}
     except RooflabError as exc:
         return {"error": str(exc)}

@@ -96,7 +96,19 @@ def runtime_samples(text: str, main_tid: int, library: str | Path) -> tuple[int,
     return total, outside
 
 
-def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S
+def sampling_rate(seconds: float, call_s: float | None) -> int:
+    """Samples a second for about SAMPLES in all over the sampled run: at least ``seconds``, or one call where a
+    call is longer (each sample carries STACK_BYTES of stack, which perf unwinds afterwards: a GEMM's 0.7 s call
+    at 4,000 a second took 16 s to unwind)."""
+    run = max(seconds, call_s or 0.0)
+    return int(min(MAX_RATE, max(MIN_RATE, SAMPLES / run)))
+
+
+SAMPLES = 400
+MAX_RATE, MIN_RATE = 4000, 50
+
+
+def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S, call_s: float | None = None
                    ) -> tuple[dict[str, dict[int, int]] | None, str | None, tuple[int, int] | None]:
     """(samples per function of the kernel's library and byte offset, None, (samples of the worker's other
     threads, those outside the kernel's library): see :func:`runtime_samples`) or (None, why there are none, the
@@ -109,7 +121,8 @@ def sample_offsets(session, spec, lib, size: dict, seconds: float = SAMPLE_S
         return None, "no worker process to sample", None
     with tempfile.TemporaryDirectory(prefix="rooflab-sample-") as d:
         data = Path(d) / "perf.data"
-        base = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", str(pid), "-o", str(data)]
+        base = [perf, "record", "-q", "-e", "cpu-clock", "-F", str(sampling_rate(seconds, call_s)), "-p", str(pid),
+                "-o", str(data)]
         # with call chains where perf can unwind the stack (the time in what a loop calls is the loop's), else
         # without
         for cmd in ([*base, "--call-graph", f"dwarf,{STACK_BYTES}"], base):
