@@ -428,6 +428,19 @@ def test_one_thread_of_several_cpus_with_a_pragma_built_without_openmp():
                                                      "vector_bits": 512}), short, ctx))
 
 
+def test_one_thread_at_its_own_roof_is_told_to_use_the_other_cpus_and_nothing_about_its_loop():
+    # a row scan at 99% of its one-thread L3 roof, a chain in its loop, another CPU idle
+    ctx = {**CTX, "cpus": 2}
+    every = {"threads": 2, "of_roof": 0.5, "roof_flops_per_s": 4e9, "level": "L3"}
+    pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 4.0, "block_rthroughput": 1.0,
+            "bound": "dependencies", "dependency_share": 0.9}
+    r = row(of_roof=0.99, level="L3", all_threads=every, cycles_per_iteration=4.2)
+    assert ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), r, ctx)) == ["single_thread"]
+    # below its own roof, the chain is told as well
+    slow = row(of_roof=0.4, level="L3", all_threads={**every, "of_roof": 0.2}, cycles_per_iteration=4.2)
+    assert "reduction_chain" in ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, ctx))
+
+
 def test_threads_gain_no_more_bandwidth_than_a_memory_bound_kernel_really_moves():
     ctx = {**CTX, "cpus": 2}
     every = {"threads": 2, "of_roof": 0.44, "roof_flops_per_s": 8e9, "level": "DRAM"}

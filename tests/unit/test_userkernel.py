@@ -323,3 +323,7 @@ def test_a_spec_loaded_for_some_kernels_reads_the_others_no_further_than_their_n
     assert [k.name for k in load_spec(tmp_path / "k.toml", ("good",))] == ["good"]
     with pytest.raises(SpecError, match=r"no kernel named nope in the spec \(it has: good, odd\)"):
         load_spec(tmp_path / "k.toml", ("nope",))
+    # a kernel without a name is named by its function
+    text = (tmp_path / "k.toml").read_text().replace('name = "good"\n', "").replace('name = "odd"\n', "")
+    (tmp_path / "k.toml").write_text(text)
+    assert [k.name for k in load_spec(tmp_path / "k.toml", ("good",))] == ["good"]

@@ -482,11 +482,13 @@ def load_spec(path: str | Path, only: tuple[str, ...] = ()) -> list[KernelSpec]:
     if not isinstance(kernels, list) or not kernels or not all(isinstance(k, dict) for k in kernels):
         raise SpecError(f"{path}: kernel: [[kernel]] must be a list of tables")
     if only:
-        written = [k.get("name") for k in kernels if isinstance(k.get("name"), str)]
+        # a kernel is named by its name, else by its function (either may be shared by all the kernels)
+        names = [{**raw, **k}.get("name") or {**raw, **k}.get("function") for k in kernels]
+        written = [n for n in names if isinstance(n, str)]
         missing = [n for n in only if n not in written]
         if missing:
             raise SpecError(f"no kernel named {', '.join(missing)} in the spec (it has: {', '.join(written)})")
-        kernels_at = [(i, k) for i, k in enumerate(kernels) if k.get("name") in only]
+        kernels_at = [(i, k) for i, (k, n) in enumerate(zip(kernels, names)) if n in only]
     else:
         kernels_at = list(enumerate(kernels))
     out = [_kernel({**raw, **k}, base, f"{path}: kernel {i + 1}", path) for i, k in kernels_at]

@@ -5,7 +5,7 @@ the roof of the arrays it only writes. Subnormal numbers in its arrays are named
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import denormals, working_set, write_allocate
+from rooflab.diagnosis.rules import denormals, threads, working_set, write_allocate
 from rooflab.diagnosis.rules.imbalance import idle_threads
 from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, blas_roof, finding, reference_evidence
 from rooflab.i18n import msg
@@ -42,10 +42,23 @@ def at_roof(f: Facts) -> bool:
     return bool(row.get("bound") == "compute" and blas and fast >= 0.95 * blas)
 
 
+def alone_at_own_roof(f: Facts) -> bool:
+    """One thread of several CPUs (see Facts.alone), at its own one-thread roof: nothing in the loop holds it back,
+    only the CPUs it leaves idle."""
+    live = {} if (f.row.get("reference") or {}).get("slow") else f.row.get("reference") or {}
+    top = max(f.eff.get("of_roof") or 0, f.eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
+    return f.alone and top >= AT_ROOF
+
+
 def find(f: Facts) -> list[dict] | None:
-    """None when the kernel is not at its roof (the other rules then speak); else its only finding(s)."""
+    """None when the kernel is not at its roof (the other rules then speak); else its only finding(s). One thread
+    at its own roof while other CPUs idle is told to use them, and nothing about its loop (a row scan at 99% of
+    its L3 roof was also told its chain, which an unrolled build left as it was)."""
     if not at_roof(f):
-        return None
+        if not alone_at_own_roof(f):
+            return None
+        ws = working_set.at_roof_of_a_slower_level(f.row, f.ctx)
+        return [*threads.find(f), *([ws] if ws else []), *write_allocate.find(f)]
     row, eff, of_roof = f.row, dict(f.eff), f.of_roof
     ws = working_set.at_roof_of_a_slower_level(row, f.ctx)
     if ws is not None:  # at the roof of a level its data could be kept above
