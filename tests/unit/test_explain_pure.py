@@ -2151,6 +2151,11 @@ def test_findings_confirmed_by_nested_builds_rank_together_by_what_the_whole_bui
     # -ffast-math adding little in all (1.55x): each share small, the bound of two CPUs goes first
     out = weigh(fs(), [errno, experiment("fast_math", "faster", 1.55)], time_s=1.0)
     assert ids(out)[0] == "single_thread"
+    # the sums' share larger than the call's (errno 1.31x, 2.14x in all): the narrower build's finding still first
+    out = weigh(fs(), [experiment("no_math_errno", "faster", 1.31),
+                       {**experiment("fast_math", "faster", 2.14), "a_time_s": 1.0}], time_s=1.0)
+    assert ids(out) == ["calls", "reduction_chain", "single_thread"]
+    assert out[1]["saving_s"] > out[0]["saving_s"] and out[1]["confirmed"]["beyond"] == "no_math_errno"
 
 
 def test_fast_math_that_changed_the_loop_measures_what_partial_sums_give():

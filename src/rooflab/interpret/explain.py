@@ -116,7 +116,8 @@ def _joint(findings: list[dict], by_id: dict[str, dict], experiments: list[dict]
     """Two findings confirmed by nested builds (-fno-math-errno for a call, -ffast-math beyond it for the sums)
     each hold a share of the whole build's gain: together they save what that build measured, which they rank by
     beside advice whose saving is a bound (more CPUs: an n-body loop, 1.48x from errno and 2.10x from -ffast-math
-    in all, against two CPUs' 2x at best)."""
+    in all, against two CPUs' 2x at best); between them, the narrower build's finding goes first, whichever share
+    came out larger (the wider build's is marked ``beyond``)."""
     whole = {e["id"]: e for e in experiments if not e.get("error")}
     for eid, e in by_id.items():
         full = whole.get(eid) or {}
@@ -127,6 +128,8 @@ def _joint(findings: list[dict], by_id: dict[str, dict], experiments: list[dict]
             c = f.get("confirmed") or {}
             if c.get("experiment") in (eid, e["beyond"]) and not (c.get("surrogate") or c.get("bound")):
                 c["joint_saving_s"] = max(c.get("joint_saving_s") or 0.0, joint)
+                if c["experiment"] == eid:
+                    c["beyond"] = e["beyond"]  # the wider build's share: after the narrower one's
 
 
 # builds whose flags include another experiment's: -ffast-math also drops errno (-fno-math-errno) and the C99
@@ -195,9 +198,12 @@ def _sorted(findings: list[dict]) -> list[dict]:
         # whose test left the loop as it was (-ffast-math on a sum walking a column it cannot vectorize) tested
         # nothing, so it goes after one whose own evidence stands (the column walk's traffic, counted)
         untested = bool((f.get("inconclusive") or {}).get("loop_unchanged"))
-        # findings confirmed together by nested builds rank by what they measured together, then by their share
-        joint = (f.get("confirmed") or {}).get("joint_saving_s") or 0.0
-        return bool(f.get("refuted")), -max(f["saving_s"], joint) * weight, -f["saving_s"], untested
+        # findings confirmed together by nested builds rank by what they measured together, the narrower build's
+        # first (-fno-math-errno before -ffast-math: the first step, and one that changes no result)
+        c = f.get("confirmed") or {}
+        joint = c.get("joint_saving_s") or 0.0
+        return bool(f.get("refuted")), -max(f["saving_s"], joint) * weight, bool(c.get("beyond")), -f["saving_s"], \
+            untested
 
     # a finding whose cause another's fix removes too (conflict misses of a column walk that an interchange makes
     # contiguous) goes right after that one, which can then save at least as much
