@@ -172,7 +172,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                     ctx["roofs_all"] if busy > 1 else ctx["roofs"])
             if evidence.traffic_tells(row):
                 # within the kernel's budget, leaving the leading experiment its rounds
-                left = KERNEL_BUDGET_S[quick] - (time.monotonic() - started) - 2 * call_s * (MIN_ROUNDS + 2)
+                left = KERNEL_BUDGET_S[quick] - (time.monotonic() - started) - least_experiment_s(call_s)
                 if left >= evidence.TRAFFIC_MIN_S:
                     session.progress(f"explain: {row['label']}: counting its memory traffic")
                     row["traffic"] = evidence.traffic(spec, size, session.machine, session.progress, row,
@@ -206,7 +206,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                                 "id": exp, "what": msg("experiment {id}", id=exp), "finding": f["id"],
                                 "error_kind": "budget",
                                 "error": msg("its paired rounds (about {t}) would take this kernel past its budget "
-                                             "of {b}", t=seconds(at_s * 2 * (MIN_ROUNDS + 2)),
+                                             "of {b}", t=seconds(least_experiment_s(at_s)),
                                              b=seconds(KERNEL_BUDGET_S[quick]))})
                             continue
                         try:
@@ -237,6 +237,12 @@ def paired_rounds(time_s: float, quick: bool) -> int:
 # the time one kernel at one size may take, experiments included: the leading finding's experiment always runs (with
 # fewer rounds, never under MIN_ROUNDS, where its full rounds would overrun); a later one only where its rounds fit
 KERNEL_BUDGET_S = {True: 30.0, False: 120.0}
+
+
+def least_experiment_s(call_s: float) -> float:
+    """The least an experiment takes, a call of the original taking ``call_s`` (the variant's taken as long):
+    MIN_ROUNDS paired rounds, a warm-up and the check."""
+    return 2 * max(call_s, 0.0) * (MIN_ROUNDS + 2)
 
 
 def within_budget(elapsed_s: float, call_s: float, rounds: int, first: bool, quick: bool) -> int | None:

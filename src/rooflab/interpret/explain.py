@@ -66,7 +66,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
     same vector width, FMAs, adds, loads and stores: -ffast-math on a loop the compiler still cannot vectorize): it
     tested nothing, so it is inconclusive, never a refutation, and bounds nothing (PolyBench's atax: -ffast-math
     cannot vectorize a row sum the output may alias, yet partial sums in the source would)."""
-    by_id = _beyond_included({e["id"]: e for e in experiments if not e.get("error")})
+    ran = {e["id"]: e for e in experiments if not e.get("error")}
+    by_id = _beyond_included(ran)
     for f in findings:
         # the experiment that tests it directly: its own where it names one (a chain kept in memory: restrict),
         # else the usual test of its kind (unrolling beside a dependency chain is a control, not a test)
@@ -108,17 +109,16 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         else:
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
             f["saving_s"] = 0.0
-    _joint(findings, by_id, experiments, time_s)
+    _joint(findings, by_id, ran, time_s)
     return _sorted(findings)
 
 
-def _joint(findings: list[dict], by_id: dict[str, dict], experiments: list[dict], time_s: float | None) -> None:
+def _joint(findings: list[dict], by_id: dict[str, dict], whole: dict[str, dict], time_s: float | None) -> None:
     """Two findings confirmed by nested builds (-fno-math-errno for a call, -ffast-math beyond it for the sums)
     each hold a share of the whole build's gain: together they save what that build measured, which they rank by
     beside advice whose saving is a bound (more CPUs: an n-body loop, 1.48x from errno and 2.10x from -ffast-math
     in all, against two CPUs' 2x at best); between them, the narrower build's finding goes first, whichever share
     came out larger (the wider build's is marked ``beyond``)."""
-    whole = {e["id"]: e for e in experiments if not e.get("error")}
     for eid, e in by_id.items():
         full = whole.get(eid) or {}
         if not e.get("beyond") or full.get("verdict") != "faster" or not (time_s or full.get("a_time_s")):
