@@ -322,6 +322,18 @@ CASES = {
     "b16_argmax": (SPEC, "b16_argmax", "dependency_chain", None, None),
     "b16_madd_cm": (SPEC, "b16_madd_cm", "strided", None, None),
     "b16_gain_f": (SPEC, "b16_gain_f", "conversions", None, None),
+    "b17_abt": (SPEC, "b17_abt", "reduction_chain", None, None),
+    "b17_aos_drift": (SPEC, "b17_aos_drift", "clean", None, None),
+    "b17_row_div": (SPEC, "b17_row_div", "div_sqrt", None, None),
+    "b17_sym_add": (SPEC, "b17_sym_add", "strided", None, None),
+    "b17_softplus_f": (SPEC, "b17_softplus_f", "calls", None, None),
+    "b17_count_omp": (SPEC, "b17_count_omp", "clean", None, None),
+    "b17_axpy_dyn1": (SPEC, "b17_axpy_dyn1", "omp_overhead", None, None),
+    "b17_sum_f2d": (SPEC, "b17_sum_f2d", "reduction_chain", None, None),
+    "b17_sparse_dot": (SPEC, "b17_sparse_dot", "control_flow", None, None),
+    "b17_absdiff": (SPEC, "b17_absdiff", "clean", None, None),
+    "b17_to_rowcol": (SPEC, "b17_to_rowcol", "int_div", None, None),
+    "b17_scatter_add": (SPEC, "b17_scatter_add", "indirect", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
