@@ -1102,6 +1102,35 @@ def test_a_sample_in_a_function_the_kernel_calls_counts_where_the_kernel_called_
     assert runtime_samples(text, 100, lib) == (2, 1)
 
 
+def test_a_sample_in_the_openmp_runtime_is_overhead_even_where_the_kernel_called_it(tmp_path):
+    """A dynamic schedule asks libgomp for each next iteration from the kernel's own region: that time is the
+    runtime's (OpenMP overhead), not the loop's, in both the loop's samples and the team's runtime share."""
+    from rooflab.diagnosis.sampling import parse_script, runtime_samples
+
+    lib = tmp_path / "libk.so"
+    lib.write_bytes(b"")
+    text = (" 101 \n"
+            "\t            e732 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+            f"\t            1300 axpy._omp_fn.0+0x50 ({lib})\n"
+            "\n"
+            " 101 \n"
+            "\tffffffff8223b5a6 do_syscall_64+0x46 ([kernel.kallsyms])\n"
+            "\t           2c0c0 syscall+0x1d (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+            f"\t            1300 axpy._omp_fn.0+0x60 ({lib})\n"
+            "\n"
+            " 101 \n"
+            f"\t            1310 axpy._omp_fn.0+0x70 ({lib})\n"
+            "\t           1c2d0 gomp_thread_start+0x90 (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+            "\n"
+            " 101 \n"
+            "\t           4c0c0 __memcpy_avx512+0x1d (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+            f"\t            1310 axpy._omp_fn.0+0x80 ({lib})\n"
+            "  102    7f003000e732 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n")
+    # the loop's own instruction and a memcpy it called are its work; the scheduling and the system call are not
+    assert parse_script(text, lib) == {"axpy._omp_fn.0": {0x70: 1, 0x80: 1}}
+    assert runtime_samples(text, 100, lib) == (5, 3)
+
+
 def test_the_sampled_loop_is_where_the_time_goes_not_the_busiest_looking_one():
     # two innermost loops: a vectorized one (more FP work per iteration) and a scalar in-order sum
     insns = asm.parse_objdump("""
@@ -1896,8 +1925,12 @@ def test_flag_experiments_build_the_change_their_finding_advises(tmp_path):
     f32, f64 = load_spec(tmp_path / "k.toml")
     size = {"n": 64}
     # a float kernel's reciprocal is a float's: its double constants made float too
-    assert variant("reciprocal", f32, size, {})[0].flags[-2:] == ["-freciprocal-math", "-fsingle-precision-constant"]
-    assert variant("reciprocal", f64, size, {})[0].flags[-1:] == ["-freciprocal-math"]
+    assert variant("reciprocal", f32, size, {})[0].flags[-3:] == ["-funsafe-math-optimizations",
+                                                                  "-fno-associative-math",
+                                                                  "-fsingle-precision-constant"]
+    # the reciprocal of a divisor the loop only reads goes out of the loop; sums stay in order
+    assert variant("reciprocal", f64, size, {})[0].flags[-2:] == ["-funsafe-math-optimizations",
+                                                                  "-fno-associative-math"]
     assert variant("cx_limited_range", f64, size, {})[0].flags[-1:] == ["-fcx-limited-range"]
 
 
@@ -1912,6 +1945,28 @@ def test_a_team_that_spends_its_time_in_the_runtime_is_openmp_overhead_at_any_ca
     calm = code(loop, hot_loop={"by": "samples", "runtime_share": 0.03})
     assert "omp_overhead" not in ids(diagnose(calm, row(time_s=2e-4, of_roof=0.08, cpus_busy=2.0), ctx))
     assert "omp_overhead" not in ids(diagnose(busy, row(time_s=2e-4, of_roof=0.08), CTX))
+
+
+def test_a_loop_handed_out_an_iteration_at_a_time_is_tested_by_the_same_loop_in_large_chunks():
+    from rooflab.diagnosis.rules.omp_overhead import small_chunks
+
+    assert small_chunks("#pragma omp parallel for schedule(dynamic, 1)") == "schedule(dynamic, 1)"
+    assert small_chunks("#pragma omp parallel for schedule(dynamic)") == "schedule(dynamic)"
+    assert small_chunks("#pragma omp for schedule(nonmonotonic:dynamic,16)") == "schedule(nonmonotonic:dynamic,16)"
+    assert small_chunks("#pragma omp parallel for schedule(dynamic, 4096)") is None
+    assert small_chunks("#pragma omp parallel for schedule(dynamic, chunk)") is None  # a size it cannot read
+    assert small_chunks("#pragma omp parallel for schedule(static, 1)") is None
+    ctx = {**CTX, "openmp": True, "threads": 2}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    pragmas = {"omp": True, "omp_text": "#pragma omp parallel for schedule(dynamic, 1)"}
+    busy = code(loop, hot_loop={"by": "samples", "runtime_share": 0.58}, pragmas=pragmas)
+    f = next(x for x in diagnose(busy, row(time_s=1.5e-2, of_roof=0.01, cpus_busy=2.0), ctx)
+             if x["id"] == "omp_overhead")
+    assert f["experiments"] == ["dynamic", "serial"] and f["test"] == "dynamic"
+    assert "schedule(dynamic, 1)" in text(f["evidence"][1]) and "schedule(static)" in text(f["advice"])
+    # the same schedule with the team at work in its own code: nothing to say
+    calm = code(loop, hot_loop={"by": "samples", "runtime_share": 0.05}, pragmas=pragmas)
+    assert "omp_overhead" not in ids(diagnose(calm, row(time_s=1.5e-2, of_roof=0.01, cpus_busy=2.0), ctx))
 
 
 def test_a_parallel_region_inside_a_loop_is_entered_at_each_of_its_iterations():

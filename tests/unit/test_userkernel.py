@@ -8,7 +8,7 @@ from rooflab.kernels.runner import ArraySpec
 from rooflab.timing.stats import unpaired_ratio
 from rooflab.kernels.user import wrapper_source
 from rooflab.userkernel.expr import ExprError, arith, numpy_expr
-from rooflab.userkernel.proto import find_prototype_text, parse_prototype, prototype_from_source
+from rooflab.userkernel.proto import find_prototype_text, parse_prototype, prototype_from_source, source_types
 from rooflab.userkernel.spec import Checker, SpecError, load_spec
 
 SRC = """
@@ -244,18 +244,79 @@ def test_an_array_of_structs_is_a_buffer_of_the_dtype_the_spec_gives():
         parse_prototype("void f(struct { double x; } *p)")  # an anonymous struct cannot be declared again
 
 
-def test_a_spec_names_the_dtype_of_an_array_of_structs(tmp_path):
-    (tmp_path / "k.c").write_text("struct particle { double x, vx; };\n"
+def test_a_spec_names_the_dtype_of_an_array_of_structs_whose_fields_differ(tmp_path):
+    (tmp_path / "k.c").write_text("struct particle { double x, vx; int id; };\n"
                                   "void drift(long n, double dt, struct particle *p)\n"
                                   "{ for (long i = 0; i < n; i++) p[i].x += p[i].vx * dt; }\n")
     spec = tmp_path / "k.toml"
     base = 'source = "k.c"\nfunction = "drift"\nflops = "2*n"\nbytes = "24*n"\nsizes = {n = [100]}\n'
-    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 2], output = true}}\n')
+    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 3], output = true}}\n')
     with pytest.raises(SpecError, match="points to struct particle: give its dtype"):
         load_spec(spec)
-    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 2], dtype = "float64", output = true}}\n')
+    spec.write_text(base + 'args = {n = "n", dt = 0.5, p = {shape = ["n", 3], dtype = "float64", output = true}}\n')
     (k,) = load_spec(spec)
-    assert k.prototype.params[2].base == "struct particle"
+    assert k.prototype.params[2].base == "struct particle" and k.prototype.params[2].fields is None
+
+
+def test_the_sources_typedefs_and_records_of_one_field_type_need_no_dtype(tmp_path):
+    """Types as real code names them: a typedef of a number type, a typedef'd struct (anonymous or tagged), a
+    struct defined with fields of one type (arrays of them counted). The dtype and the field count come from the
+    definition; a last dimension that disagrees with it, or a dtype, is refused with why."""
+    (tmp_path / "k.c").write_text(textwrap.dedent("""
+        #include <stddef.h>
+        typedef double real;
+        typedef real real_t;   /* a typedef of a typedef */
+        typedef struct { real_t x, y, z; } vec3;
+        typedef struct body { float pos[3]; float m; } body_t;
+        typedef double *dptr;
+        struct pair { int a; double b; };
+        /* struct decoy { char c; } would be a comment */
+        void norm3(long n, const vec3 *v, real *r)
+        { for (long i = 0; i < n; i++) r[i] = v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z; }
+        float mass(long n, const body_t *b)
+        { float s = 0; for (long i = 0; i < n; i++) s += b[i].m; return s; }
+        void viaptr(long n, dptr x) { for (long i = 0; i < n; i++) x[i] = 0; }
+        void pairs(long n, struct pair *p) { for (long i = 0; i < n; i++) p[i].b = p[i].a; }
+        """))
+    types = source_types((tmp_path / "k.c").read_text())
+    assert types.typedefs["real_t"] == "double" and types.typedefs["vec3"] == "struct vec3"
+    assert types.typedefs["body_t"] == "struct body" and types.typedefs["dptr"] is None
+    assert types.records == {"struct vec3": ("float64", 3), "struct body": ("float32", 4), "struct pair": None}
+    spec = tmp_path / "k.toml"
+    spec.write_text(textwrap.dedent("""
+        [[kernel]]
+        source = "k.c"
+        function = "norm3"
+        flops = "5*n"
+        bytes = "32*n"
+        sizes = {n = [100]}
+        args = {n = "n", v = {shape = ["n", 3]}, r = {shape = ["n"], output = true}}
+        check = {r = "np.sum(v * v, axis=1)", tolerance = 1e-12}
+
+        [[kernel]]
+        source = "k.c"
+        function = "mass"
+        flops = "n"
+        bytes = "16*n"
+        sizes = {n = [100]}
+        args = {n = "n", b = {shape = ["n", 4]}}
+        check = {return = "np.sum(b[:, 3].astype(np.float64))", tolerance = 1e-5}
+        """))
+    norm3, mass = load_spec(spec)
+    assert [p.base for p in norm3.prototype.params] == ["long", "struct vec3", "double"]
+    assert norm3.args["v"].dtype == "float64" and norm3.args["r"].dtype == "float64"
+    assert mass.args["b"].dtype == "float32" and mass.prototype.returns == "float"
+    assert "struct vec3;" in wrapper_source(norm3.prototype)  # declared, never defined
+    text = spec.read_text()
+    spec.write_text(text.replace('v = {shape = ["n", 3]}', 'v = {shape = ["n", 4]}'))
+    with pytest.raises(SpecError, match=r"struct vec3 has 3 fields of float64: give them as the last dimension"):
+        load_spec(spec, only=["norm3"])
+    spec.write_text(text.replace('v = {shape = ["n", 3]}', 'v = {shape = ["n", 3], dtype = "float32"}'))
+    with pytest.raises(SpecError, match=r"dtype float32 does not match the fields of struct vec3 \(3 float64\)"):
+        load_spec(spec, only=["norm3"])
+    spec.write_text(text.replace('function = "mass"', 'function = "viaptr"'))
+    with pytest.raises(SpecError, match="typedef of a pointer"):
+        load_spec(spec, only=["viaptr"])
 
 
 def test_c99_complex_pointers_are_arrays_of_numpys_complex_numbers_and_by_value_is_refused():

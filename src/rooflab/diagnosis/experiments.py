@@ -296,10 +296,17 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         # in a float kernel the reciprocal is a float's: its constants made float too, or a double constant's
         # reciprocal brings the conversions to double the division by it did not need (gcc divides a float sum by
         # 3.0 in float: the result rounds the same)
+        # -freciprocal-math alone turns x / 3.0 into x * (1 / 3.0), but gcc takes the reciprocal of a divisor the
+        # loop only reads (A[i][j] / tot[i]) out of the loop under -funsafe-math-optimizations alone, which also
+        # reorders sums: without that (-fno-associative-math) the sums stay in order, as in the source
+        flags = ["-funsafe-math-optimizations", "-fno-associative-math"]
         if spec.precision == "fp32":
-            return (_flags(spec, "-freciprocal-math", "-fsingle-precision-constant"), size,
-                    msg("a build with -freciprocal-math and -fsingle-precision-constant"))
-        return _flags(spec, "-freciprocal-math"), size, msg("a build with -freciprocal-math")
+            return (_flags(spec, *flags, "-fsingle-precision-constant"), size,
+                    msg("a build with -funsafe-math-optimizations -fno-associative-math -fsingle-precision-constant "
+                        "(reciprocals, float constants; sums kept in order)"))
+        return (_flags(spec, *flags), size,
+                msg("a build with -funsafe-math-optimizations -fno-associative-math (reciprocals; sums kept in "
+                    "order)"))
     if exp == "cx_limited_range":
         return _flags(spec, "-fcx-limited-range"), size, msg("a build with -fcx-limited-range")
     if exp == "native":

@@ -21,10 +21,11 @@ from rooflab.timing.harness import HarnessConfig
 
 SAMPLE_S = 0.1  # the kernel runs this long (one sample) while perf samples it: some 400 samples
 # perf script -F tid,ip,sym,symoff,dso: "  1234  7f0010001234 atax+0x40 (/path/libk.so)"; with call chains, a line
-# with the thread id, then one line per frame, the sampled instruction first: "\t  7f0010001234 atax+0x40 (/path)"
-_LINE = re.compile(r"^\s*(\d+)\s+[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
+# with the thread id, then one line per frame, the sampled instruction first: "\t  7f0010001234 atax+0x40 (/path)";
+# a frame in an object without symbols (libgomp) reads "\t  e732 [unknown] (/path/libgomp.so.1)"
+_LINE = re.compile(r"^\s*(\d+)\s+[0-9a-f]+\s+(\S+?)(?:\+0x([0-9a-f]+))?\s+\((.+)\)\s*$")
 _HEAD = re.compile(r"^\s*(\d+)\s*$")
-_FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)\+0x([0-9a-f]+)\s+\((.+)\)\s*$")
+_FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)(?:\+0x([0-9a-f]+))?\s+\((.+)\)\s*$")
 # frames as deep as this are read from the stack (perf's DWARF unwinding): a libm function called from a loop is a
 # frame or two below it
 STACK_BYTES = 8192
@@ -37,14 +38,15 @@ def perf_path() -> str | None:
 def samples(text: str):
     """(thread id, frames) per sample of ``perf script -F tid,ip,sym,symoff,dso`` output, each frame (function,
     byte offset, object file), the sampled instruction first and its callers after it where perf recorded call
-    chains; frames of inlined functions (no object of their own) and unknown ones are left out."""
+    chains; frames of inlined functions (no object of their own) are left out, and a frame whose symbol perf does
+    not know keeps its object (offset 0): a stripped runtime's frame is still the runtime's."""
     tid, frames = None, []
     for line in text.splitlines():
         m = _LINE.match(line)
         if m:  # a sample on one line: no call chain
             if tid is not None:
                 yield tid, frames
-            yield int(m.group(1)), [(m.group(2), int(m.group(3), 16), m.group(4))]
+            yield int(m.group(1)), [(m.group(2), int(m.group(3) or "0", 16), m.group(4))]
             tid, frames = None, []
             continue
         h = _HEAD.match(line)
@@ -55,14 +57,26 @@ def samples(text: str):
             continue
         f = _FRAME.match(line)
         if f and tid is not None and f.group(3) != "inlined":
-            frames.append((f.group(1), int(f.group(2), 16), f.group(3)))
+            frames.append((f.group(1), int(f.group(2) or "0", 16), f.group(3)))
     if tid is not None:
         yield tid, frames
 
 
+# objects whose code is the parallel runtime's or the operating system's, not work a loop asked for: a sample there
+# is overhead even where the kernel's code called it (a dynamic schedule asking libgomp for its next iteration)
+_RUNTIME = re.compile(r"^(libgomp|libomp|libiomp)|^\[(kernel|vdso)")
+
+
+def _is_runtime(dso: str) -> bool:
+    return bool(_RUNTIME.match(os.path.basename(dso.strip())))
+
+
 def _in_library(frames: list, want: str) -> tuple[str, int] | None:
     """The first frame in the library ``want`` (a real path): the sampled instruction where it is there, else the
-    call in the kernel that led to it (a return address: the instruction after a call in its loop)."""
+    call in the kernel that led to it (a return address: the instruction after a call in its loop). A sample whose
+    instruction is in the OpenMP runtime or the operating system is nobody's loop: it is the runtime's."""
+    if frames and _is_runtime(frames[0][2]):
+        return None
     for sym, off, dso in frames:
         if os.path.realpath(dso) == want:
             return sym, off

@@ -134,7 +134,7 @@ def _joint(findings: list[dict], by_id: dict[str, dict], whole: dict[str, dict],
 
 # builds whose flags include another experiment's: -ffast-math also drops errno (-fno-math-errno) and the C99
 # complex checks (-fcx-limited-range), and calls a vector math library as it does without reordering sums
-INCLUDES = {"fast_math": ("no_math_errno", "cx_limited_range", "vector_math")}
+INCLUDES = {"fast_math": ("no_math_errno", "cx_limited_range", "vector_math", "reciprocal")}
 
 
 def _beyond_included(by_id: dict[str, dict]) -> dict[str, dict]:

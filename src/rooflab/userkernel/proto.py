@@ -92,6 +92,8 @@ class Param:
     base: str  # the C type without pointer or qualifiers
     pointer: bool
     const: bool
+    # a record's fields where the source defines it with fields of one number type: (their NumPy dtype, how many)
+    fields: tuple[str, int] | None = None
 
     @property
     def c_decl(self) -> str:
@@ -191,16 +193,132 @@ def find_prototype_text(source: str, symbol: str) -> str | None:
     return None
 
 
-def parse_prototype(text: str, where: str = "prototype") -> Prototype:
+_TYPEDEF = re.compile(r"(?<![\w$])typedef(?![\w$])")
+_RECORD_DEF = re.compile(r"(?<![\w$])(struct|union)\s+([A-Za-z_]\w*)\s*\{")
+
+
+def _to_semicolon(src: str, i: int) -> int:
+    """The index just past the ``;`` that ends the declaration starting at ``i`` (braces balanced); -1 if none."""
+    depth = 0
+    for j in range(i, len(src)):
+        c = src[j]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth < 0:
+                return -1
+        elif c == ";" and depth == 0:
+            return j + 1
+    return -1
+
+
+def _record_fields(t, scalars: dict[str, str]) -> tuple[str, int] | None:
+    """(NumPy dtype, count) of a struct's fields where all are one number type (arrays of fixed size counted
+    element by element), else None: a union, a pointer, a nested record, mixed types or a bit field."""
+    if not isinstance(t, c_ast.Struct) or not t.decls:
+        return None
+    dtype, count = None, 0
+    for d in t.decls:
+        if d.bitsize is not None:
+            return None
+        n, ft = 1, d.type
+        while isinstance(ft, c_ast.ArrayDecl):
+            if not isinstance(ft.dim, c_ast.Constant) or not ft.dim.value.isdigit():
+                return None
+            n *= int(ft.dim.value)
+            ft = ft.type
+        if not isinstance(ft, c_ast.TypeDecl) or not isinstance(ft.type, c_ast.IdentifierType):
+            return None
+        name = canonical_type(ft.type.names)
+        this = POINTEE_DTYPE.get(scalars.get(name, name))
+        if this is None or (dtype is not None and this != dtype):
+            return None
+        dtype, count = this, count + n
+    return (dtype, count) if dtype else None
+
+
+@dataclass(frozen=True)
+class SourceTypes:
+    """The types a kernel's source defines: each typedef name as the C type it stands for (a number type, or
+    ``struct tag`` for a record), and the fields of the records defined with fields of one number type."""
+    typedefs: dict
+    records: dict
+
+    def prelude(self) -> str:
+        """Declarations that let a prototype using these names be parsed (records declared, not defined)."""
+        out = []
+        for name, t in self.typedefs.items():
+            out.append(f"typedef {t} {name};" if t else f"typedef struct rooflab_unsupported_{name} {name};")
+        return "".join(out) + "\n"
+
+
+def source_types(source: str) -> SourceTypes:
+    """The typedefs and record definitions at any place of a C source, read with pycparser one declaration at a
+    time (a declaration it cannot read is skipped): ``typedef double real;``, ``typedef struct {double x, y;}
+    vec2;``, ``struct particle {double x, v;};``. A typedef of anything else (a pointer, an array, a function)
+    stands for no type a kernel's parameter can be given as (``None``)."""
+    src = _strip_comments(source).replace("\\\n", "  ")
+    src = "\n".join(ln for ln in src.split("\n") if not ln.lstrip().startswith("#"))
+    typedefs: dict[str, str | None] = {}
+    records: dict[str, tuple[str, int] | None] = {}
+
+    def parse(text: str):
+        pre = SourceTypes(typedefs, records).prelude()
+        try:
+            return c_parser.CParser().parse(_PRELUDE + pre + text).ext[-1]
+        except Exception:  # pycparser raises its own ParseError; a declaration it cannot read is no type
+            return None
+
+    starts = sorted([(m.start(), "typedef") for m in _TYPEDEF.finditer(src)]
+                    + [(m.start(), "record") for m in _RECORD_DEF.finditer(src)])
+    done = -1
+    for at, kind in starts:
+        if at < done:
+            continue  # inside a typedef already read (typedef struct particle {...} particle_t;)
+        end = _to_semicolon(src, at)
+        if end < 0:
+            continue
+        node = parse(_drop_attributes(src[at:end]))
+        if node is None:
+            continue
+        done = end
+        scalars = {k: v for k, v in typedefs.items() if v and not is_record(v)}
+        t = node.type
+        if kind == "record" and isinstance(node, c_ast.Decl) and isinstance(t, (c_ast.Struct, c_ast.Union)):
+            records[f"{'struct' if isinstance(t, c_ast.Struct) else 'union'} {t.name}"] = _record_fields(t, scalars)
+            continue
+        if not isinstance(node, c_ast.Typedef) or not isinstance(t, c_ast.TypeDecl):
+            if isinstance(node, c_ast.Typedef):
+                typedefs[node.name] = None
+            continue
+        inner = t.type
+        if isinstance(inner, c_ast.IdentifierType):
+            name = canonical_type(inner.names)
+            typedefs[node.name] = typedefs.get(name, name) if name in typedefs else name
+        elif isinstance(inner, (c_ast.Struct, c_ast.Union)):
+            word = "struct" if isinstance(inner, c_ast.Struct) else "union"
+            tag = f"{word} {inner.name or node.name}"  # an anonymous one by its typedef name
+            typedefs[node.name] = tag
+            if inner.decls is not None:
+                records[tag] = _record_fields(inner, scalars)
+        else:
+            typedefs[node.name] = None
+    return SourceTypes(typedefs, records)
+
+
+def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | None = None) -> Prototype:
     src = text.strip().rstrip(";") + ";"
     src = re.sub(r"\b(restrict|__restrict__|__restrict)\b", " ", src)
     # <complex.h>'s macro next to its type: `double complex`, `complex float`
     src = re.sub(r"\b(double|float)\s+complex\b", r"\1 _Complex", src)
     src = re.sub(r"\bcomplex\s+(double|float)\b", r"_Complex \1", src)
     try:
-        ast = c_parser.CParser().parse(_PRELUDE + src)
+        ast = c_parser.CParser().parse(_PRELUDE + (types.prelude() if types else "") + src)
     except Exception as exc:  # pycparser raises its own ParseError
         raise RooflabError(f"{where}: cannot parse {text!r}: {exc}") from None
+    typedefs = types.typedefs if types else {}
+    records = types.records if types else {}
     decl = ast.ext[-1]
     if not isinstance(decl, c_ast.Decl) or not isinstance(decl.type, c_ast.FuncDecl):
         raise RooflabError(f"{where}: {text!r} is not a function prototype")
@@ -228,7 +346,13 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
             const = "const" in (t.quals or [])
             t = t.type
         if isinstance(t, c_ast.IdentifierType):
-            return canonical_type(t.names), pointer, const
+            name = canonical_type(t.names)
+            if name in typedefs:  # a type the source defines: what it stands for
+                if typedefs[name] is None:
+                    raise RooflabError(f"{where}: {name!r} in {text!r} is a typedef of a pointer, an array or a "
+                                       "function, which a kernel's parameter cannot be given as")
+                return typedefs[name], pointer, const
+            return name, pointer, const
         if isinstance(t, (c_ast.Struct, c_ast.Union)) and pointer and t.name and t.decls is None:
             # an array of structs (particles, records): a buffer whose dtype the spec gives, passed as the struct
             # pointer it is (the wrapper declares the struct without defining it)
@@ -249,7 +373,7 @@ def parse_prototype(text: str, where: str = "prototype") -> Prototype:
             raise RooflabError(f"{where}: parameter {p.name or i} has type {base!r}, not a supported scalar")
         if ptr and base not in POINTEE_DTYPE and base != "void" and not is_record(base):
             raise RooflabError(f"{where}: parameter {p.name or i} points to {base!r}, not a numeric type")
-        params.append(Param(p.name or f"arg{i}", base, ptr, const))
+        params.append(Param(p.name or f"arg{i}", base, ptr, const, records.get(base) if is_record(base) else None))
     ret, rptr, _ = base_of(fd.type)
     if rptr:
         raise RooflabError(f"{where}: a kernel returning a pointer is not supported")
@@ -261,4 +385,4 @@ def prototype_from_source(source_text: str, symbol: str, where: str) -> Prototyp
     if text is None:
         raise RooflabError(f"{where}: no function {symbol!r} found in the source (give its prototype in the spec "
                            "with `prototype = \"...\"` if it is generated by macros)")
-    return parse_prototype(text, where)
+    return parse_prototype(text, where, source_types(source_text))

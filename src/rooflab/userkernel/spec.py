@@ -337,7 +337,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             if not isinstance(v, ArrayModel):
                 raise SpecError(f"{fld}: parameter `{p.c_decl}` is a pointer: give an array "
                                 "{shape = [...], dtype = ...}")
-            want = POINTEE_DTYPE.get(p.base)
+            want = POINTEE_DTYPE.get(p.base) or (p.fields[0] if p.fields else None)
             dtype = v.dtype or want
             if dtype is None:
                 raise SpecError(f"{fld}: `{p.c_decl}` points to {p.base}: give its dtype (for an array of structs, "
@@ -349,12 +349,18 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             if np.dtype(dtype).kind not in "fiuc":
                 raise SpecError(f"{fld}: dtype {dtype} is not a number type")
             if want and dtype != want:
+                if p.fields:
+                    raise SpecError(f"{fld}: dtype {dtype} does not match the fields of {p.base} ({p.fields[1]} "
+                                    f"{want})")
                 raise SpecError(f"{fld}: dtype {dtype} does not match the prototype's {p.base} * ({want})")
             if p.const and v.output:
                 raise SpecError(f"{fld}: a const pointer cannot be an output")
             shape = tuple(v.shape) if isinstance(v.shape, list) else (v.shape,)
             if not shape:
                 raise SpecError(f"{fld}: shape: empty; give at least one dimension")
+            if p.fields and shape[-1] != p.fields[1]:
+                raise SpecError(f"{fld}: {p.base} has {p.fields[1]} fields of {p.fields[0]}: give them as the last "
+                                f"dimension (shape = [..., {p.fields[1]}]), not {shape[-1]!r}")
             args[pname] = ArrayArg(shape, dtype, v.fill, v.output, v.seed)
         else:
             if isinstance(v, ArrayModel):

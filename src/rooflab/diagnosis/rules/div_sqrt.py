@@ -1,8 +1,8 @@
 """Divisions and square roots that set a loop's pace: many cycles each, issued rarely. Found where the kernel is
 compute-bound, or where the in-core analyzer predicts the loop far faster with them made multiplications while the
 loop runs at its in-core pace (a memory-bound average divided by a constant: the divider, not the memory, is the
-limit). Tested by a build with -freciprocal-math, which multiplies by the reciprocal of a divisor the loop does not
-change."""
+limit). Tested by a build that multiplies by the reciprocal of a divisor the loop does not change, computed once
+(-funsafe-math-optimizations, its sums kept in order)."""
 
 from __future__ import annotations
 
