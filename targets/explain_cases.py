@@ -334,6 +334,18 @@ CASES = {
     "b17_absdiff": (SPEC, "b17_absdiff", "clean", None, None),
     "b17_to_rowcol": (SPEC, "b17_to_rowcol", "int_div", None, None),
     "b17_scatter_add": (SPEC, "b17_scatter_add", "indirect", None, None),
+    "b18_saxpy_ptr": (SPEC, "b18_saxpy_ptr", "clean", None, None),
+    "b18_cross3": (SPEC, "b18_cross3", "clean", None, None),
+    "b18_matvec_vla": (SPEC, "b18_matvec_vla", "reduction_chain", None, None),
+    "b18_quantize": (SPEC, "b18_quantize", "calls", None, None),
+    "b18_row_ema": (SPEC, "b18_row_ema", "clean", None, None),
+    "b18_col_ema": (SPEC, "b18_col_ema", "strided", None, None),
+    "b18_rotate_pts": (SPEC, "b18_rotate_pts", "clean", None, None),
+    "b18_box3_u8": (SPEC, "b18_box3_u8", "clean", None, None),
+    "b18_isq_sum": (SPEC, "b18_isq_sum", "clean", None, None),
+    "b18_zero_cols": (SPEC, "b18_zero_cols", "strided", None, None),
+    "b18_small_sum_omp": (SPEC, "b18_small_sum_omp", "omp_overhead", None, None),
+    "b18_leapfrog": (SPEC, "b18_leapfrog", "aliasing", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
