@@ -351,6 +351,18 @@ CASES = {
     # from beyond L2 at the same speed either way (286-332 µs scalar, 297-325 µs vectorized, best of 200 calls each,
     # three runs, the arrays at staggered offsets as rooflab lays them out)
     "b18_leapfrog": (SPEC, "b18_leapfrog", "clean", None, None),
+    "b19_gcd_pairs": (SPEC, "b19_gcd_pairs", "int_div", None, None),
+    "b19_window_sum": (SPEC, "b19_window_sum", "dependency_chain", None, None),
+    "b19_sum_critical": (SPEC, "b19_sum_critical", "omp_overhead", None, None),
+    "b19_upper": (SPEC, "b19_upper", "clean", None, None),
+    "b19_absmax": (SPEC, "b19_absmax", "reduction_chain", None, None),
+    "b19_cabs2": (SPEC, "b19_cabs2", "clean", None, None),
+    "b19_popcounts": (SPEC, "b19_popcounts", "clean", None, None),
+    "b19_interleave_rgb": (SPEC, "b19_interleave_rgb", "clean", None, None),
+    "b19_float_hist": (SPEC, "b19_float_hist", "indirect", None, None),
+    "b19_angles": (SPEC, "b19_angles", "calls", None, None),
+    "b19_dot_simd": (SPEC, "b19_dot_simd", "reduction_chain", None, None),
+    "b19_eliminate": (SPEC, "b19_eliminate", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
