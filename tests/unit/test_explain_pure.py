@@ -80,6 +80,28 @@ def test_a_recurrence_is_chained_by_its_fma():
     assert d["flops"] == 2 and d["bytes"] == 24
 
 
+def test_a_running_maximum_of_magnitudes_is_scalar_code_chained_by_its_max():
+    # if (fabs(x[i]) > m) m = fabs(x[i]): gcc takes the magnitude with vandpd on an xmm register (a scalar's sign
+    # bit, no vector of elements) and keeps the maximum in order with vmaxsd
+    snippet = """
+    1408:	vmovsd (%rsi),%xmm0
+    140c:	add    $0x8,%rsi
+    1410:	vandpd %xmm2,%xmm0,%xmm0
+    1414:	vmaxsd %xmm1,%xmm0,%xmm1
+    1418:	cmp    %rsi,%rax
+    141b:	jne    1408 <absmax+0x18>
+"""
+    d = detail(snippet)
+    assert d["vector_bits"] == 0 and d["scalar_fp"] == 1 and d["vector_fp"] == 0
+    assert (d["accumulators"], d["longest_chain"], d["chain_op"]) == (1, 1, "max")
+    src = "{ double m = 0; for (long i = 0; i < n; i++) if (fabs(x[i]) > m) m = fabs(x[i]); return m; }"
+    c = code(d, pragmas={"omp": False, "select_reductions": select_reductions(src)})
+    fs = diagnose(c, row(of_roof=0.04), CTX)
+    assert fs[0]["id"] == "reduction_chain" and "running maximum in m" in text(fs[0]["evidence"][0])
+    # a loop vectorized 128 bits wide is still seen as one
+    assert detail(snippet.replace("vmaxsd", "vmaxpd"))["vector_bits"] == 128
+
+
 def test_an_fma_that_only_adds_into_its_destination_is_a_sum_not_a_recurrence():
     # tmp += A[i][j] * x[j] (PolyBench's atax): vfmadd231 keeps the sum as the addend, the multiply is off the chain
     d = detail("""
@@ -731,6 +753,55 @@ def test_a_running_sum_stored_at_every_element_is_a_scan_not_a_reduction():
     assert "scan" in said and "partial sums" in said and "block" in said
     # the same chain summed into a register that is stored once, after the loop, stays a reduction
     assert "reduction_chain" in ids(diagnose(code({**LOOP_SCALAR_SUM, "stored_chain": False}), row(), CTX))
+
+
+def test_a_scan_with_no_loop_around_it_is_told_a_blocked_scan_before_more_threads():
+    """A sliding-window sum, its running value stored at each element, in the function's only loop: no outer loop
+    for threads to share, and sharing its iterations as they are would be wrong. The chain goes first; the advice
+    to use the other CPU says how (blocks scanned apart, then their offsets)."""
+    from rooflab.diagnosis.evidence import nested_loops
+
+    flat = "{ double s = 0; for (k = 0; k < w; k++) s += x[k]; for (i = 1; i < n; i++) { s += x[i]; y[i] = s; } }"
+    assert not nested_loops(flat)
+    assert nested_loops("{ for (i = 0; i < m; i++) for (j = 1; j < n; j++) a[i][j] += a[i][j-1]; }")
+    assert nested_loops("{ while (t < steps) { for (i = 0; i < n; i++) u[i] = v[i]; t++; } }")
+    ctx = {**CTX, "cpus": 2}
+    every = {"threads": 2, "of_roof": 0.36, "roof_flops_per_s": 5.5e9, "level": "L3"}
+    r = row(of_roof=0.69, level="L3", all_threads=every, cycles_per_iteration=2.5)
+    loop = {**LOOP_SCALAR_SUM, "stored_chain": True}
+    fs = diagnose(code(loop, pragmas={"omp": False, "nested_loops": False}), r, ctx)
+    assert ids(fs)[:2] == ["dependency_chain", "single_thread"]
+    st = fs[1]
+    assert "blocked scan" in text(st["advice"]) and "no loop is around it" in text(st["evidence"][-1])
+    # rows scanned one by one: the rows are the threads' to share, as any outer loop is
+    fs = diagnose(code(loop, pragmas={"omp": False, "nested_loops": True}), r, ctx)
+    st = next(f for f in fs if f["id"] == "single_thread")
+    assert "#pragma omp parallel for" in text(st["advice"]) and not st.get("after")
+
+
+def test_a_simd_pragma_the_build_ignores_is_named_and_tested_by_the_build_that_obeys_it():
+    pragmas = {"omp": False, "omp_simd": True}
+    fs = diagnose(code(LOOP_SCALAR_SUM, pragmas=pragmas), row(), CTX)
+    f = next(x for x in fs if x["id"] == "reduction_chain")
+    assert f["experiments"] == ["openmp_simd", "fast_math"] and f["test"] == "openmp_simd"
+    assert "ignores the pragma" in text(f["evidence"][-1]) and "-fopenmp-simd" in text(f["advice"])
+    # built with it (or with OpenMP), the pragma counts: the usual advice and test
+    for build in ({"flags": ["-O3", "-fopenmp-simd"]}, {"flags": ["-O3"], "openmp": True}):
+        f = next(x for x in diagnose(code(LOOP_SCALAR_SUM, pragmas=pragmas, build=build), row(), CTX)
+                 if x["id"] == "reduction_chain")
+        assert f["experiments"] == ["fast_math"] and "test" not in f
+
+
+def test_the_build_that_obeys_a_simd_pragma_adds_its_flag(tmp_path):
+    from rooflab.diagnosis.experiments import variant
+    from rooflab.userkernel.spec import load_spec
+
+    (tmp_path / "k.c").write_text("double d(long n, const double *x)\n{ double s = 0;\n#pragma omp simd "
+                                  "reduction(+:s)\n for (long i = 0; i < n; i++) s += x[i]; return s; }\n")
+    (tmp_path / "k.toml").write_text('source = "k.c"\nfunction = "d"\nflops = "n"\nbytes = "8*n"\n'
+                                     'sizes = {n = [64]}\nargs = {n = "n", x = {shape = ["n"]}}\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    assert variant("openmp_simd", spec, {"n": 64}, {})[0].flags[-1] == "-fopenmp-simd"
 
 
 def test_a_recurrence_stored_at_every_element_is_a_dependency_chain_not_a_reduction():

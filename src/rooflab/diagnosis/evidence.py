@@ -40,13 +40,14 @@ def _pragmas(spec: KernelSpec) -> dict:
     span = function_lines(text, spec.audit_function or spec.function)
     body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
-            "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+for\s+)?simd", body)),
+            "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+)?(for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
             "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
             "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
-            "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body)}
+            "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body),
+            "nested_loops": nested_loops(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -56,6 +57,18 @@ def _closing(text: str, i: int, open_c: str, close_c: str) -> int:
     """The index just past the bracket that closes the one at ``i`` (the text's end when it is not closed)."""
     end = closing(text, i, open_c, close_c)
     return end if end >= 0 else len(text)
+
+
+def nested_loops(body: str) -> bool:
+    """Whether a for or while loop of the function body holds another loop (an outer loop threads could share);
+    loops one after the other are not nested."""
+    for m in re.finditer(r"\b(?:for|while)\s*\(", body):
+        head_end = _closing(body, body.index("(", m.start()), "(", ")")
+        rest = body[head_end:].lstrip()
+        start = len(body) - len(rest)
+        if re.search(r"\b(?:for|while)\s*\(", body[start:statement_end(body, start)]):
+            return True
+    return False
 
 
 def source_innermost_loops(body: str) -> list[tuple[str, str]]:

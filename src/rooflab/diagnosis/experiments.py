@@ -285,6 +285,9 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     if exp == "single_constants":
         return _flags(spec, "-fsingle-precision-constant"), size, msg("a build with -fsingle-precision-constant "
                                                                       "(float constants)")
+    if exp == "openmp_simd":
+        return (_flags(spec, "-fopenmp-simd"), size,
+                msg("a build with -fopenmp-simd (the source's #pragma omp simd obeyed)"))
     if exp == "no_math_errno":
         return _flags(spec, "-fno-math-errno"), size, msg("a build with -fno-math-errno")
     if exp == "vector_math":

@@ -143,6 +143,11 @@ def _x86_fp_class(m: str) -> str | None:
     return None
 
 
+# a bitwise operation on an xmm register's FP bits: how a scalar loop takes an absolute value or flips a sign
+# (fabs(x[i]): vandpd with a mask), not a vector of elements; a loop vectorized 128 bits wide has packed arithmetic
+# or packed moves besides
+_X86_FP_LOGIC = re.compile(r"v(and|andn|or|xor)p[sd]$")
+_X86_MINMAX = re.compile(r"v?(max|min)(ps|pd|ss|sd|ph|sh)$")
 _X86_NOT_MEM = ("lea", "nop", "prefetch", "clflush")
 _X86_NT_LOAD = re.compile(r"v?movntdqa$")
 _X86_NT_STORE = re.compile(r"v?movnt(pd|ps|dq|i|iq)$")
@@ -168,7 +173,8 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                 c["vector_bits"] = max(c["vector_bits"], width)
                 if cls == "fma":
                     c["fma_bits"] = max(c["fma_bits"], width)
-        elif regs and m.startswith("v") and not m.startswith("vzero") and not _x86_scalar_move(m):
+        elif regs and m.startswith("v") and not m.startswith("vzero") and not _x86_scalar_move(m) and \
+                not (width == 128 and _X86_FP_LOGIC.match(m)):
             c["vector_bits"] = max(c["vector_bits"], width)
         for w, n in regs:
             c["regs"].add(int(n))
@@ -384,7 +390,8 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool 
     recurrence that multiplies the carried value."""
     if dst < 0:
         return
-    if cls in ("fma", "add") and (cls == "fma" or dst in srcs) and (dst in d["chains"] or dst not in d["written"]):
+    if cls in ("fma", "add", "max") and (cls == "fma" or dst in srcs) and \
+            (dst in d["chains"] or dst not in d["written"]):
         d["chains"][dst] = d["chains"].get(dst, 0) + 1
         d["chain_ops"].setdefault(dst, set()).add("add" if cls == "fma" and accumulates else cls)
     else:
@@ -430,6 +437,8 @@ def _detail_x86(body: list[Insn]) -> dict:
         if re.match(r"v?(div|sqrt)(ps|pd|ss|sd)$", m):
             d["div_sqrt"] += 1
             cls = cls or "div"
+        if cls is None and _X86_MINMAX.match(m):
+            cls = "max"  # a running maximum or minimum: a chain as a sum's adds are
         if cls:
             lanes = 1 if scalar else max(1, width // elem) if elem else 1
             d["scalar_fp" if scalar else "vector_fp"] += 1

@@ -185,6 +185,18 @@ class Facts:
         return (self.code.get("pragmas") or {}).get("select_reductions") or []
 
     @property
+    def simd_ignored(self) -> bool:
+        """The source asks for SIMD (``#pragma omp simd``) but the build has neither -fopenmp nor -fopenmp-simd:
+        the compiler ignores the pragma without a word."""
+        build = self.code.get("build") or {}
+        return bool((self.code.get("pragmas") or {}).get("omp_simd")) and not build.get("openmp") and \
+            not any(x.startswith("-fopenmp") for x in build.get("flags") or ())
+
+    def simd_ignored_evidence(self) -> list:
+        return [msg("its source has `{pragma}`, but the spec builds it without {flag}: the compiler ignores the "
+                    "pragma", pragma="#pragma omp simd", flag="-fopenmp-simd")] if self.simd_ignored else []
+
+    @property
     def in_memory(self) -> bool:
         """A running value kept in memory (loaded, updated and stored at one address every iteration)."""
         return (bool(self.loop.get("memory_chains")) and self.vb == 0 and not self.reduction and not self.scan

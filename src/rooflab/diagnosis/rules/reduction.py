@@ -44,22 +44,40 @@ def find(f: Facts) -> list[dict]:
                   "of the last one", op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"])]
         if f.row.get("cycles_per_iteration"):
             ev.append(measured_cycles(f.row))
-        ev += f.prediction_evidence()
+        ev += f.prediction_evidence() + f.simd_ignored_evidence()
         out.append(finding(
             ID, f.lanes, ev,
             msg("a maximum or minimum carried from one iteration to the next in order: the compiler vectorizes it "
                 "only where NaN and the sign of zero need not be kept in order (-ffinite-math-only, "
                 "-fno-signed-zeros), so the loop compares one element at a time"),
+            _simd_advice(f) or
             msg("let the compiler reorder it ({pragma}, or -ffinite-math-only -fno-signed-zeros; -ffast-math "
                 "includes both), or keep several running values (4 to 8) and combine them after the loop",
-                pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})"), ("fast_math",)))
+                pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})"), *_simd_tests(f)))
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace
         out.append(finding(
-            ID, f.chain_gain(), f.chain_evidence(),
+            ID, f.chain_gain(), f.chain_evidence() + f.simd_ignored_evidence(),
             msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
                 "loop-carried dependency chain bounds the loop, not the memory or the FP units"),
+            _simd_advice(f) or
             msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate "
                 "this loop ({pragma}, or {flag})", pragma="#pragma omp simd reduction(+:sum)",
-                flag="-fassociative-math"), ("fast_math",)))
+                flag="-fassociative-math"), *_simd_tests(f)))
     return out
+
+
+def _simd_advice(f: Facts) -> dict | None:
+    """Where the source already asks for SIMD and the build ignores it: build it so that the pragma counts."""
+    if not f.simd_ignored:
+        return None
+    return msg("build it with {flag} (flags = [\"{flag}\"] in the spec, or openmp = true): the source's {pragma} "
+               "then lets the compiler split the chain across vector lanes", flag="-fopenmp-simd",
+               pragma="#pragma omp simd")
+
+
+def _simd_tests(f: Facts) -> tuple:
+    """(experiments, test): the build that obeys the source's pragma where it is ignored, else -ffast-math."""
+    if f.simd_ignored:
+        return ("openmp_simd", "fast_math"), "openmp_simd"
+    return ("fast_math",), None

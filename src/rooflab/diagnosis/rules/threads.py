@@ -29,6 +29,15 @@ def find(f: Facts) -> list[dict]:
         advice = msg("build it with OpenMP (openmp = true in the spec, and threads = {cpus} to place it on the "
                      "roof of all CPUs)", cpus=cpus)
         exps = ("openmp",)
+    elif (f.scan or f.recurrence) and not code.get("pragmas", {}).get("nested_loops", True):
+        # its only loop carries each element's value to the next (a running sum stored at every element): there is
+        # no outer loop to share, and sharing this one's iterations as they are gives wrong results
+        ev.append(msg("its loop carries a value from each element to the next, and no loop is around it to share"))
+        advice = msg("split the loop into one block per thread, scan each block on its own, then add to each block "
+                     "what the blocks before it sum to (a blocked scan: the dependency chain's fix, on threads)")
+        return [finding(ID, min(cpus / max(busy, 1.0), 1 / every["of_roof"]), ev,
+                        msg("one thread does all the work while {idle} CPU(s) wait", idle=cpus - 1), advice, exps,
+                        after=("dependency_chain",))]
     else:
         advice = msg("split the outer loop between threads ({pragma}, {flag} in the spec)",
                      pragma="#pragma omp parallel for", flag="openmp = true")
