@@ -80,6 +80,41 @@ def test_a_recurrence_is_chained_by_its_fma():
     assert d["flops"] == 2 and d["bytes"] == 24
 
 
+def test_a_histogram_binned_from_floats_is_an_update_through_an_index():
+    # h[(int)((x[i] - lo) * scale)]++: the bin comes from a loaded float through FP arithmetic and a conversion
+    d = detail("""
+    c20:	vmovss (%rsi),%xmm1
+    c24:	vsubss %xmm0,%xmm1,%xmm1
+    c28:	vmulss %xmm2,%xmm1,%xmm1
+    c2c:	vcvttss2si %xmm1,%eax
+    c30:	cmp    %eax,%edx
+    c32:	jle    c3e <float_hist+0x3e>
+    c34:	test   %eax,%eax
+    c36:	js     c3e <float_hist+0x3e>
+    c38:	cltq
+    c3a:	addl   $0x1,(%rcx,%rax,4)
+    c3e:	add    $0x4,%rsi
+    c42:	cmp    %rsi,%rdi
+    c45:	jne    c20 <float_hist+0x20>
+""")
+    assert (d["indexed_loads"], d["indexed_updates"]) == (1, 1)
+    f = diagnose(code(d), row(of_roof=0.13), CTX)[0]
+    assert f["id"] == "indirect" and "histogram" in text(f["hypothesis"]) and "copies of the bins" in text(f["advice"])
+    assert "update memory through the index" in text(f["evidence"][1])
+    # a float converted and stored as an integer (quantized) is no index
+    q = detail("""
+    c20:	vmulss (%rsi,%rax,4),%xmm0,%xmm1
+    c26:	vcvtss2si %xmm1,%edx
+    c2a:	mov    %dl,(%rcx,%rax,1)
+    c2d:	inc    %rax
+    c30:	cmp    %rax,%rdi
+    c33:	jne    c20 <q+0x20>
+""")
+    assert (q["indexed_loads"], q["indexed_updates"]) == (0, 0)
+    # a gather through loaded indices reads and does not write
+    assert detail(SPMV)["indexed_updates"] == 0
+
+
 def test_a_running_maximum_of_magnitudes_is_scalar_code_chained_by_its_max():
     # if (fabs(x[i]) > m) m = fabs(x[i]): gcc takes the magnitude with vandpd on an xmm register (a scalar's sign
     # bit, no vector of elements) and keeps the maximum in order with vmaxsd

@@ -353,6 +353,7 @@ class LoopDetail:
     memory_chains: int = 0  # values loaded, updated and stored back at one loop-invariant address every iteration
     pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
     indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
+    indexed_updates: int = 0  # those of them that write: an update through an index (a histogram's h[k]++)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
 
@@ -370,7 +371,7 @@ class LoopDetail:
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
-                "side_calls": list(self.side_calls), "exits": self.exits}
+                "indexed_updates": self.indexed_updates, "side_calls": list(self.side_calls), "exits": self.exits}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -477,7 +478,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["stored_chain"] = longest is not None and longest in moving
     d["memory_chains"] = _x86_memory_chains(body)
     d["pointer_chains"] = _x86_pointer_chains(body)
-    d["indexed_loads"] = _x86_indexed_loads(body)
+    d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
     return d
 
 
@@ -498,14 +499,17 @@ def _gp_family(reg: str) -> str:
     return "%" + r
 
 
-def _x86_indexed_loads(body: list[Insn]) -> int:
+def _x86_indexed_loads(body: list[Insn]) -> tuple[int, int]:
     """Memory accesses whose address uses a value the same iteration loaded from memory, directly or through
-    arithmetic on it (``movslq (%rsi,%rax,4),%rdx`` then ``vmovsd (%rcx,%rdx,8),%xmm0``: x[col[j]]). A load from a
-    loop-invariant address (a pointer reloaded from the stack or a struct) does not count, nor does a chain of loads
-    through one register (pointer chasing, counted apart)."""
+    arithmetic on it (``movslq (%rsi,%rax,4),%rdx`` then ``vmovsd (%rcx,%rdx,8),%xmm0``: x[col[j]]), or through
+    floating-point arithmetic and a conversion to an integer (``vmulss``, ``vcvttss2si %xmm1,%eax``, then
+    ``addl $0x1,(%rcx,%rax,4)``: a histogram's bin computed from a float). A load from a loop-invariant address (a
+    pointer reloaded from the stack or a struct) does not count, nor does a chain of loads through one register
+    (pointer chasing, counted apart). (accesses, those of them that write: updates through an index, h[k]++)."""
     written = {_gp_family(r) for r in _x86_written(body) if r.startswith("%")}
     tainted: set[str] = set()
-    n = 0
+    tainted_v: set[int] = set()  # vector registers holding a value loaded this iteration (or computed from one)
+    n = updates = 0
     for i in body:
         m = i.mnemonic
         if _is_branch(m) or m.startswith(("call", "nop", "prefetch")):
@@ -519,7 +523,21 @@ def _x86_indexed_loads(body: list[Insn]) -> int:
         dst_reg = _gp_family(dst) if dst.startswith("%") and _X86_GPR.fullmatch(dst) else None
         if mems and not m.startswith("lea") and addr_regs & tainted and dst_reg not in addr_regs:
             n += 1
+            updates += "(" in dst and not m.startswith(("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
+        loads_moving = bool(mems) and not m.startswith("lea") and any(
+            not _invariant_address(o.replace(" ", ""), written) and "%rsp" not in o for o in mems if o != dst)
+        v_srcs = {int(v) for o in ops[:-1] if "(" not in o for _w, v in _X86_VREG.findall(o)}
         if dst_reg is None:
+            vdst = _X86_VREG.fullmatch(dst.strip())
+            if vdst:  # a vector register: loaded this iteration, or computed from one that was
+                same = len(ops) == 3 and ops[0] == ops[1] and m.startswith(("vxor", "vpxor", "vsub"))
+                if (loads_moving or v_srcs & tainted_v) and not same:
+                    tainted_v.add(int(vdst.group(2)))
+                else:
+                    tainted_v.discard(int(vdst.group(2)))
+            continue
+        if m.startswith(("cvt", "vcvt")) and v_srcs & tainted_v:  # a float made an integer: vcvttss2si
+            tainted.add(dst_reg)
             continue
         srcs = {_gp_family(o) for o in ops[:-1] if o.startswith("%") and _X86_GPR.fullmatch(o)}
         if not m.startswith(("mov", "lea", "cvt", "set")):  # two-operand arithmetic reads its destination too
@@ -532,7 +550,7 @@ def _x86_indexed_loads(body: list[Insn]) -> int:
             tainted.add(dst_reg)
         else:
             tainted.discard(dst_reg)
-    return n
+    return n, updates
 
 
 def _x86_carried_chain(body: list[Insn]) -> tuple[int | None, int, set[str]]:

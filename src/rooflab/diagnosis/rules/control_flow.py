@@ -26,8 +26,10 @@ def applies(f: Facts) -> bool:
     loop = f.loop
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
     # the branch of a running maximum is the reduction's finding
+    # an update through an index (a histogram's bins) stays scalar with or without the branch that guards it
     if not (loop.get("branches") or _early_exit(loop)) or f.vb >= f.isa_vb or errno_calls(f.code) or \
-            loop.get("calls") or loop.get("side_calls") or any(not s.get("with") for s in f.select_reduction):
+            loop.get("calls") or loop.get("side_calls") or any(not s.get("with") for s in f.select_reduction) or \
+            loop.get("indexed_updates"):
         return False
     if _with_position(f):
         return True  # the branch keeps a maximum and its position: no flag if-converts that

@@ -38,6 +38,18 @@ def find(f: Facts) -> list[dict]:
                       "alone: {w:.1f}x, the loop waits for its loads", m=cpi, tool=pred.get("tool") or "llvm-mca",
                       p=pred["cycles_per_iteration"], w=waits))
     ev += f.cause_remarks("stride")
+    if f.loop.get("indexed_updates") and not n:
+        # h[k] += ...: an update through an index (a histogram, a scatter-add) stays scalar whatever the flags
+        ev.insert(1, msg("{n} of them update memory through the index (h[k] += ...): two elements may update the "
+                         "same place, so no compiler vectorizes it", n=f.loop["indexed_updates"]))
+        return [finding(
+            ID, max(excess or 0, waits or 0, 2.0), ev,
+            msg("the loop updates memory through an index (a histogram's bins, a scatter-add): it stays scalar, "
+                "each update waits for the one before it to the same place, and scattered ones bring in a cache "
+                "line each"),
+            msg("keep several copies of the bins and add them up after the loop (one per thread with OpenMP, or "
+                "two to four in one loop, taken in turn), sort or block the indices so that neighbouring updates "
+                "touch neighbouring data, or make the bins smaller (narrower counters) so that they stay in L1"))]
     return [finding(
         ID, max(excess or 0, waits or 0, 2.0), ev,
         msg("elements are fetched through an index: where the indices scatter, each element brings in a cache "
