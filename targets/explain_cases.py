@@ -363,6 +363,18 @@ CASES = {
     "b19_angles": (SPEC, "b19_angles", "calls", None, None),
     "b19_dot_simd": (SPEC, "b19_dot_simd", "reduction_chain", None, None),
     "b19_eliminate": (SPEC, "b19_eliminate", "clean", None, None),
+    "b20_fnv1a": (SPEC, "b20_fnv1a", "dependency_chain", None, None),
+    "b20_leaky_relu": (SPEC, "b20_leaky_relu", "clean", None, None),
+    "b20_add_t": (SPEC, "b20_add_t", "strided", None, None),
+    "b20_normalize_rows": (SPEC, "b20_normalize_rows", "reduction_chain", None, None),
+    "b20_wrap_move": (SPEC, "b20_wrap_move", "calls", None, None),
+    "b20_dense_i8": (SPEC, "b20_dense_i8", "clean", None, None),
+    "b20_bswap_all": (SPEC, "b20_bswap_all", "clean", None, None),
+    "b20_sum_middle": (SPEC, "b20_sum_middle", "strided", None, None),
+    "b20_rows_omp_inner": (SPEC, "b20_rows_omp_inner", "omp_overhead", None, None),
+    "b20_xor_sum": (SPEC, "b20_xor_sum", "clean", None, None),
+    "b20_exp2_pow": (SPEC, "b20_exp2_pow", "calls", None, None),
+    "b20_sat_add_u8": (SPEC, "b20_sat_add_u8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
