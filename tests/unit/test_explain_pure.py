@@ -115,6 +115,17 @@ def test_a_histogram_binned_from_floats_is_an_update_through_an_index():
     assert detail(SPMV)["indexed_updates"] == 0
 
 
+def test_fmod_has_no_vector_version_so_its_call_is_told_how_to_write_it_out():
+    loop = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": "", "calls": ["fmod"]}
+    fs = diagnose(code(loop), row(of_roof=0.13), CTX)
+    f = fs[0]
+    assert f["id"] == "calls" and f["experiments"] == [] and "floor(x / L)" in text(f["advice"])
+    assert "no compiler flag vectorizes it" in text(f["hypothesis"])
+    # exp has one: tested by the build that calls it
+    f = diagnose(code({**loop, "calls": ["exp"]}), row(of_roof=0.13), CTX)[0]
+    assert f["experiments"] == ["vector_math"]
+
+
 def test_a_running_maximum_of_magnitudes_is_scalar_code_chained_by_its_max():
     # if (fabs(x[i]) > m) m = fabs(x[i]): gcc takes the magnitude with vandpd on an xmm register (a scalar's sign
     # bit, no vector of elements) and keeps the maximum in order with vmaxsd
@@ -1678,6 +1689,20 @@ def test_innermost_loops_that_step_by_a_row_are_read_from_the_source():
     assert column_walks(syrk) == [{"array": "A", "index": "[j][k]", "var": "j", "stride": ""}]
     assert column_walks("{ for (i = 0; i < n; i++) y[2 * i] = x[i]; }") == []  # every other element: one line
     assert column_walks("{ for (i = 0; i < n; i++) y[i] = x[i * 16]; }")[0]["stride"] == "16"
+    # an index with the loop variable inside a product: T[i][j][k] flattened, summed over j
+    middle = "{ for (i = 0; i < a; i++) for (k = 0; k < c; k++) { s = 0; for (j = 0; j < b; j++) " \
+             "s += T[(i * b + j) * c + k]; S[i * c + k] = s; } }"
+    assert column_walks(middle) == [{"array": "T", "index": "[(i * b + j) * c + k]", "var": "j", "stride": "c"}]
+
+
+def test_a_flat_index_is_read_as_a_polynomial_in_the_loop_variables():
+    from rooflab.diagnosis.evidence import flat_stride
+
+    assert flat_stride("(i * b + j) * c + k", "j") == "c" and flat_stride("(i * b + j) * c + k", "k") == "1"
+    assert flat_stride("(i - 1) * n + j", "i") == "n" and flat_stride("n * (i + 1) - 2", "i") == "n"
+    assert flat_stride("2 * i + 1", "i") == "2" and flat_stride("i * ld * 3", "i") == "3*ld"
+    assert flat_stride("i * n + j", "k") is None  # not used
+    assert flat_stride("idx[i]", "i") is None and flat_stride("i * i", "i") is None  # neither read as linear
 
 
 def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_counted():
@@ -1708,6 +1733,12 @@ def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_cou
                     traffic={"method": "cachegrind", "holding_ratio": 0.67, "l1_ratio": 3.0})
     fs = diagnose(code(loop, pragmas=walks, prediction={**pred, "cycles_per_iteration": 3.1}), refetched, CTX)
     assert fs[0]["id"] == "strided" and "L1 brought in 3.0x" in text(fs[0]["evidence"][-1])
+    # a walk carrying an in-order sum whose lines the next element reuses from L1 (traffic at the model): the
+    # interchange still makes the sums independent, so the walk is the finding, and the sum's goes right after it
+    c = code(loop, pragmas=walks, prediction={**pred, "cycles_per_iteration": 4.0, "block_rthroughput": 1.0})
+    fs = diagnose(c, row(level="L3", of_roof=0.49, cycles_per_iteration=4.2,
+                         traffic={"method": "cachegrind", "holding_ratio": 1.0, "l1_ratio": 1.0}), CTX)
+    assert ids(fs)[:2] == ["strided", "reduction_chain"]
 
 
 def test_a_matrix_product_whose_traffic_could_not_be_counted_is_judged_by_the_blas_alongside_it():

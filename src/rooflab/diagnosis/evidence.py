@@ -3,6 +3,7 @@ analyzer predicts for it, and, per size, what was measured (time, roofs, traffic
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 
@@ -85,6 +86,58 @@ def source_innermost_loops(body: str) -> list[tuple[str, str]]:
     return out
 
 
+def _polynomial(node) -> dict | None:
+    """An index expression of sums, differences and products of names and integers as {monomial (sorted names):
+    integer coefficient}; None for anything else (a call, a division, a subscript, a cast)."""
+    if isinstance(node, ast.Expression):
+        return _polynomial(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return {(): node.value}
+    if isinstance(node, ast.Name):
+        return {(node.id,): 1}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        p = _polynomial(node.operand)
+        return None if p is None else {k: -v if isinstance(node.op, ast.USub) else v for k, v in p.items()}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = _polynomial(node.left), _polynomial(node.right)
+        if a is None or b is None:
+            return None
+        out: dict = {}
+        if isinstance(node.op, ast.Mult):
+            for ka, va in a.items():
+                for kb, vb in b.items():
+                    k = tuple(sorted(ka + kb))
+                    out[k] = out.get(k, 0) + va * vb
+        else:
+            out = dict(a)
+            for kb, vb in b.items():
+                out[kb] = out.get(kb, 0) + (vb if isinstance(node.op, ast.Add) else -vb)
+        return {k: v for k, v in out.items() if v}
+    return None
+
+
+def flat_stride(index: str, var: str) -> str | None:
+    """How far a flat index moves when ``var`` grows by one, where the index is a polynomial in the loop variables
+    linear in ``var``: "1" (contiguous), a number, or the product of the names it is multiplied by ("c", "b*c":
+    ``(i * b + j) * c + k`` in a loop over j). None where the index does not use ``var`` or cannot be read."""
+    try:
+        poly = _polynomial(ast.parse(index.strip(), mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if poly is None:
+        return None
+    terms = {k: v for k, v in poly.items() if var in k}
+    if not terms or any(k.count(var) > 1 for k in terms):
+        return None
+    if len(terms) > 1:
+        return "*".join(sorted({n for k in terms for n in k if n != var})) or None
+    (k, v), = terms.items()
+    names = [n for n in k if n != var]
+    if not names:
+        return str(abs(v))
+    return "*".join(([str(abs(v))] if abs(v) != 1 else []) + names)
+
+
 def column_walks(body: str) -> list[dict]:
     """Accesses in an innermost loop that step by a row (or more) at each iteration: the loop variable multiplied by
     a length in a flat index (``B[k * N + j]`` in a loop over k), or in a row index of a multi-dimensional array
@@ -100,10 +153,12 @@ def column_walks(body: str) -> list[dict]:
                 continue
             stride = None
             if len(parts) == 1:
-                t = re.search(rf"(?:\b{v}\s*\*\s*([A-Za-z_]\w*|\d+)|([A-Za-z_]\w*|\d+)\s*\*\s*{v}\b)", parts[0])
-                if t:
-                    by = t.group(1) or t.group(2)
-                    stride = None if by.isdigit() and int(by) <= 2 else by
+                by = flat_stride(parts[0], var)
+                if by is None:  # an index it cannot read as a polynomial: the loop variable times a length
+                    t = re.search(rf"(?:\b{v}\s*\*\s*([A-Za-z_]\w*|\d+)|([A-Za-z_]\w*|\d+)\s*\*\s*{v}\b)",
+                                  parts[0])
+                    by = (t.group(1) or t.group(2)) if t else None
+                stride = None if by is None or (by.isdigit() and int(by) <= 2) else by
             elif any(re.search(rf"\b{v}\b", p) for p in parts[:-1]) and not re.search(rf"\b{v}\b", parts[-1]):
                 stride = ""  # a row
             if stride is not None and all(o["array"] != name for o in out):

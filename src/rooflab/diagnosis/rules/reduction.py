@@ -55,7 +55,9 @@ def find(f: Facts) -> list[dict]:
                 "includes both), or keep several running values (4 to 8) and combine them after the loop",
                 pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})"), *_simd_tests(f)))
     if f.reduction and not f.loop.get("pointer_chains"):
-        # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace
+        # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace;
+        # a sum down a column goes after the walk's finding, whose interchange makes the sums independent too
+        walks = bool((f.code.get("pragmas") or {}).get("column_walks"))
         out.append(finding(
             ID, f.chain_gain(), f.chain_evidence() + f.simd_ignored_evidence(),
             msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
@@ -63,7 +65,7 @@ def find(f: Facts) -> list[dict]:
             _simd_advice(f) or
             msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate "
                 "this loop ({pragma}, or {flag})", pragma="#pragma omp simd reduction(+:sum)",
-                flag="-fassociative-math"), *_simd_tests(f)))
+                flag="-fassociative-math"), *_simd_tests(f), after=("strided",) if walks else ()))
     return out
 
 

@@ -41,8 +41,10 @@ def find(f: Facts) -> list[dict]:
     counted = excess is not None or l1 is not None
     # counted or not, an innermost loop of the source walking a column while the loop waits for memory or carries an
     # in-order sum (evidence of its own, whatever the traffic costs: LU's k loop, 1.67x reordered); counted, it also
-    # needs L1 to have brought in more than the model (its lines fetched again from L2 at each step)
-    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED else None
+    # needs L1 to have brought in more than the model (its lines fetched again from L2 at each step), unless the walk
+    # carries an in-order sum: then the interchange makes the sums independent whatever the lines cost (a sum over
+    # a 3-D array's middle index, its lines reused from L1 by the next element: reordered 1.75x, partial sums 1.4x)
+    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED or f.reduction else None
     share = reuse.traffic_share(f)
     if share is not None and share < reuse.PACES:
         # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
