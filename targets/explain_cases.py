@@ -375,6 +375,18 @@ CASES = {
     "b20_xor_sum": (SPEC, "b20_xor_sum", "clean", None, None),
     "b20_exp2_pow": (SPEC, "b20_exp2_pow", "calls", None, None),
     "b20_sat_add_u8": (SPEC, "b20_sat_add_u8", "clean", None, None),
+    "b21_dot4_f": (SPEC, "b21_dot4_f", "reduction_chain", None, None),
+    "b21_scale_by_index": (SPEC, "b21_scale_by_index", "clean", None, None),
+    "b21_gauss_elim": (SPEC, "b21_gauss_elim", "div_sqrt", None, None),
+    "b21_logistic": (SPEC, "b21_logistic", "dependency_chain", None, None),
+    "b21_lerp_table": (SPEC, "b21_lerp_table", "indirect", None, None),
+    "b21_shift_left": (SPEC, "b21_shift_left", "clean", None, None),
+    "b21_geometric": (SPEC, "b21_geometric", "dependency_chain", None, None),
+    "b21_count_in_range": (SPEC, "b21_count_in_range", "clean", None, None),
+    "b21_transpose_i16": (SPEC, "b21_transpose_i16", "strided", None, None),
+    "b21_magnitude_f": (SPEC, "b21_magnitude_f", "calls", None, None),
+    "b21_cmul_soa": (SPEC, "b21_cmul_soa", "clean", None, None),
+    "b21_fir8": (SPEC, "b21_fir8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
