@@ -387,6 +387,18 @@ CASES = {
     "b21_magnitude_f": (SPEC, "b21_magnitude_f", "calls", None, None),
     "b21_cmul_soa": (SPEC, "b21_cmul_soa", "clean", None, None),
     "b21_fir8": (SPEC, "b21_fir8", "clean", None, None),
+    "b22_csr_t_mv": (SPEC, "b22_csr_t_mv", "indirect", None, None),
+    "b22_cic_deposit": (SPEC, "b22_cic_deposit", "indirect", None, None),
+    "b22_downsample2": (SPEC, "b22_downsample2", "clean", None, None),
+    "b22_summed_area": (SPEC, "b22_summed_area", "dependency_chain", None, None),
+    "b22_reverse": (SPEC, "b22_reverse", "clean", None, None),
+    "b22_taylor_sin_f": (SPEC, "b22_taylor_sin_f", "clean", None, None),
+    "b22_apply_smoothstep": (SPEC, "b22_apply_smoothstep", "calls", None, None),
+    "b22_sgemv": (SPEC, "b22_sgemv", "reduction_chain", None, None),
+    "b22_row_sums_i64": (SPEC, "b22_row_sums_i64", "clean", None, None),
+    "b22_first_mismatch": (SPEC, "b22_first_mismatch", "control_flow", None, None),
+    "b22_upper_mv": (SPEC, "b22_upper_mv", "reduction_chain", None, None),
+    "b22_wrap_angle": (SPEC, "b22_wrap_angle", "calls", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
