@@ -285,6 +285,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
     if exp == "single_constants":
         return _flags(spec, "-fsingle-precision-constant"), size, msg("a build with -fsingle-precision-constant "
                                                                       "(float constants)")
+    if exp == "no_trapping_math":
+        return _flags(spec, "-fno-trapping-math"), size, msg("a build with -fno-trapping-math")
     if exp == "openmp_simd":
         return (_flags(spec, "-fopenmp-simd"), size,
                 msg("a build with -fopenmp-simd (the source's #pragma omp simd obeyed)"))

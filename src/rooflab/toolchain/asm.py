@@ -354,6 +354,8 @@ class LoopDetail:
     pointer_chains: int = 0  # loads whose address depends on the register they load into: pointer chasing
     indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
     indexed_updates: int = 0  # those of them that write: an update through an index (a histogram's h[k]++)
+    memory_recurrences: int = 0  # values stored and loaded again by the next iteration at a moving address
+    scalar_rounds: int = 0  # floor / ceil / trunc instructions on one element (x86 vroundsd, vrndscalesd)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
 
@@ -371,7 +373,9 @@ class LoopDetail:
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
-                "indexed_updates": self.indexed_updates, "side_calls": list(self.side_calls), "exits": self.exits}
+                "indexed_updates": self.indexed_updates, "memory_recurrences": self.memory_recurrences,
+                "scalar_rounds": self.scalar_rounds,
+                "side_calls": list(self.side_calls), "exits": self.exits}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -405,12 +409,14 @@ def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     stored_at: list[tuple[int, str]] = []  # (vector register, address operand) of each store
-    d.update(int_div=0, conversions=0, branches=0)
+    d.update(int_div=0, conversions=0, branches=0, scalar_rounds=0)
     last = body[-1].addr if body else None
     for i in body:
         m, ops = i.mnemonic, i.operands
         if re.fullmatch(r"i?div[bwlq]?", m):
             d["int_div"] += 1
+        if re.fullmatch(r"v?(round|rndscale)s[sd]", m):
+            d["scalar_rounds"] += 1  # floor, ceil, trunc of one element (vroundsd / vrndscalesd)
         if re.fullmatch(r"v?cvt(ss2sd|sd2ss|ps2pd|pd2ps)[xy]?", m):
             d["conversions"] += 1
         if _is_conditional(m) and i.addr != last:
@@ -479,6 +485,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["memory_chains"] = _x86_memory_chains(body)
     d["pointer_chains"] = _x86_pointer_chains(body)
     d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
+    d["memory_recurrences"] = _x86_memory_recurrences(body)
     return d
 
 
@@ -689,6 +696,67 @@ def _x86_memory_chains(body: list[Insn]) -> int:
             if "(" in o:
                 loads.add(o.replace(" ", ""))
     return sum(1 for addr in stores & loads if _invariant_address(addr, written) and "%rsp" not in addr)
+
+
+_X86_MEM = re.compile(r"^(-?(?:0x)?[0-9a-f]*)\((%\w+)?(?:,(%\w+)(?:,(\d))?)?\)$")
+
+
+def _x86_steps(body: list[Insn]) -> dict[str, int]:
+    """The general registers a loop body moves by a constant each iteration (``add $0x8,%rcx``, ``inc %rax``,
+    ``sub $1,%rdx``), by that constant; a register written any other way is left out."""
+    steps: dict[str, int] = {}
+    other: set[str] = set()
+    for i in body:
+        ops = _x86_operands(i.operands)
+        if not ops or not ops[-1].startswith("%") or _is_branch(i.mnemonic) or \
+                i.mnemonic.startswith(("cmp", "test", "bt", "ucomi", "comi", "vucomi", "vcomi")):
+            continue  # no register written
+        dst, m = _gp_family(ops[-1]), i.mnemonic
+        k = None
+        if m.startswith(("inc", "dec")) and len(ops) == 1:
+            k = 1 if m.startswith("inc") else -1
+        elif m.startswith(("add", "sub")) and len(ops) == 2 and ops[0].startswith("$"):
+            try:
+                k = int(ops[0][1:], 0) * (1 if m.startswith("add") else -1)
+            except ValueError:
+                k = None
+        if k is None:
+            other.add(dst)
+        else:
+            steps[dst] = steps.get(dst, 0) + k
+    return {r: k for r, k in steps.items() if r not in other and k}
+
+
+def _x86_memory_recurrences(body: list[Insn]) -> int:
+    """Values a loop body stores and loads again at the next iteration, at an address that moves with the loop
+    (``vmovsd %xmm0,(%rcx,%rax,8)`` then, one iteration later, ``vaddsd -0x8(%rcx,%rax,8),...``: S[j] computed
+    from S[j-1] through memory): each iteration waits for the previous one's store to reach its load, a
+    dependency chain the in-core analyzer does not see."""
+    steps = _x86_steps(body)
+    stores, loads = [], []
+    for i in body:
+        ops = _x86_operands(i.operands)
+        if not ops or _is_branch(i.mnemonic) or i.mnemonic.startswith(("lea", "nop", "prefetch")):
+            continue
+        for k, o in enumerate(ops):
+            m = _X86_MEM.match(o.replace(" ", ""))
+            if not m:
+                continue
+            disp = int(m.group(1), 0) if m.group(1) not in ("", "-") else 0
+            where = (m.group(2) and _gp_family(m.group(2)), m.group(3) and _gp_family(m.group(3)),
+                     int(m.group(4) or 1))
+            is_store = k == len(ops) - 1 and len(ops) > 1 and not i.mnemonic.startswith(
+                ("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
+            (stores if is_store else loads).append((where, disp))
+    n = 0
+    for (base, index, scale), ds in stores:
+        # how far the address moves per iteration: the base's step, plus the index's times the scale
+        move = (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
+        if (base and base not in steps and base in {_gp_family(r) for r in _x86_written(body)}) or not move:
+            continue
+        if any(w == (base, index, scale) and dl + move == ds for w, dl in loads):
+            n += 1
+    return n
 
 
 _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")

@@ -18,6 +18,8 @@ MINMAX = ("fmin", "fmax")  # and those min and max instructions compute once NaN
 # libm functions with neither an instruction nor a vector version in glibc's libmvec: no flag vectorizes the call
 # (under -ffast-math gcc computes fmod with the x87's fprem, a loop of its own: a periodic wrap ran 0.56x as fast)
 NO_VECTOR = ("fmod", "remainder", "drem")
+# flags under which gcc vectorizes floor, ceil and trunc (no exact floating-point exceptions to keep)
+TRAPS_OFF = ("-fno-trapping-math", "-ffast-math", "-funsafe-math-optimizations", "-Ofast")
 
 
 def WORD():
@@ -48,6 +50,21 @@ def find(f: Facts) -> list[dict]:
             msg("build with -fcx-limited-range (the textbook formulas; -ffast-math implies it) where no input is "
                 "infinite or NaN, or write the real and imaginary parts out"),
             ("cx_limited_range",), test="cx_limited_range"))
+        return out
+    rounds = loop.get("scalar_rounds") or 0
+    flags = (f.code.get("build") or {}).get("flags") or []
+    if rounds and f.vb == 0 and not loop.get("calls") and not any(x in TRAPS_OFF for x in flags):
+        lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+        out.append(finding(
+            ID, max(2.0, lanes / 2),
+            [msg("the hot loop rounds {n} value(s) per iteration with a scalar instruction (floor, ceil or trunc) "
+                 "and stays scalar; the build keeps floating-point exceptions exact (no -fno-trapping-math)", n=rounds)]
+            + f.cause_remarks("call"),
+            msg("gcc vectorizes floor, ceil and trunc only where floating-point exceptions need not be raised as "
+                "the scalar code would: under the default -ftrapping-math the rounding keeps the loop scalar"),
+            msg("build with -fno-trapping-math (-ffast-math includes it) where the loop's floating-point exception "
+                "flags are not read, or round by converting to an integer type where the values fit"),
+            ("no_trapping_math",), test="no_trapping_math"))
         return out
     errno = errno_calls(f.code) or [c for c in side if c.rstrip("f").lower() in LIBM]
     # a loop already on the widest vectors loses nothing to a call kept for errno elsewhere in the function (a sqrt

@@ -205,7 +205,8 @@ class Facts:
     @property
     def chained(self) -> bool:
         """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
-        return self.reduction or self.scan or self.recurrence or self.in_memory or bool(self.select_reduction)
+        return self.reduction or self.scan or self.recurrence or self.in_memory or bool(self.select_reduction) or \
+            bool(self.loop.get("memory_recurrences"))
 
     @property
     def prediction(self) -> dict:
