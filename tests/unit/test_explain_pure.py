@@ -1766,6 +1766,22 @@ def test_innermost_loops_that_step_by_a_row_are_read_from_the_source():
     assert column_walks(middle) == [{"array": "T", "index": "[(i * b + j) * c + k]", "var": "j", "stride": "c"}]
 
 
+def test_an_index_hidden_in_a_macro_is_read_with_the_macro_expanded():
+    from rooflab.diagnosis.evidence import column_walks, expand_macros
+
+    src = ("#include <math.h>\n#define IDX(i, j) ((i) * n + (j))\n#define LONG_NAME \\\n  2.0\n"
+           "void f(long n, double *A, const double *B)\n{\n#pragma omp simd\n"
+           "    for (long k = 0; k < n; k++) A[IDX(0, k)] += B[IDX(k, 3)] * LONG_NAME; /* IDX(a, b) */\n}\n")
+    body = src[src.index("void"):]
+    out = expand_macros(src, body)
+    assert "#pragma omp simd" in out and "B[((k) * n + (3))]" in out and "2.0" in out
+    assert column_walks(out) == [{"array": "B", "index": "[((k) * n + (3))]", "var": "k", "stride": "n"}]
+    assert column_walks(body) == []  # unexpanded, the macro hides the walk
+    assert expand_macros("void f(void) { }", "{ x[i] = 1; }") == "{ x[i] = 1; }"  # no macro: as it is
+    # a macro the preprocessor rejects leaves the body as it was
+    assert expand_macros("#define BAD(x\n", body) == body
+
+
 def test_a_flat_index_is_read_as_a_polynomial_in_the_loop_variables():
     from rooflab.diagnosis.evidence import flat_stride
 

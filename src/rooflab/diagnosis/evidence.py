@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import subprocess
 
 from rooflab.counters.count import count_kernel
 from rooflab.counters.perf import ToolTimeout
@@ -20,7 +21,7 @@ from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
-from rooflab.toolchain.compiler import Library
+from rooflab.toolchain.compiler import Library, find_compiler
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
 from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
 from rooflab.units import binary_bytes
@@ -31,15 +32,35 @@ from rooflab.userkernel.spec import ArrayArg, KernelSpec
 TRAFFIC_MAX_BYTES = 96 << 20
 
 
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\\\n|[^\n])*", re.M)  # continued lines included
+
+
+def expand_macros(source: str, body: str) -> str:
+    """``body`` with the macros the source defines expanded by the C preprocessor (``A[IDX(k, j)]`` read as
+    ``A[((k) * n + (j))]``: an index hidden in a macro is still an index), its pragmas kept; as it is where the
+    source defines none or the preprocessor cannot run."""
+    defines = _DEFINE.findall(source)
+    if not defines or not body:
+        return body
+    try:
+        cc = find_compiler()
+        r = subprocess.run([cc.path, *cc.extra, "-E", "-P", "-x", "c", "-"], input="\n".join(defines) + "\n" + body,
+                           capture_output=True, text=True, errors="replace", timeout=20)
+    except (RooflabError, OSError, subprocess.TimeoutExpired):
+        return body
+    return r.stdout if r.returncode == 0 and r.stdout.strip() else body
+
+
 def _pragmas(spec: KernelSpec) -> dict:
     """OpenMP and vectorization pragmas inside the kernel's own function, the arrays its threads write one element
-    each of, and the array parameters it only writes."""
+    each of, and the array parameters it only writes; read with the source's macros expanded."""
     try:
         text = spec.source.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {"omp": False, "omp_simd": False, "omp_text": ""}
     span = function_lines(text, spec.audit_function or spec.function)
     body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
+    body = expand_macros(text, body)
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+)?(for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
