@@ -401,6 +401,18 @@ CASES = {
     "b22_first_mismatch": (SPEC, "b22_first_mismatch", "control_flow", None, None),
     "b22_upper_mv": (SPEC, "b22_upper_mv", "reduction_chain", None, None),
     "b22_wrap_angle": (SPEC, "b22_wrap_angle", "calls", None, None),
+    "b23_absmax_i32": (SPEC, "b23_absmax_i32", "clean", None, None),
+    "b23_mv4_batch": (SPEC, "b23_mv4_batch", "clean", None, None),
+    "b23_rmse_f": (SPEC, "b23_rmse_f", "reduction_chain", None, None),
+    "b23_min3": (SPEC, "b23_min3", "clean", None, None),
+    "b23_newton_sqrt": (SPEC, "b23_newton_sqrt", "div_sqrt", None, None),
+    "b23_blend_u8": (SPEC, "b23_blend_u8", "clean", None, None),
+    "b23_advance_x": (SPEC, "b23_advance_x", "strided", None, None),
+    "b23_grid_omp_small": (SPEC, "b23_grid_omp_small", "omp_overhead", None, None),
+    "b23_exp_via_double": (SPEC, "b23_exp_via_double", "calls", None, None),
+    "b23_col_sums": (SPEC, "b23_col_sums", "clean", None, None),
+    "b23_scale_backward": (SPEC, "b23_scale_backward", "clean", None, None),
+    "b23_first_nan": (SPEC, "b23_first_nan", "control_flow", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
