@@ -413,6 +413,18 @@ CASES = {
     "b23_col_sums": (SPEC, "b23_col_sums", "clean", None, None),
     "b23_scale_backward": (SPEC, "b23_scale_backward", "clean", None, None),
     "b23_first_nan": (SPEC, "b23_first_nan", "control_flow", None, None),
+    "b24_poly_mul": (SPEC, "b24_poly_mul", "clean", None, None),
+    "b24_lcg_states": (SPEC, "b24_lcg_states", "clean", None, None),
+    "b24_count_vowels": (SPEC, "b24_count_vowels", "control_flow", None, None),
+    "b24_dist3": (SPEC, "b24_dist3", "calls", None, None),
+    "b24_transpose_inplace": (SPEC, "b24_transpose_inplace", "strided", None, None),
+    "b24_apply_lut": (SPEC, "b24_apply_lut", "indirect", None, None),
+    "b24_hypot_mag": (SPEC, "b24_hypot_mag", "calls", None, None),
+    "b24_heat_steps": (SPEC, "b24_heat_steps", "clean", None, None),
+    "b24_kinetic_sum": (SPEC, "b24_kinetic_sum", "reduction_chain", None, None),
+    "b24_sobel2": (SPEC, "b24_sobel2", "clean", None, None),
+    "b24_div7": (SPEC, "b24_div7", "clean", None, None),
+    "b24_to_i8_sat": (SPEC, "b24_to_i8_sat", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
