@@ -204,6 +204,40 @@ def test_an_expression_fill_gives_index_arrays_their_structure_the_same_in_every
             ArraySpec((16,), dtype, fill, env=env, name="x").make()
 
 
+def test_nan_and_infinity_fill_an_array_only_where_the_spec_says_the_kernel_handles_them(tmp_path):
+    nan_last = ArraySpec((4,), "float64", "np.array([1.0, 2.0, np.inf, np.nan])", name="x", nonfinite=True)
+    got = nan_last.make()
+    assert got[:2].tolist() == [1.0, 2.0] and np.isinf(got[2]) and np.isnan(got[3])
+    with pytest.raises(RooflabError, match="nonfinite = true"):
+        ArraySpec((4,), "float64", nan_last.fill, name="x").make()
+    spec = GOOD.replace('x = {shape = ["n"], dtype = "float32"}',
+                        'x = {shape = ["n"], dtype = "float32", fill = "np.full(n, np.nan)", nonfinite = true}')
+    (s,) = load_spec(write(tmp_path, spec))
+    assert s.args["x"].nonfinite
+    (tmp_path / "i.c").write_text("void inc(long n, int *k) { for (long i = 0; i < n; i++) k[i]++; }\n")
+    (tmp_path / "i.toml").write_text('source = "i.c"\nfunction = "inc"\nflops = "n"\nbytes = "8*n"\n'
+                                     'sizes = {n = [16]}\nargs = {n = "n", k = {shape = ["n"], dtype = "int32", '
+                                     'output = true, nonfinite = true}}\n')
+    with pytest.raises(SpecError, match="holds no NaN"):
+        load_spec(tmp_path / "i.toml")
+
+
+def test_a_nan_where_the_check_expects_a_number_is_a_wrong_result():
+    """max() of a NaN difference is no difference at all: a NaN or an infinity on one side only must be wrong,
+    and NaN where NaN is expected (a kernel that propagates it) right."""
+    ones = Checker(arrays=(("y", ArraySpec((4,), "float64", "zeros")),), scalars=(), expected=(("y", "np.ones(4)"),))
+    assert ones([np.array([1.0, np.nan, 1.0, 1.0])]) == float("inf")
+    assert ones([np.array([1.0, -np.inf, 1.0, 1.0])]) == float("inf")
+    assert ones([np.array([1.0, 1.0, 1.0, 1.0 + 1e-9])]) == pytest.approx(1e-9)
+    special = Checker(arrays=(("y", ArraySpec((3,), "float64", "zeros")),), scalars=(),
+                      expected=(("y", "np.array([np.nan, np.inf, 2.0])"),))
+    assert special([np.array([np.nan, np.inf, 2.0])]) == 0.0
+    assert special([np.array([np.nan, -np.inf, 2.0])]) == float("inf")
+    assert special([np.array([1.0, np.inf, 2.0])]) == float("inf")
+    cx = Checker(arrays=(("z", ArraySpec((2,), "complex128", "zeros")),), scalars=(), expected=(("z", "np.ones(2)"),))
+    assert cx([np.array([1.0, complex(np.nan, 0.0)])]) == float("inf")
+
+
 def test_a_fill_expression_names_only_what_the_spec_knows(tmp_path):
     spec = GOOD.replace('x = {shape = ["n"], dtype = "float32"}',
                         'x = {shape = ["n"], dtype = "float32", fill = "np.linspace(0, a, n) + rng.random(n)"}')

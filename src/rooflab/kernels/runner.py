@@ -41,6 +41,7 @@ class ArraySpec:
     name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
     huge: bool = True  # large arrays on transparent huge pages where the OS allows; False: 4 KiB pages
     env: tuple = ()  # (name, value) pairs an expression fill may use
+    nonfinite: bool = False  # an expression fill may give NaN and infinities (the spec says so)
 
     def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
@@ -70,7 +71,7 @@ class ArraySpec:
         elif self.fill == "arange":
             src = np.arange(math.prod(self.shape), dtype=dt).reshape(self.shape)
         elif isinstance(self.fill, str):
-            src = fill_values(self.fill, self.shape, dt, dict(self.env), self.seed, self.name)
+            src = fill_values(self.fill, self.shape, dt, dict(self.env), self.seed, self.name, self.nonfinite)
         else:
             src = np.full(self.shape, self.fill, dt)
         a = aligned_array(math.prod(self.shape), dt, skew=self.skew, huge=self.huge).reshape(self.shape)
@@ -82,11 +83,13 @@ class ArraySpec:
         return math.prod(self.shape) * np.dtype(self.dtype).itemsize
 
 
-def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0, name: str = "") -> np.ndarray:
+def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0, name: str = "",
+                nonfinite: bool = False) -> np.ndarray:
     """An array's contents from a NumPy expression (a spec's ``fill``): over the sizes and scalar arguments in
     ``env``, ``rng`` (seeded with ``seed``, so every process makes the same contents) and ``np``. What it gives must
-    broadcast to ``shape`` and be finite and, for an integer array, whole and within the dtype's range: values that
-    would wrap or truncate when stored are an error, never stored."""
+    broadcast to ``shape`` and be finite (unless the spec allows NaN and infinities: ``nonfinite``) and, for an
+    integer array, whole and within the dtype's range: values that would wrap or truncate when stored are an error,
+    never stored."""
     where = f"args.{name}.fill" if name else "fill"
     with np.errstate(all="ignore"):  # what a division by zero gives is refused below, with the expression named
         got = np.asarray(numpy_expr(text, {**env, "rng": np.random.default_rng(seed)}, where))
@@ -98,8 +101,9 @@ def fill_values(text: str, shape: tuple, dt: np.dtype, env: dict, seed: int = 0,
     except ValueError:
         raise RooflabError(f"{where}: {text!r} gave shape {got.shape}, which does not fit the array's "
                            f"{tuple(shape)}") from None
-    if got.dtype.kind in "fc" and got.size and not np.isfinite(got).all():
-        raise RooflabError(f"{where}: {text!r} gave values that are not finite (NaN or infinity)")
+    if got.dtype.kind in "fc" and got.size and not nonfinite and not np.isfinite(got).all():
+        raise RooflabError(f"{where}: {text!r} gave values that are not finite (NaN or infinity); say "
+                           "nonfinite = true in the array's spec where the kernel is meant to handle them")
     if dt.kind in "iu" and got.size:
         info = np.iinfo(dt)
         lo, hi = got.min(), got.max()

@@ -99,7 +99,8 @@ def array_specs(spec: KernelSpec, size: dict, scalars: dict | None = None) -> di
             # every array on its own 4 KiB offset (17 lines apart), the same for every kernel of a comparison
             out[p.name] = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i),
                                     skew=(1088 * len(out)) % 4096, name=p.name, huge=spec.huge_pages,
-                                    env=env if isinstance(v.fill, str) and v.fill not in FILLS else ())
+                                    env=env if isinstance(v.fill, str) and v.fill not in FILLS else (),
+                                    nonfinite=v.nonfinite)
     return out
 
 

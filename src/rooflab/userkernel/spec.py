@@ -102,6 +102,7 @@ class ArrayModel(_Model):
                 Annotated[StrictStr, Field(min_length=1, max_length=2000)]] = "random"
     output: StrictBool = False
     seed: Annotated[int, Field(ge=0, le=2 ** 32 - 1)] = 0
+    nonfinite: StrictBool = False  # a fill may give NaN and infinities (a kernel that handles them)
 
 
 class KernelModel(_Model):
@@ -180,6 +181,7 @@ class ArrayArg:
     fill: str | float = "random"
     output: bool = False
     seed: int = 0
+    nonfinite: bool = False  # its fill may give NaN and infinities
 
 
 @dataclass
@@ -361,7 +363,9 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             if p.fields and shape[-1] != p.fields[1]:
                 raise SpecError(f"{fld}: {p.base} has {p.fields[1]} fields of {p.fields[0]}: give them as the last "
                                 f"dimension (shape = [..., {p.fields[1]}]), not {shape[-1]!r}")
-            args[pname] = ArrayArg(shape, dtype, v.fill, v.output, v.seed)
+            if v.nonfinite and np.dtype(dtype).kind not in "fc":
+                raise SpecError(f"{fld}: nonfinite: an array of {dtype} holds no NaN or infinity")
+            args[pname] = ArrayArg(shape, dtype, v.fill, v.output, v.seed, v.nonfinite)
         else:
             if isinstance(v, ArrayModel):
                 raise SpecError(f"{fld}: parameter `{p.c_decl}` is a scalar: give a number or an expression")
@@ -529,13 +533,20 @@ class Checker:
                     ref = np.broadcast_to(ref, out.shape)
                 except ValueError:
                     raise ExprError(f"check.{name}: expected shape {ref.shape}, the output has {out.shape}") from None
-            diff = np.abs(out - ref)
+            with np.errstate(invalid="ignore"):
+                # equal where both are the same number, the same infinity or both NaN; a NaN or an infinity on one
+                # side only is as wrong as a result can be (a NaN would otherwise compare as no difference at all)
+                same = (out == ref) | (np.isnan(out) & np.isnan(ref))
+                diff = np.where(same, 0.0, np.abs(out - ref))
+            if diff.size and not np.isfinite(diff).all():
+                return float("inf")
             if self.flushed and got[name].dtype.kind == "f":
                 tiny = float(np.finfo(got[name].dtype).tiny)
                 diff[diff <= tiny] = 0.0
                 ref = np.where(np.abs(ref) < tiny, 0.0, ref)
-            scale = float(np.max(np.abs(ref))) or 1.0
-            worst = max(worst, float(np.max(diff)) / scale)
+            finite = np.abs(ref[np.isfinite(ref)])
+            scale = float(np.max(finite)) if finite.size else 1.0
+            worst = max(worst, float(np.max(diff)) / (scale or 1.0) if diff.size else 0.0)
         return worst
 
 
