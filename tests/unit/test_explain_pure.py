@@ -80,6 +80,27 @@ def test_a_recurrence_is_chained_by_its_fma():
     assert d["flops"] == 2 and d["bytes"] == 24
 
 
+def test_a_table_lookup_that_reuses_the_index_register_is_an_indexed_load():
+    # y[i] = lut[x[i]] on bytes: gcc loads the index and the value into the same register
+    d = detail("""
+    520:	movzbl (%rdx,%rax,1),%r8d
+    525:	movzbl (%rsi,%r8,1),%r8d
+    52a:	mov    %r8b,(%rcx,%rax,1)
+    52e:	add    $0x1,%rax
+    532:	cmp    %rax,%rdi
+    535:	jne    520 <apply_lut+0x10>
+""")
+    assert (d["indexed_loads"], d["indexed_updates"], d["pointer_chains"]) == (1, 0, 0)
+    # a pointer chased through one register, unrolled twice: no index loaded this iteration, a chain instead
+    chase = detail("""
+    10:	mov    (%rax),%rax
+    13:	mov    (%rax),%rax
+    16:	sub    $0x2,%rdx
+    1a:	jne    10 <c+0x10>
+""")
+    assert chase["indexed_loads"] == 0
+
+
 def test_a_histogram_binned_from_floats_is_an_update_through_an_index():
     # h[(int)((x[i] - lo) * scale)]++: the bin comes from a loaded float through FP arithmetic and a conversion
     d = detail("""

@@ -528,7 +528,10 @@ def _x86_indexed_loads(body: list[Insn]) -> tuple[int, int]:
         addr_regs = {_gp_family(r) for o in mems for r in _X86_GPR.findall(o[o.index("("):])}
         dst = ops[-1]
         dst_reg = _gp_family(dst) if dst.startswith("%") and _X86_GPR.fullmatch(dst) else None
-        if mems and not m.startswith("lea") and addr_regs & tainted and dst_reg not in addr_regs:
+        # (a register loaded at an index loaded this iteration may be the one that held the index: movzbl
+        # (%rdi,%rdx,1),%edx after movzbl (%rsi,%rax,1),%edx is a table lookup; a pointer chased through one
+        # register is never tainted, its value being the last iteration's)
+        if mems and not m.startswith("lea") and addr_regs & tainted:
             n += 1
             updates += "(" in dst and not m.startswith(("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
         loads_moving = bool(mems) and not m.startswith("lea") and any(
