@@ -427,6 +427,18 @@ CASES = {
     "b24_sobel2": (SPEC, "b24_sobel2", "clean", None, None),
     "b24_div7": (SPEC, "b24_div7", "clean", None, None),
     "b24_to_i8_sat": (SPEC, "b24_to_i8_sat", "clean", None, None),
+    "b25_count_bits": (SPEC, "b25_count_bits", "clean", None, None),
+    "b25_antidiag_sums": (SPEC, "b25_antidiag_sums", "strided", None, None),
+    "b25_laplace5_f": (SPEC, "b25_laplace5_f", "clean", None, None),
+    "b25_rotate_left": (SPEC, "b25_rotate_left", "clean", None, None),
+    "b25_ell_spmv": (SPEC, "b25_ell_spmv", "indirect", None, None),
+    "b25_quad_form": (SPEC, "b25_quad_form", "reduction_chain", None, None),
+    "b25_counting_scatter": (SPEC, "b25_counting_scatter", "indirect", None, None),
+    "b25_count_repeats": (SPEC, "b25_count_repeats", "clean", None, None),
+    "b25_decay": (SPEC, "b25_decay", "calls", None, None),
+    "b25_csum_f": (SPEC, "b25_csum_f", "reduction_chain", None, None),
+    "b25_rank1": (SPEC, "b25_rank1", "clean", None, None),
+    "b25_mixed_gemv": (SPEC, "b25_mixed_gemv", "reduction_chain", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
