@@ -72,9 +72,11 @@ double quad_form(long n, const double *restrict A, const double *restrict x)
 }
 
 /* records scattered to their places by key, as counting sort does */
-void counting_scatter(long n, const int *restrict key, const double *restrict val, long *restrict pos,
-                      double *restrict out)
+void counting_scatter(long n, long nkeys, const int *restrict key, const double *restrict val,
+                      const long *restrict start, long *restrict pos, double *restrict out)
 {
+    for (long b = 0; b < nkeys; b++)
+        pos[b] = start[b];
     for (long i = 0; i < n; i++)
         out[pos[key[i]]++] = val[i];
 }

@@ -103,6 +103,9 @@ def test_nests_that_cannot_be_reordered_by_moving_headers_are_left_alone():
         "for (long j = 0; j < n; j++) for (long i = 0; i < n; i++) { b[i * n + j] = 0; i += 1; }",
         # an OpenMP pragma on the nest: the work sharing would change
         "#pragma omp parallel for\n    for (long j = 0; j < n; j++) for (long i = 0; i < n; i++) b[i * n + j] = 0;",
+        # bounds computed between the loops from the outer variable (a matrix's anti-diagonals)
+        "for (long d = 0; d < 2 * n - 1; d++) { double t = 0.0; long i0 = d < n ? 0 : d - n + 1; "
+        "long i1 = d < n ? d : n - 1; for (long i = i0; i <= i1; i++) t += a[i * n + (d - i)]; b[d] = t; }",
     }
     for body in cases:
         src = f"void f(long n, double *b, const double *a)\n{{\n    {body}\n}}\n"

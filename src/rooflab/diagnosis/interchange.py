@@ -251,6 +251,8 @@ def _reordered(text: str, outer: _Loop) -> tuple[str, list[str], list[str], bool
     declared = [_DECL.fullmatch(d).group(1) for d in sunk]
     if any(_assigned(code, name) or any(_uses(st, name) for _, st in first) for name in declared):
         return None
+    if any(_uses(lp.head, name) for lp in loops for name in declared):
+        return None  # a bound computed between the loops (i0 = d < n ? 0 : d - n + 1): it moves with its loop
     score = stride_scores("\n".join([*sunk, code]), names)
     order = sorted(names, key=lambda v: (score[v], names.index(v)))
     if order[-1] == names[-1] or score[order[-1]] <= score[names[-1]]:

@@ -170,9 +170,12 @@ class Facts:
 
     @property
     def reduction(self) -> bool:
-        """A sum carried from one iteration to the next in scalar adds, in register: each add waits for the last."""
+        """A sum carried from one iteration to the next in scalar adds, in register: each add waits for the last; or
+        several dependent adds into one register per iteration, scalar or not (gcc's in-order "fold-left" of a
+        vectorized loop: a complex sum's (re, im) pairs added one by one to a 2-lane accumulator)."""
         loop = self.loop
-        red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (loop.get("scalar_fp") or 0) >= self.chain
+        red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (
+            (loop.get("scalar_fp") or 0) >= self.chain or self.chain >= 2)
         red = red or bool(self.vb == 0 and loop.get("accumulators") and "reduction" in self.causes)
         return red and not self.scan and not self.recurrence
 
