@@ -439,6 +439,18 @@ CASES = {
     "b25_csum_f": (SPEC, "b25_csum_f", "reduction_chain", None, None),
     "b25_rank1": (SPEC, "b25_rank1", "clean", None, None),
     "b25_mixed_gemv": (SPEC, "b25_mixed_gemv", "reduction_chain", None, None),
+    "b26_count_positive_omp": (SPEC, "b26_count_positive_omp", "false_sharing", None, None),
+    "b26_growing_rows_omp": (SPEC, "b26_growing_rows_omp", "imbalance", None, None),
+    "b26_affine_lit": (SPEC, "b26_affine_lit", "conversions", None, None),
+    "b26_attenuate_f": (SPEC, "b26_attenuate_f", "denormals", None, None),
+    "b26_segment_sums": (SPEC, "b26_segment_sums", "short_trips", None, None),
+    "b26_repeat_sweeps": (SPEC, "b26_repeat_sweeps", "working_set", None, None),
+    "b26_copy_rows": (SPEC, "b26_copy_rows", "clean", None, None),
+    "b26_sum_i16_f": (SPEC, "b26_sum_i16_f", "reduction_chain", None, None),
+    "b26_last_digit": (SPEC, "b26_last_digit", "clean", None, None),
+    "b26_decimate4": (SPEC, "b26_decimate4", "strided", None, None),
+    "b26_clamp_lib": (SPEC, "b26_clamp_lib", "calls", None, None),
+    "b26_exp2_f": (SPEC, "b26_exp2_f", "calls", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
