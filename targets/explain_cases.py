@@ -440,7 +440,9 @@ CASES = {
     "b25_rank1": (SPEC, "b25_rank1", "clean", None, None),
     "b25_mixed_gemv": (SPEC, "b25_mixed_gemv", "reduction_chain", None, None),
     "b26_count_positive_omp": (SPEC, "b26_count_positive_omp", "false_sharing", None, None),
-    "b26_growing_rows_omp": (SPEC, "b26_growing_rows_omp", "imbalance", None, None),
+    # written as "imbalance" before the first run; its rows' in-order sums cost more than the static schedule
+    # (-ffast-math 7.09x, CI 6.93-7.14; a dynamic schedule 1.63x, CI 1.60-1.68, both in the first run)
+    "b26_growing_rows_omp": (SPEC, "b26_growing_rows_omp", "reduction_chain", None, None),
     "b26_affine_lit": (SPEC, "b26_affine_lit", "conversions", None, None),
     "b26_attenuate_f": (SPEC, "b26_attenuate_f", "denormals", None, None),
     "b26_segment_sums": (SPEC, "b26_segment_sums", "short_trips", None, None),
