@@ -262,11 +262,12 @@ def source_types(source: str) -> SourceTypes:
     src = "\n".join(ln for ln in src.split("\n") if not ln.lstrip().startswith("#"))
     typedefs: dict[str, str | None] = {}
     records: dict[str, tuple[str, int] | None] = {}
+    parser = c_parser.CParser()  # built once: its tables take a while
 
     def parse(text: str):
         pre = SourceTypes(typedefs, records).prelude()
         try:
-            return c_parser.CParser().parse(_PRELUDE + pre + text).ext[-1]
+            return parser.parse(_PRELUDE + pre + text).ext[-1]
         except Exception:  # pycparser raises its own ParseError; a declaration it cannot read is no type
             return None
 
@@ -295,7 +296,7 @@ def source_types(source: str) -> SourceTypes:
         inner = t.type
         if isinstance(inner, c_ast.IdentifierType):
             name = canonical_type(inner.names)
-            typedefs[node.name] = typedefs.get(name, name) if name in typedefs else name
+            typedefs[node.name] = typedefs.get(name, name)  # a typedef of a typedef: what that one stands for
         elif isinstance(inner, (c_ast.Struct, c_ast.Union)):
             word = "struct" if isinstance(inner, c_ast.Struct) else "union"
             tag = f"{word} {inner.name or node.name}"  # an anonymous one by its typedef name
