@@ -453,6 +453,18 @@ CASES = {
     "b26_decimate4": (SPEC, "b26_decimate4", "strided", None, None),
     "b26_clamp_lib": (SPEC, "b26_clamp_lib", "calls", None, None),
     "b26_exp2_f": (SPEC, "b26_exp2_f", "calls", None, None),
+    "b27_gemv_cm_f": (SPEC, "b27_gemv_cm_f", "clean", None, None),
+    "b27_cubic": (SPEC, "b27_cubic", "clean", None, None),
+    "b27_kmeans_assign": (SPEC, "b27_kmeans_assign", "clean", None, None),
+    "b27_softmax_den": (SPEC, "b27_softmax_den", "calls", None, None),
+    "b27_scatter_perm": (SPEC, "b27_scatter_perm", "indirect", None, None),
+    "b27_ring3_f": (SPEC, "b27_ring3_f", "int_div", None, None),
+    "b27_sad16": (SPEC, "b27_sad16", "clean", None, None),
+    "b27_piecewise": (SPEC, "b27_piecewise", "clean", None, None),
+    "b27_relax_cells": (SPEC, "b27_relax_cells", "clean", None, None),
+    "b27_matmul_bt": (SPEC, "b27_matmul_bt", "reduction_chain", None, None),
+    "b27_prefix_max_f": (SPEC, "b27_prefix_max_f", "dependency_chain", None, None),
+    "b27_pack_rgb": (SPEC, "b27_pack_rgb", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
