@@ -1446,6 +1446,19 @@ def test_an_experiment_that_is_the_fix_itself_refutes_even_when_the_loop_did_not
     assert f["refuted"] and f["saving_s"] == 0
 
 
+def test_a_vector_math_build_that_left_the_loop_scalar_tested_nothing_about_the_calls():
+    # expf's results summed into a double in order: the sum keeps the loop scalar, so the build that would call
+    # libmvec changed nothing; the calls are not refuted by it
+    same = {**experiment("vector_math", "no difference", 0.99), "speedup_ci95": [0.95, 1.04], "a_time_s": 5e-4,
+            "loop_unchanged": True}
+    (f,) = weigh([{"id": "calls", "saving_s": 4e-4, "test": "vector_math"}], [same])
+    assert not f.get("refuted") and f["inconclusive"]["loop_unchanged"] and f["saving_s"] == 4e-4
+    # where it did vectorize the loop and gained nothing, it refutes as the fix itself does
+    changed = {**same, "loop_unchanged": False, "speedup_ci95": [0.99, 1.01]}
+    (f,) = weigh([{"id": "calls", "saving_s": 4e-4, "test": "vector_math"}], [changed])
+    assert f["refuted"]
+
+
 def test_an_experiment_that_only_approaches_the_fix_confirms_at_least_its_gain():
     # blocking alone gains 1.24x; the BLAS measured alongside says a tuned kernel gains 2.6x: the finding keeps that
     blocked = {**experiment("blocked", "faster", 1.24), "a_time_s": 1.0}
@@ -1773,18 +1786,19 @@ def test_innermost_loops_that_step_by_a_row_are_read_from_the_source():
             for (long k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
             C[i * N + j] = s;
         } }"""
-    assert column_walks(ijk) == [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]
+    assert column_walks(ijk) == [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N", "sum": True}]
     ikj = ijk.replace("for (long j = 0; j < N; j++) {", "for (long k = 0; k < K; k++) {").replace(
         "for (long k = 0; k < K; k++) s", "for (long j = 0; j < N; j++) s")
     assert column_walks(ikj) == []  # j innermost: B[k * N + j] and A[i * K + k] walk rows or stay put
     syrk = "{ for (i = 0; i < n; i++) for (k = 0; k < m; k++) for (j = 0; j <= i; j++) C[i][j] += A[i][k] * A[j][k]; }"
-    assert column_walks(syrk) == [{"array": "A", "index": "[j][k]", "var": "j", "stride": ""}]
+    assert column_walks(syrk) == [{"array": "A", "index": "[j][k]", "var": "j", "stride": "", "sum": False}]
     assert column_walks("{ for (i = 0; i < n; i++) y[2 * i] = x[i]; }") == []  # every other element: one line
     assert column_walks("{ for (i = 0; i < n; i++) y[i] = x[i * 16]; }")[0]["stride"] == "16"
     # an index with the loop variable inside a product: T[i][j][k] flattened, summed over j
     middle = "{ for (i = 0; i < a; i++) for (k = 0; k < c; k++) { s = 0; for (j = 0; j < b; j++) " \
              "s += T[(i * b + j) * c + k]; S[i * c + k] = s; } }"
-    assert column_walks(middle) == [{"array": "T", "index": "[(i * b + j) * c + k]", "var": "j", "stride": "c"}]
+    assert column_walks(middle) == [{"array": "T", "index": "[(i * b + j) * c + k]", "var": "j", "stride": "c",
+                                     "sum": True}]
 
 
 def test_an_index_hidden_in_a_macro_is_read_with_the_macro_expanded():
@@ -1796,11 +1810,22 @@ def test_an_index_hidden_in_a_macro_is_read_with_the_macro_expanded():
     body = src[src.index("void"):]
     out = expand_macros(src, body)
     assert "#pragma omp simd" in out and "B[((k) * n + (3))]" in out and "2.0" in out
-    assert column_walks(out) == [{"array": "B", "index": "[((k) * n + (3))]", "var": "k", "stride": "n"}]
+    assert column_walks(out) == [{"array": "B", "index": "[((k) * n + (3))]", "var": "k", "stride": "n",
+                                  "sum": False}]
     assert column_walks(body) == []  # unexpanded, the macro hides the walk
     assert expand_macros("void f(void) { }", "{ x[i] = 1; }") == "{ x[i] = 1; }"  # no macro: as it is
     # a macro the preprocessor rejects leaves the body as it was
     assert expand_macros("#define BAD(x\n", body) == body
+
+
+def test_a_walking_loop_carries_a_sum_where_it_accumulates_into_one_place():
+    from rooflab.diagnosis.evidence import carries_sum
+
+    assert carries_sum(" s += x[k * n + j]; ", "k")  # a scalar
+    assert carries_sum(" A[i][j] -= A[i][k] * A[k][j]; ", "k")  # LU's element, the same for every k
+    assert not carries_sum(" y[k] += a * x[k]; ", "k")  # a different element each time: no sum carried
+    assert not carries_sum(" Bt[j * n + i] = B[i * n + j]; ", "j")  # a copy
+    assert not carries_sum(" if (a[k] == b) c = 1; ", "k")
 
 
 def test_a_flat_index_is_read_as_a_polynomial_in_the_loop_variables():
@@ -1815,7 +1840,8 @@ def test_a_flat_index_is_read_as_a_polynomial_in_the_loop_variables():
 
 def test_a_column_walk_that_waits_for_memory_is_strided_where_no_traffic_was_counted():
     loop = {**LOOP_SCALAR_SUM, "vector_bits": 0}
-    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]}
+    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N",
+                                             "sum": True}]}
     pred = {"cycles_per_iteration": 6.0, "block_rthroughput": 1.8, "bound": "dependencies", "dependency_share": 0.86,
             "tool": "llvm-mca", "model": "znver4"}
     c = code(loop, pragmas=walks, prediction=pred)
@@ -1894,7 +1920,8 @@ def test_a_column_walk_in_the_innermost_loop_comes_before_blocking():
     loop = {**LOOP_SCALAR_SUM, "vector_bits": 0}
     live = {"kind": "blas_gemm", "ratio": 0.01, "ci95": [0.01, 0.011], "rounds": 10, "n": 512, "threads": 1,
             "reference_flops_per_s": 9e10}
-    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N"}]}
+    walks = {"omp": False, "column_walks": [{"array": "B", "index": "[k * N + j]", "var": "k", "stride": "N",
+                                             "sum": True}]}
     r = row(level="L3", bound="compute", of_roof=0.01, reference=live, cycles_per_iteration=22.5,
             traffic={"holding_ratio": 3.0, "l1_ratio": 12.0, "method": "cachegrind", "model_bytes": 3e6,
                      "holding_level": "L3", "flops": 2.7e8})
@@ -2308,7 +2335,8 @@ def test_a_sum_carried_through_renamed_registers_is_one_accumulator_as_long_as_i
 
 def test_a_column_walk_that_carries_an_in_order_sum_is_strided_first():
     # row sums of a column-major matrix: t += A[j * m + i] over j, at 1.9x its in-core prediction
-    walks = {"omp": False, "column_walks": [{"array": "A", "index": "[j * m + i]", "var": "j", "stride": "m"}]}
+    walks = {"omp": False, "column_walks": [{"array": "A", "index": "[j * m + i]", "var": "j", "stride": "m",
+                                             "sum": True}]}
     pred = {"cycles_per_iteration": 3.0, "block_rthroughput": 0.8, "bound": "dependencies", "dependency_share": 0.31,
             "tool": "llvm-mca", "model": "znver4"}
     r = row(level="L3", of_roof=0.05, cycles_per_iteration=5.7)
@@ -2324,6 +2352,13 @@ def test_a_column_walk_that_carries_an_in_order_sum_is_strided_first():
     assert fs[0]["factor"] == pytest.approx(3.0 / 0.8 * 5.7 / 3.0)
     said = " ".join(text(e) for e in fs[0]["evidence"])
     assert "complicated access pattern" in said and "makes the sums independent" in said
+    # a walk in another loop of the function, one that sums nothing (a transpose into a scratch buffer before the
+    # products): the hot loop's sum is the finding, and no walk goes before it
+    apart = {"omp": False, "column_walks": [{**walks["column_walks"][0], "sum": False}]}
+    counted = row(level="L3", of_roof=0.05, cycles_per_iteration=5.7,
+                  traffic={"method": "cachegrind", "holding_ratio": 1.0, "l1_ratio": 1.0})
+    fs = diagnose(code(LOOP_SCALAR_SUM, pragmas=apart, prediction=pred), counted, CTX)
+    assert ids(fs)[0] == "reduction_chain" and "strided" not in ids(fs) and not fs[0].get("after")
     # the same walk without a sum, at its in-core pace: nothing to call strided
     plain = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
     assert "strided" not in ids(diagnose(code(plain, pragmas=walks, prediction=pred), r, CTX))

@@ -162,8 +162,9 @@ def flat_stride(index: str, var: str) -> str | None:
 def column_walks(body: str) -> list[dict]:
     """Accesses in an innermost loop that step by a row (or more) at each iteration: the loop variable multiplied by
     a length in a flat index (``B[k * N + j]`` in a loop over k), or in a row index of a multi-dimensional array
-    and not in its last (``A[k][i]``): each iteration touches another cache line. [{array, index, var, stride}],
-    ``stride`` the length multiplied ("" for a row of a multi-dimensional array)."""
+    and not in its last (``A[k][i]``): each iteration touches another cache line. [{array, index, var, stride, sum}],
+    ``stride`` the length multiplied ("" for a row of a multi-dimensional array), ``sum`` whether that loop also
+    accumulates a scalar (an in-order sum the walk carries)."""
     out: list[dict] = []
     for var, inner in source_innermost_loops(body):
         v = re.escape(var)
@@ -184,8 +185,21 @@ def column_walks(body: str) -> list[dict]:
                 stride = ""  # a row
             if stride is not None and all(o["array"] != name for o in out):
                 out.append({"array": name, "index": "".join(f"[{p}]" for p in parts), "var": var,
-                            "stride": stride})
+                            "stride": stride, "sum": carries_sum(inner, var)})
     return out
+
+
+# a scalar or an element accumulated in a loop's body (s += ..., A[i][j] -= ...)
+_ACCUMULATED = re.compile(r"(?:^|[;{}\s(])([A-Za-z_]\w*)\s*((?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*)*)[-+]=(?!=)")
+
+
+def carries_sum(inner: str, var: str) -> bool:
+    """Whether a loop over ``var`` accumulates into one place: a scalar (``s += ...``) or an element whose index
+    does not name ``var`` (``A[i][j] -= A[i][k] * A[k][j]`` in a loop over k): an in-order sum that loop carries."""
+    for m in _ACCUMULATED.finditer(inner):
+        if not m.group(2) or not re.search(rf"\b{re.escape(var)}\b", m.group(2)):
+            return True
+    return False
 
 
 # bytes of the C types a record's fields are commonly declared with

@@ -54,6 +54,10 @@ EXACT_FIXES = {"restrict", "no_math_errno", "cx_limited_range", "native", "vecto
 # partial sums give (a GEMV walking a column-major matrix by rows: 1.18x, with the chain split; the rest of its gap
 # to the roof was the column walk's, which the sum's bound had hidden)
 EXACT_WHEN_CHANGED = {("fast_math", "reduction_chain")}
+# fixes themselves only where their build vectorized the loop: a vector math library is called from a vectorized
+# loop alone, so a build that left the loop as it was (an in-order sum beside the call, exp's results added into a
+# double: the sum keeps the loop scalar) tested nothing about the calls
+VECTORIZING = {"vector_math"}
 
 
 def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:
@@ -75,7 +79,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         e = by_id.get(f.get("test") or TESTS.get(f["id"], ""))
         if e is None:
             continue
-        exact = (e["id"] in EXACT_FIXES and not e.get("approaches")) or (
+        exact = (e["id"] in EXACT_FIXES and not e.get("approaches") and not (
+            e["id"] in VECTORIZING and e.get("loop_unchanged"))) or (
             (e["id"], f["id"]) in EXACT_WHEN_CHANGED and e.get("loop_unchanged") is False and not e.get("beyond"))
         if e["verdict"] == "faster" and e["speedup"] < 1 + MATERIAL and not e.get("surrogate"):
             # faster, but by a few percent: measured, and not why the kernel is slow

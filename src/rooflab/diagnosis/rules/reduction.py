@@ -57,7 +57,7 @@ def find(f: Facts) -> list[dict]:
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace;
         # a sum down a column goes after the walk's finding, whose interchange makes the sums independent too
-        walks = bool((f.code.get("pragmas") or {}).get("column_walks"))
+        walks = any(w.get("sum") for w in (f.code.get("pragmas") or {}).get("column_walks") or [])
         out.append(finding(
             ID, f.chain_gain(), f.chain_evidence() + f.simd_ignored_evidence(),
             msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "

@@ -44,7 +44,7 @@ def find(f: Facts) -> list[dict]:
     # needs L1 to have brought in more than the model (its lines fetched again from L2 at each step), unless the walk
     # carries an in-order sum: then the interchange makes the sums independent whatever the lines cost (a sum over
     # a 3-D array's middle index, its lines reused from L1 by the next element: reordered 1.75x, partial sums 1.4x)
-    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED or f.reduction else None
+    walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED or (f.reduction and _summing_walk(f)) else None
     share = reuse.traffic_share(f)
     if share is not None and share < reuse.PACES:
         # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
@@ -135,7 +135,7 @@ def _walks(f: Facts) -> tuple[list, float] | None:
         return None
     measured = f.row.get("cycles_per_iteration")
     pred = (f.prediction or {}).get("cycles_per_iteration")
-    if measured and pred and f.reduction:
+    if measured and pred and f.reduction and any(w.get("sum") for w in walks):
         # the walking loop also carries an in-order sum, whose latency hides part of the wait for memory: the
         # interchange that makes the walk contiguous also makes the sums independent (one per element of the new
         # inner loop, vectorizable), so it gains what partial sums would and what the wait costs
@@ -154,6 +154,13 @@ def _walks(f: Facts) -> tuple[list, float] | None:
     else:
         return None
     return _walk_lines(walks) + ([why] if why else []), factor
+
+
+def _summing_walk(f: Facts) -> bool:
+    """Whether a column walk of the source is in a loop that also accumulates a scalar (the walk carries the sum):
+    a walk elsewhere in the function (a transpose into a scratch buffer before the products) says nothing of the
+    sum in the hot loop."""
+    return any(w.get("sum") for w in (f.code.get("pragmas") or {}).get("column_walks") or [])
 
 
 def _walk_lines(walks: list[dict]) -> list[dict]:
