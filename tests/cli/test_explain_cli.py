@@ -148,7 +148,13 @@ def test_the_live_reference_is_alternated_with_the_kernel(monkeypatch):
     spec = specs_named(SPEC)[0]
     with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
         r = reference_run(s, spec, build_spec(spec), {"n": 65536}, "read", rounds=6)
-    assert r["kind"] == "read" and r["n"] == 2 * 65536 and r["rounds"] == 6  # as many bytes as x and y together
+    assert r["kind"] == "read"
+    if "error" in r:
+        # a real measurement: on a host whose clock ran above the one measured at the start (and its 10% headroom),
+        # the reference is refused as beyond what the core can move, with why, never kept as a figure
+        assert "the most" in str(r["error"]) and "B/cycle" in str(r["error"]), r["error"]
+        return
+    assert r["n"] == 2 * 65536 and r["rounds"] == 6  # as many bytes as x and y together
     assert r["ci95"][0] <= r["ratio"] <= r["ci95"][1] and r["ratio"] > 0
     assert r["bytes_per_s"] > 0 and r["reference_bytes_per_s"] > 0
 
