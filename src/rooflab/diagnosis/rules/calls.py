@@ -106,9 +106,9 @@ def find(f: Facts) -> list[dict]:
                                               names=", ".join(novec))] + f.cause_remarks("call"),
                 msg("{names} is a library call per element that no instruction and no vector math library computes: "
                     "no compiler flag vectorizes it, and the call keeps the loop scalar", names=", ".join(novec)),
-                msg("write the remainder out where the loop allows: x - L * floor(x / L) (floor is an instruction, "
-                    "the loop vectorizes), or, for values that stay within a period of the range, subtract the "
-                    "period in a select (x >= L ? x - L : x)")))
+                msg("write the remainder out where the loop allows: x - L * floor(x / L) (floor is an instruction: "
+                    "the loop vectorizes, with -fno-trapping-math for gcc), or, for values that stay within a period "
+                    "of the range, subtract the period in a select (x >= L ? x - L : x)")))
             return out
         if vector and f.vb < f.isa_vb:
             lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
