@@ -107,6 +107,9 @@ def source_innermost_loops(body: str) -> list[tuple[str, str]]:
     return out
 
 
+MAX_TERMS = 4096  # products of sums expanded while reading an index, at most
+
+
 def _polynomial(node) -> dict | None:
     """An index expression of sums, differences and products of names and integers as {monomial (sorted names):
     integer coefficient}; None for anything else (a call, a division, a subscript, a cast)."""
@@ -125,6 +128,8 @@ def _polynomial(node) -> dict | None:
             return None
         out: dict = {}
         if isinstance(node.op, ast.Mult):
+            if len(a) * len(b) > MAX_TERMS:
+                return None  # no index a loop walks expands that far: not read
             for ka, va in a.items():
                 for kb, vb in b.items():
                     k = tuple(sorted(ka + kb))

@@ -262,12 +262,14 @@ def source_types(source: str) -> SourceTypes:
     src = "\n".join(ln for ln in src.split("\n") if not ln.lstrip().startswith("#"))
     typedefs: dict[str, str | None] = {}
     records: dict[str, tuple[str, int] | None] = {}
-    parser = c_parser.CParser()  # built once: its tables take a while
+    parser: list = []  # built once, and only for a source that defines types: its tables take a while
 
     def parse(text: str):
         pre = SourceTypes(typedefs, records).prelude()
         try:
-            return parser.parse(_PRELUDE + pre + text).ext[-1]
+            if not parser:
+                parser.append(c_parser.CParser())
+            return parser[0].parse(_PRELUDE + pre + text).ext[-1]
         except Exception:  # pycparser raises its own ParseError; a declaration it cannot read is no type
             return None
 

@@ -26,6 +26,11 @@ def WORD():
     return msg("calls in the loop")
 
 
+def _lanes(f: Facts) -> int:
+    """The elements of the loop's type one of the core's vectors holds (2 where the ISA's width is unknown)."""
+    return f.isa_vb // (f.loop.get("element_bits") or 64) if f.isa_vb else 2
+
+
 # libgcc's complex multiplication and division with C99's (Annex G) recovery of NaN and infinite results
 COMPLEX = {"__mulsc3": "multiplication", "__muldc3": "multiplication", "__mulxc3": "multiplication",
            "__multc3": "multiplication", "__divsc3": "division", "__divdc3": "division", "__divxc3": "division",
@@ -54,7 +59,7 @@ def find(f: Facts) -> list[dict]:
     rounds = loop.get("scalar_rounds") or 0
     flags = (f.code.get("build") or {}).get("flags") or []
     if rounds and f.vb == 0 and not loop.get("calls") and not any(x in TRAPS_OFF for x in flags):
-        lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+        lanes = _lanes(f)
         out.append(finding(
             ID, max(2.0, lanes / 2),
             [msg("the hot loop rounds {n} value(s) per iteration with a scalar instruction (floor, ceil or trunc) "
@@ -87,7 +92,7 @@ def find(f: Facts) -> list[dict]:
                   c.rstrip("f").lower() not in INSTRUCTIONS]
         minmax = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("fl") in MINMAX]
         if minmax and f.vb < f.isa_vb:
-            lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+            lanes = _lanes(f)
             out.append(finding(
                 ID, max(2.0, lanes / 2), [msg("the hot loop calls {names}", names=", ".join(minmax))]
                 + f.cause_remarks("call"),
@@ -100,7 +105,7 @@ def find(f: Facts) -> list[dict]:
             return out
         novec = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("f").lower() in NO_VECTOR]
         if novec and f.vb < f.isa_vb:
-            lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+            lanes = _lanes(f)
             out.append(finding(
                 ID, max(2.0, lanes / 2), [msg("the hot loop calls {names} one element at a time",
                                               names=", ".join(novec))] + f.cause_remarks("call"),
@@ -111,7 +116,7 @@ def find(f: Facts) -> list[dict]:
                     "of the range, subtract the period in a select (x >= L ? x - L : x)")))
             return out
         if vector and f.vb < f.isa_vb:
-            lanes = f.isa_vb // (loop.get("element_bits") or 64) if f.isa_vb else 2
+            lanes = _lanes(f)
             out.append(finding(
                 ID, max(2.0, lanes / 2), [msg("the hot loop calls {names} one element at a time",
                                               names=", ".join(vector))] + f.cause_remarks("call"),
