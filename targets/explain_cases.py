@@ -465,6 +465,19 @@ CASES = {
     "b27_matmul_bt": (SPEC, "b27_matmul_bt", "reduction_chain", None, None),
     "b27_prefix_max_f": (SPEC, "b27_prefix_max_f", "dependency_chain", None, None),
     "b27_pack_rgb": (SPEC, "b27_pack_rgb", "clean", None, None),
+    # a twenty-eighth set, each answer written here before its first run (targets/explain/blind28.c)
+    "b28_row_norms": (SPEC, "b28_row_norms", "reduction_chain", None, None),
+    "b28_gray_f": (SPEC, "b28_gray_f", "conversions", None, None),
+    "b28_sat_add_i16": (SPEC, "b28_sat_add_i16", "clean", None, None),
+    "b28_byte_hist": (SPEC, "b28_byte_hist", "indirect", None, None),
+    "b28_lj_energy": (SPEC, "b28_lj_energy", "reduction_chain", None, None),
+    "b28_trmv_lower": (SPEC, "b28_trmv_lower", "reduction_chain", None, None),
+    "b28_stencil7": (SPEC, "b28_stencil7", "clean", None, None),
+    "b28_hash_mod": (SPEC, "b28_hash_mod", "int_div", None, None),
+    "b28_omp_scale_small": (SPEC, "b28_omp_scale_small", "omp_overhead", None, None),
+    "b28_pow_curve": (SPEC, "b28_pow_curve", "calls", None, None),
+    "b28_compact": (SPEC, "b28_compact", "control_flow", None, None),
+    "b28_ema": (SPEC, "b28_ema", "dependency_chain", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

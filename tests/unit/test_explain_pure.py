@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                        select_reductions, traffic_tells)
+                                        packed_stores, select_reductions, traffic_tells)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.i18n import text
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
@@ -665,6 +665,33 @@ def test_a_maximum_kept_with_its_position_is_control_flow_no_flag_vectorizes():
     assert fs[0]["id"] == "control_flow" and "reduction_chain" not in ids(fs)
     assert "sets k with it" in text(fs[0]["evidence"][0]) and "second pass" in text(fs[0]["advice"])
     assert "reduction(max:best)" in text(fs[0]["advice"]) and "第二遍" in text(fs[0]["advice"], "zh")
+
+
+def test_a_compaction_is_control_flow_with_or_without_a_branch():
+    # elements that pass a test packed to the front: the place of each depends on every test before it
+    assert packed_stores("{ long k = 0; for (long i = 0; i < n; i++) if (x[i] > t) out[k++] = x[i]; return k; }") == \
+        [{"index": "k", "array": "out"}]
+    assert packed_stores("{ for (i = 0; i < n; i++) { out[k] = x[i]; k += x[i] > t; } }")[0]["index"] == "k"
+    assert packed_stores("{ for (i = 0; i < n; i++) { if (ok[i]) { q[m] = i; m++; } } }") == \
+        [{"index": "m", "array": "q"}]
+    assert packed_stores("{ for (i = 0; i < n; i++) { if (x[i] > 0) c++; else out[c] = x[i]; } }")[0]["index"] == "c"
+    # advanced at every iteration it is a second induction variable; an element's own index is no packing
+    assert packed_stores("{ for (i = 0; i < n; i++) { out[k] = x[i]; k += 2; } }") == []
+    assert packed_stores("{ for (i = 0; i < n; i++) out[k++] = x[i]; }") == []
+    assert packed_stores("{ for (i = 0; i < n; i++) if (x[i] > t) y[i] = x[i]; }") == []
+    # gcc if-converts `if (x[i] > t) out[k++] = x[i]` into a branch-free loop (a predictable test): no branch is
+    # left, and still the loop is scalar for its packing
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "scalar_fp": 0, "branches": 0}
+    remarks = [{"line": 7, "kind": "missed", "text": "not vectorized: unsupported use in stmt."}]
+    pragmas = {"omp": False, "packed_stores": [{"index": "k", "array": "out"}]}
+    fs = diagnose(code(loop, pragmas=pragmas, remarks=remarks), row(of_roof=0.12, cycles_per_iteration=2.0), CTX)
+    assert fs[0]["id"] == "control_flow" and "out[k]" in text(fs[0]["evidence"][0])
+    assert "unsupported use in stmt" in text(fs[0]["evidence"][1]) and "compress" in text(fs[0]["advice"])
+    assert "out[k] = v; k += (test);" in text(fs[0]["advice"], "zh")
+    assert "control_flow" not in ids(diagnose(code(loop, pragmas={"omp": False}), row(of_roof=0.12), CTX))
+    # vectorized (a compiler that packs with a compress store), it is no finding
+    fs = diagnose(code({**loop, "vector_bits": 512}, pragmas=pragmas), row(of_roof=0.12), CTX)
+    assert "control_flow" not in ids(fs)
 
 
 def test_a_libm_call_kept_for_errno_outside_a_full_width_loop_is_no_finding():

@@ -1,3 +1,4 @@
+import os
 import textwrap
 
 import numpy as np
@@ -155,6 +156,26 @@ def test_good_spec_loads(tmp_path):
 def test_every_bad_spec_gets_one_message_naming_the_field(tmp_path, edit, msg):
     with pytest.raises(SpecError, match=msg):
         load_spec(write(tmp_path, edit(GOOD)))
+
+
+def test_a_function_with_an_openmp_directive_is_built_with_openmp_unless_the_spec_says_not(tmp_path, monkeypatch):
+    par = SRC.replace("    for (long i = 0; i < n; i++) y[i] = a * x[i];",
+                      "    #pragma omp parallel for schedule(static)\n    for (long i = 0; i < n; i++) y[i] = a * x[i];")
+    monkeypatch.setenv("OMP_NUM_THREADS", "3,2")
+    (k,) = load_spec(write(tmp_path, GOOD, par))
+    assert k.openmp and k.threads == 3  # the team OpenMP gives it by default: OMP_NUM_THREADS's first level
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    (k,) = load_spec(write(tmp_path, GOOD, par))
+    assert k.openmp and 1 <= k.threads <= (os.cpu_count() or 1)
+    (k,) = load_spec(write(tmp_path, GOOD.replace('function = "scale"', 'function = "scale"\nthreads = 1'), par))
+    assert k.openmp and k.threads == 1
+    (k,) = load_spec(write(tmp_path, GOOD.replace('function = "scale"', 'function = "scale"\nopenmp = false'), par))
+    assert not k.openmp and k.threads == 1
+    # `omp simd` needs no runtime, and a directive in another function of the file is not this kernel's
+    simd = SRC.replace("    for (long i = 0;", "    #pragma omp simd\n    for (long i = 0;", 1)
+    assert not load_spec(write(tmp_path, GOOD, simd))[0].openmp
+    other = SRC + "void fill(long n, double *y) {\n#pragma omp parallel for\n for (long i = 0; i < n; i++) y[i] = 1; }"
+    assert not load_spec(write(tmp_path, GOOD, other))[0].openmp
 
 
 def test_spec_with_several_kernels_and_defaults(tmp_path):

@@ -69,6 +69,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
             "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
             "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body),
+            "packed_stores": packed_stores(body),
             "nested_loops": nested_loops(body)}
 
 
@@ -359,6 +360,56 @@ def select_reductions(body: str) -> list[dict]:
             scan = re.search(rf"\]\s*=\s*{re.escape(var)}\s*;", inner)
             if not scan and all(o["var"] != var for o in out):
                 out.append({"var": var, "op": op, **({"with": carried[var]} if var in carried else {})})
+    return out
+
+
+_INDEXED_STORE = re.compile(r"\b[A-Za-z_]\w*\s*\[\s*(?P<k>[A-Za-z_]\w*)\s*(?P<inc>\+\+)?\s*\]\s*=(?!=)")
+_COMPARISON = re.compile(r"[<>]|[=!]=|&&|\|\||!(?!=)")
+
+
+def _advances(inner: str, k: str) -> list[tuple[int, str]]:
+    """Where the loop body advances the scalar ``k`` (``k++``, ``++k``, ``k += e``, ``k = k + e``), with what it
+    adds ("" for a step of one)."""
+    v = re.escape(k)
+    out = [(m.start(), "") for m in re.finditer(rf"\b{v}\s*\+\+|\+\+\s*{v}\b", inner)]
+    out += [(m.start(), m.group(1)) for m in re.finditer(rf"\b{v}\s*\+=\s*([^;]+);", inner)]
+    out += [(m.start(), m.group(1)) for m in re.finditer(rf"\b{v}\s*=\s*{v}\s*\+\s*([^;]+);", inner)]
+    return out
+
+
+def _under_if(inner: str, pos: int) -> bool:
+    """Whether position ``pos`` of a loop body is in the statement an ``if`` governs (or its else)."""
+    for m in re.finditer(r"\bif\s*\(", inner):
+        head_end = _closing(inner, inner.index("(", m.start()), "(", ")")
+        rest = inner[head_end:].lstrip()
+        start = len(inner) - len(rest)
+        end = statement_end(inner, start)
+        tail = re.match(r"\s*else\b", inner[end:])
+        if tail:
+            end = statement_end(inner, len(inner) - len(inner[end + tail.end():].lstrip()))
+        if start <= pos < end:
+            return True
+    return False
+
+
+def packed_stores(body: str) -> list[dict]:
+    """Elements an innermost loop stores at a position that advances only where its data say (``if (x[i] > t)
+    out[k++] = x[i];``, ``out[k] = x[i]; k += x[i] > t;``): a compaction, a filter, a queue's push. The next
+    element's place depends on every test before it, so compilers keep the loop scalar (gcc: "unsupported use in
+    stmt"); AVX-512's compress store packs a vector's chosen lanes at once. [{index, array}]"""
+    out: list[dict] = []
+    for var, inner in source_innermost_loops(body):
+        for m in _INDEXED_STORE.finditer(inner):
+            k = m["k"]
+            if k == var or any(o["index"] == k for o in out):
+                continue
+            steps = _advances(inner, k)
+            if m["inc"]:
+                steps.append((m.start("inc"), ""))
+            if steps and all(not _COMPARISON.search(e) and not _under_if(inner, p) for p, e in steps):
+                continue  # advanced at every iteration: a second induction variable
+            if steps:
+                out.append({"index": k, "array": m.group(0).split("[")[0].strip()})
     return out
 
 

@@ -36,9 +36,10 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, StrictStr, ValidationError
 
 from rooflab.errors import RooflabError
-from rooflab.machine.env import cgroup_memory_left
+from rooflab.machine.env import cgroup_memory_left, usable_cpus
 from rooflab.paths import MAX_THREADS
 from rooflab.timing.memory import address_space_left
+from rooflab.toolchain.remarks import function_lines
 from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
 
@@ -112,8 +113,8 @@ class KernelModel(_Model):
     prototype: Optional[Annotated[str, Field(min_length=1, max_length=4000)]] = None
     flags: list[Annotated[str, Field(min_length=1)]] = []
     profile: Literal["native", "portable"] = "native"
-    openmp: StrictBool = False
-    threads: Annotated[int, Field(ge=1, le=MAX_THREADS)] = 1
+    openmp: Optional[StrictBool] = None  # absent: on where the function holds an OpenMP directive
+    threads: Optional[Annotated[int, Field(ge=1, le=MAX_THREADS)]] = None
     sizes: Union[dict[str, Union[list[SizeValue], SizeValue]], list[dict[str, SizeValue]]]
     flops: Expr
     bytes: Expr
@@ -273,6 +274,29 @@ def _available_memory() -> int:
     return min(avail, left) if left is not None else avail
 
 
+# a directive that needs the OpenMP runtime (a team, a loop shared out, tasks); `omp simd` alone needs none
+_OMP_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+(?!simd\b|declare\b)(\w+)[^\n]*", re.M)
+
+
+def omp_directive(source: str, function: str) -> str | None:
+    """The first OpenMP directive in the definition of ``function`` that needs the runtime (``#pragma omp parallel
+    for``, ``task``...), or None: a spec that does not say `openmp` is built with OpenMP where its function has one,
+    as the code's author meant it to run."""
+    span = function_lines(source, function)
+    if not span:
+        return None
+    m = _OMP_DIRECTIVE.search("\n".join(source.splitlines()[span[0] - 1:span[1]]))
+    return m.group(0).strip() if m else None
+
+
+def omp_team() -> int:
+    """The threads an OpenMP region gets here by default: OMP_NUM_THREADS's first number where it is set, else the
+    CPUs this process may use."""
+    m = re.match(r"\s*(\d+)", os.environ.get("OMP_NUM_THREADS", ""))
+    n = int(m.group(1)) if m and int(m.group(1)) > 0 else usable_cpus()
+    return max(1, min(n, MAX_THREADS))
+
+
 def _check_name(name: str, what: str, where: str) -> None:
     if name.startswith(RESERVED_PREFIX):
         raise SpecError(f"{where}: {what} {name!r}: names starting with {RESERVED_PREFIX!r} are reserved for the code "
@@ -298,15 +322,20 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
     if not src.is_file():
         raise SpecError(f"{where}: source: file {src} not found")
     try:
+        text = src.read_bytes().decode("utf-8", errors="replace")
         if m.prototype is not None:
             proto = parse_prototype(m.prototype, f"{where}: prototype")
         else:
-            proto = prototype_from_source(src.read_bytes().decode("utf-8", errors="replace"), m.function,
-                                          f"{where}: function")
+            proto = prototype_from_source(text, m.function, f"{where}: function")
     except RooflabError as exc:
         raise SpecError(str(exc)) from None
     except OSError as exc:
         raise SpecError(f"{where}: source: cannot read {src}: {exc.strerror}") from None
+    openmp, threads = m.openmp, m.threads
+    if openmp is None:
+        openmp = omp_directive(text, m.function) is not None
+        if openmp and threads is None:
+            threads = omp_team()
     if proto.name != m.function:
         raise SpecError(f"{where}: prototype names {proto.name!r} but function is {m.function!r}")
     for p in proto.params:
@@ -382,8 +411,8 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
         if not isinstance(text, str) or not text.strip():
             raise SpecError(f"{where}: check.{out}: give the expected value as an expression in quotes, got {text!r}")
     spec = KernelSpec(name=name, source=src, function=m.function, prototype=proto, flops=m.flops, bytes=m.bytes,
-                      sizes=sizes, args=args, flags=list(m.flags), profile=m.profile, openmp=m.openmp,
-                      threads=m.threads, check=check, tolerance=chk.tolerance, timeout=m.timeout,
+                      sizes=sizes, args=args, flags=list(m.flags), profile=m.profile, openmp=openmp,
+                      threads=threads or 1, check=check, tolerance=chk.tolerance, timeout=m.timeout,
                       min_sample=m.min_sample, samples=m.samples, precision=m.precision or _precision(args),
                       spec_path=spec_path, huge_pages=m.huge_pages)
     _validate_expressions(spec, where)

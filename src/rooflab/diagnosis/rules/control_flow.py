@@ -3,10 +3,13 @@ data-dependent branch mispredicts on data it cannot predict."""
 
 from __future__ import annotations
 
+import re
+
 from rooflab.diagnosis.rules.facts import Facts, errno_calls, finding, measured_cycles
 from rooflab.i18n import msg
 
 ID = "control_flow"
+_MOVING_STORE = re.compile(r"unsupported use in stmt", re.I)  # gcc, on the index that advances under the test
 TEST = None
 
 
@@ -24,6 +27,8 @@ def _early_exit(loop: dict) -> bool:
 
 def applies(f: Facts) -> bool:
     loop = f.loop
+    if f.packed_stores and not (loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)):
+        return True  # where each element goes depends on the tests before it: scalar, branch or no branch
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
     # the branch of a running maximum is the reduction's finding
     # an update through an index (a histogram's bins) stays scalar with or without the branch that guards it
@@ -60,7 +65,22 @@ def find(f: Facts) -> list[dict]:
                      op=msg("maximum") if sel["op"] == "max" else msg("minimum"),
                      pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})")
         return [finding(ID, f.lanes, ev + f.cause_remarks("control_flow"), why, change)]
-    if f.loop.get("branches"):
+    if f.packed_stores:
+        st = f.packed_stores[0]
+        ev = [msg("the loop stores {array}[{index}] at a place that advances only where its test holds (it packs "
+                  "the elements that pass to the front), and it {width}", array=st["array"], index=st["index"],
+                  width=width)]
+        ev += f.remarks_matching(_MOVING_STORE)
+        if f.row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(f.row))
+        why = msg("a compaction: where each element goes depends on every test before it, so compilers keep the loop "
+                  "scalar, and a test on the data mispredicts wherever its outcome follows no pattern")
+        change = msg("write it without a branch ({branchless}), which ends the mispredictions, and pack a vector at "
+                     "a time: a compress store of the lanes that pass (AVX-512's {intrinsic} with the comparison's "
+                     "mask), or on narrower vectors a table of permutations indexed by the mask",
+                     branchless=f"{st['array']}[{st['index']}] = v; {st['index']} += (test);",
+                     intrinsic="_mm512_mask_compressstoreu_pd")
+    elif f.loop.get("branches"):
         ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
                   n=f.loop["branches"], width=width)]
         why = msg("control flow in the loop body: the compiler could not if-convert the branch, so the loop stays "

@@ -188,6 +188,14 @@ class Facts:
         return (self.code.get("pragmas") or {}).get("select_reductions") or []
 
     @property
+    def packed_stores(self) -> list[dict]:
+        """Stores of a loop that stayed scalar at a place that advances where a test holds (a compaction:
+        ``if (x[i] > t) out[k++] = x[i];``). [{index, array}]"""
+        if self.vb or not self.loop:
+            return []
+        return (self.code.get("pragmas") or {}).get("packed_stores") or []
+
+    @property
     def simd_ignored(self) -> bool:
         """The source asks for SIMD (``#pragma omp simd``) but the build has neither -fopenmp nor -fopenmp-simd:
         the compiler ignores the pragma without a word."""
