@@ -77,7 +77,7 @@ CASES = {
     "control_flow": (SPEC, "control_flow", "control_flow", None, "control_flow_fixed"),
     "indirect": (SPEC, "indirect", "indirect", None, None),
     "omp_overhead": (SPEC, "omp_overhead", "omp_overhead", "serial", "omp_overhead_fixed"),
-    "imbalance": (SPEC, "imbalance", "imbalance", "dynamic", "imbalance_fixed"),
+    "imbalance": (SPEC, "imbalance", "imbalance", "cyclic", "imbalance_fixed"),
     # a column walk over rows 8 KiB apart: written down as conflicts first; interchanging the loops removes the
     # conflicts too and gains 5x more than padding (0.12 against 0.59 ms here), so strided access is first and the
     # conflicts, tested by padding, right after it
@@ -478,6 +478,21 @@ CASES = {
     "b28_pow_curve": (SPEC, "b28_pow_curve", "calls", None, None),
     "b28_compact": (SPEC, "b28_compact", "control_flow", None, None),
     "b28_ema": (SPEC, "b28_ema", "dependency_chain", None, None),
+    # a twenty-ninth set, each answer written here before its first run (targets/explain/blind29.c)
+    "b29_rmsnorm_f": (SPEC, "b29_rmsnorm_f", "reduction_chain", None, None),
+    "b29_gelu_f": (SPEC, "b29_gelu_f", "calls", None, None),
+    "b29_coo_spmv": (SPEC, "b29_coo_spmv", "indirect", None, None),
+    "b29_popcount_sum": (SPEC, "b29_popcount_sum", "clean", None, None),
+    "b29_quantize_i8": (SPEC, "b29_quantize_i8", "calls", None, None),
+    "b29_gs_sweep": (SPEC, "b29_gs_sweep", "dependency_chain", None, None),
+    "b29_add_cols": (SPEC, "b29_add_cols", "strided", None, None),
+    # written down as nothing wrong (a parallel dot product at DRAM); each thread's share is still an in-order sum,
+    # and its -ffast-math build ran 1.94x and 1.97x in two runs: the sums, not the memory, set its pace
+    "b29_omp_dot_big": (SPEC, "b29_omp_dot_big", "reduction_chain", None, None),
+    "b29_leaky_relu": (SPEC, "b29_leaky_relu", "clean", None, None),
+    "b29_normalize": (SPEC, "b29_normalize", "div_sqrt", None, None),
+    "b29_advance_x": (SPEC, "b29_advance_x", "strided", None, None),
+    "b29_tri_scale": (SPEC, "b29_tri_scale", "imbalance", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

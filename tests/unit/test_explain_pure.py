@@ -710,6 +710,29 @@ def test_fmin_and_fmax_calls_are_tested_by_fast_math():
     assert "-ffinite-math-only" in text(f["advice"]) and "fmax, fmin" in text(f["evidence"][0])
 
 
+def test_rounding_calls_are_tested_by_the_flag_that_lets_gcc_round_inline():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["roundf"]}
+    (f, *_) = diagnose(code(loop), row(of_roof=0.02), CTX)
+    # quantising floats with roundf: its -fno-trapping-math build vectorized the loop, 20x
+    assert f["id"] == "calls" and f["experiments"] == ["no_trapping_math"] and f["test"] == "no_trapping_math"
+    assert "roundf" in text(f["evidence"][0]) and "-fno-trapping-math" in text(f["advice"])
+    (f, *_) = diagnose(code({**loop, "calls": ["lrint"]}), row(of_roof=0.02), CTX)
+    assert f["test"] == "no_math_errno"
+    (f, *_) = diagnose(code({**loop, "calls": ["lround"]}), row(of_roof=0.02), CTX)
+    assert f["test"] == "fast_math"
+
+
+def test_every_function_of_the_vector_math_library_is_tested_by_its_build():
+    # tanhf (a GELU) has a libmvec version since glibc 2.35: its vector math build ran 50x
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "calls": ["tanhf"],
+            "element_bits": 32}
+    (f, *_) = diagnose(code(loop), row(of_roof=0.01), CTX)
+    assert f["id"] == "calls" and f["test"] == "vector_math" and "16 elements per call" in text(f["advice"])
+    for name in ("expm1", "log1p", "atan2f", "sinh", "erfc"):
+        (f, *_) = diagnose(code({**loop, "calls": [name]}), row(of_roof=0.01), CTX)
+        assert f["test"] == "vector_math", name
+
+
 def test_a_scalar_build_and_narrow_vectors_are_told_apart_by_the_flags():
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": ""}
     fs = diagnose(code(loop, build={"flags": ["-O2", "-fno-tree-vectorize"]}), row(), CTX)
@@ -1244,7 +1267,7 @@ def test_conflicts_of_a_walk_an_interchange_makes_contiguous_go_after_the_stride
 
 
 def test_dynamic_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_path):
-    from rooflab.diagnosis.experiments import padded_size, pow2_rows, with_dynamic_schedule
+    from rooflab.diagnosis.experiments import padded_size, pow2_rows, with_cyclic_schedule, with_dynamic_schedule
     from rooflab.userkernel.spec import load_spec
 
     src = ("void other(void) {\n#pragma omp parallel for\n  for (;;) ;\n}\n"
@@ -1257,6 +1280,11 @@ def test_dynamic_schedule_padding_and_power_of_two_rows_in_source_and_sizes(tmp_
     assert got.count("schedule(dynamic") == 1  # only in the function asked for
     assert got.startswith("int omp_get_max_threads(void);\n")
     assert with_dynamic_schedule("void t(double *y) { y[0] = 1; }", "t") is None
+    cyc = with_cyclic_schedule(src, "t")
+    assert "#pragma omp parallel for schedule(static, 1) private(n)" in cyc and cyc.count("schedule(static, 1)") == 1
+    assert "schedule(static, 1) collapse(2)" in with_cyclic_schedule(
+        "void t(long n) {\n#pragma omp parallel for collapse(2)\n  for (long i = 0; i < n; i++)\n"
+        "    for (long j = 0; j < n; j++) {}\n}\n", "t")
     # an inclusive bound counts its last iteration; a loop that cannot be read, or collapses, is scheduled guided
     incl = with_dynamic_schedule("void t(long h) {\n#pragma omp parallel for\n  /* rows */\n"
                                  "  for (int r = 1; r <= h - 2; r++) {}\n}\n", "t")
@@ -1439,6 +1467,18 @@ def test_a_parallel_triangle_is_uneven_work_even_while_waiting_threads_spin():
     fs = diagnose(code(loop, pragmas=omp), row(cpus_busy=1.95, bound="compute"), ctx)
     assert fs[0]["id"] == "imbalance" and fs[0]["factor"] == pytest.approx(1.5)  # the last of 2 threads: 3/4
     assert "`j <= i`" in text(fs[0]["evidence"][0])
+    # work growing along the loop is dealt in turn, which keeps each thread's rows in its cache from call to call
+    assert fs[0]["experiments"] == ["cyclic"] and fs[0]["test"] == "cyclic"
+    assert "schedule(static, 1)" in text(fs[0]["advice"])
+    # near a stored roof it is still tested: a triangle in L2 at 98% of its stored roof ran 1.46x dealt in turn,
+    # and a short call (tens of microseconds) loses to unequal work as a long one does
+    fs = diagnose(code(loop, pragmas=omp), row(cpus_busy=2.0, bound="memory", of_roof=0.98, time_s=20e-6), ctx)
+    assert "imbalance" in ids(fs) and "at_roof" not in ids(fs)  # beside the team's cost, each to be tested
+    fs = diagnose(code(loop, pragmas=omp), row(cpus_busy=2.0, bound="memory", of_roof=0.98, time_s=2e-6), ctx)
+    assert "imbalance" not in ids(fs)
+    dyn = {**omp, "omp_text": "#pragma omp parallel for schedule(dynamic, 8)"}
+    fs = diagnose(code(loop, pragmas=dyn), row(cpus_busy=2.0, bound="memory", of_roof=0.98, time_s=20e-6), ctx)
+    assert ids(fs)[0] == "at_roof"
 
 
 def test_on_a_tie_the_finding_about_the_code_comes_before_more_threads():

@@ -130,6 +130,18 @@ def dynamic_chunk(after: str) -> str | None:
 def with_dynamic_schedule(source: str, function: str) -> str | None:
     """The source with a dynamic schedule (see dynamic_chunk) on the worksharing loops of ``function`` (replacing a
     static schedule); None when it has none to change."""
+    return _with_schedule(source, function, cyclic=False)
+
+
+def with_cyclic_schedule(source: str, function: str) -> str | None:
+    """The source with ``schedule(static, 1)`` on the worksharing loops of ``function``: the iterations dealt to
+    the threads in turn, which shares a triangle's rows evenly and gives each thread the same rows at every call
+    (their data stay in its cache; a dynamic schedule moves them from thread to thread: a 600-row triangle in L2 ran
+    1.3x slower dynamically, 1.4x faster dealt in turn); None when it has none to change."""
+    return _with_schedule(source, function, cyclic=True)
+
+
+def _with_schedule(source: str, function: str, cyclic: bool) -> str | None:
     span = function_lines(source, function)
     if span is None:
         return None
@@ -139,8 +151,8 @@ def with_dynamic_schedule(source: str, function: str) -> str | None:
     out, at = [], 0
     for m in _OMP_FOR.finditer(body):
         rest = re.sub(r"\s*\bschedule\s*\([^)]*\)", "", m.group(2))
-        chunk = None if "collapse" in rest else dynamic_chunk(body[m.end():])
-        sched = f"schedule(dynamic, {chunk})" if chunk else "schedule(guided)"
+        chunk = None if "collapse" in rest or cyclic else dynamic_chunk(body[m.end():])
+        sched = "schedule(static, 1)" if cyclic else f"schedule(dynamic, {chunk})" if chunk else "schedule(guided)"
         out += [body[at:m.start()], f"{m.group(1)} {sched}{rest}"]
         at = m.end()
     if not out:
@@ -257,6 +269,13 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return (_source_copy(spec, changed, "dynamic"), size,
                 msg("its parallel loops scheduled dynamically, {n} chunks per thread (in a copy of the source)",
                     n=CHUNKS_PER_THREAD))
+    if exp == "cyclic":
+        changed = with_cyclic_schedule(spec.source.read_text(encoding="utf-8", errors="replace"), spec.function)
+        if changed is None:
+            return None
+        return (_source_copy(spec, changed, "cyclic"), size,
+                msg("its parallel loops dealt to the threads in turn, one iteration at a time ({clause}, in a copy "
+                    "of the source)", clause="schedule(static, 1)"))
     if exp == "ftz":
         if spec.openmp:
             return None  # set at load, the mode would hold for the calling thread only, not for an OpenMP team
@@ -361,7 +380,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
 
 # experiments whose hypothesis is not about the hot loop's instructions (how threads share the work, where data
 # lies, the FP mode): one that leaves the loop as it was still tests it
-LOOP_BLIND = {"openmp", "serial", "dynamic", "unshared", "padded", "ftz", "huge_pages"}
+LOOP_BLIND = {"openmp", "serial", "dynamic", "cyclic", "unshared", "padded", "ftz", "huge_pages"}
 
 # what a hot loop does per iteration, as far as a rebuild can change it
 LOOP_SIGNATURE = ("instructions", "fma", "fp_add", "fp_mul", "vector_bits", "fma_bits", "loads", "stores", "spills",

@@ -47,7 +47,7 @@ TESTS = rules.TESTS
 # core handles almost at full speed: 1.02x to 1.04x in three runs)
 MATERIAL = 0.05
 EXACT_FIXES = {"restrict", "no_math_errno", "cx_limited_range", "native", "vectorize", "openmp", "serial", "dynamic",
-               "padded", "smaller", "ftz", "unshared", "huge_pages", "interchange", "vector_math", "openmp_simd",
+               "cyclic", "padded", "smaller", "ftz", "unshared", "huge_pages", "interchange", "vector_math", "openmp_simd",
                "no_trapping_math"}
 # a build that is the fix of one finding where it changed the loop: -ffast-math lets the compiler split an in-order
 # sum into partial sums and vectorize it, so where its hot loop is not the original's, what it gained is what the

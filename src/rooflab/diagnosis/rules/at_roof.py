@@ -6,7 +6,7 @@ the roof of the arrays it only writes. Subnormal numbers in its arrays are named
 from __future__ import annotations
 
 from rooflab.diagnosis.rules import denormals, threads, working_set, write_allocate
-from rooflab.diagnosis.rules.imbalance import idle_threads
+from rooflab.diagnosis.rules.imbalance import UNEVEN_MIN_S, idle_threads, uneven_static
 from rooflab.diagnosis.rules.facts import AT_ROOF, MIN_PARALLEL_S, Facts, blas_roof, finding, reference_evidence
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, pct, si
@@ -32,6 +32,8 @@ def at_roof(f: Facts) -> bool:
     live = row.get("reference") or {}
     if live.get("slow"):  # a reference slowed itself measures nothing against: the stored roofs judge
         live = {}
+    if f.row["time_s"] >= UNEVEN_MIN_S and uneven_static(f) and (live.get("ci95") or [0, 0])[1] < AT_ROOF:
+        return False  # threads given unequal work by the source: only a reference measured beside it says more
     top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
     if top >= AT_ROOF:
         return True

@@ -20,6 +20,11 @@ MINMAX = ("fmin", "fmax")  # and those min and max instructions compute once NaN
 NO_VECTOR = ("fmod", "remainder", "drem")
 # flags under which gcc vectorizes floor, ceil and trunc (no exact floating-point exceptions to keep)
 TRAPS_OFF = ("-fno-trapping-math", "-ffast-math", "-funsafe-math-optimizations", "-Ofast")
+# rounding functions gcc calls in the library unless a flag lets it round inline: round (to nearest, halves away from
+# zero) under -fno-trapping-math, lrint under -fno-math-errno, lround under -ffast-math (checked with gcc 12)
+ROUNDING = {"round": ("no_trapping_math", "-fno-trapping-math"), "lrint": ("no_math_errno", "-fno-math-errno"),
+            "llrint": ("no_math_errno", "-fno-math-errno"), "lround": ("fast_math", "-ffast-math"),
+            "llround": ("fast_math", "-ffast-math")}
 
 
 def WORD():
@@ -102,6 +107,19 @@ def find(f: Facts) -> list[dict]:
                 msg("build with -ffinite-math-only -fno-signed-zeros (-ffast-math includes both), or write the "
                     "comparison itself (x < lo ? lo : x), which the compiler turns into vector min and max"),
                 ("fast_math",), test="fast_math"))
+            return out
+        rounding = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("fl") in ROUNDING]
+        if rounding and f.vb < f.isa_vb:
+            test, flag = ROUNDING[rounding[0].rstrip("fl")]
+            out.append(finding(
+                ID, max(2.0, _lanes(f) / 2), [msg("the hot loop calls {names} one element at a time",
+                                                  names=", ".join(rounding))] + f.cause_remarks("call"),
+                msg("{names} is a library call per element: the compiler rounds inline only under {flag}, and the "
+                    "call keeps the loop scalar", names=", ".join(rounding), flag=flag),
+                msg("build with {flag} (-ffast-math includes it) where the loop does not read the floating-point "
+                    "exception flags or errno, or round with rint or nearbyint, which round in the current mode "
+                    "(halves to even) with one instruction", flag=flag),
+                (test,), test=test))
             return out
         novec = [c for c in dict.fromkeys(loop["calls"]) if c.rstrip("f").lower() in NO_VECTOR]
         if novec and f.vb < f.isa_vb:

@@ -20,7 +20,11 @@ from rooflab.units import binary_bytes, pct, si
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
 FP_LATENCY = 4  # cycles of an FP add or FMA on the cores rooflab knows (3 to 4), when no analyzer says more
 MIN_PARALLEL_S = 20e-6  # a call this long or longer can gain from threads (an OpenMP fork-join costs microseconds)
-LIBM = ("sqrt", "exp", "log", "sin", "cos", "tan", "pow", "atan", "erf", "cbrt", "hypot", "fmod")
+# libm functions computed with an instruction (sqrt) or by a vector math library (glibc's libmvec has each of the
+# others since 2.35), and fmod, which neither computes
+LIBM = ("sqrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sincos",
+        "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow", "erf", "erfc",
+        "cbrt", "hypot", "fmod")
 EXCESS = 2.0  # traffic out of the level holding the data this many times the model: lines or operands fetched again
 LINE_BYTES = 64
 REFETCH_BEYOND_STRIDE = 1.5
