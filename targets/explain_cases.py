@@ -493,6 +493,19 @@ CASES = {
     "b29_normalize": (SPEC, "b29_normalize", "div_sqrt", None, None),
     "b29_advance_x": (SPEC, "b29_advance_x", "strided", None, None),
     "b29_tri_scale": (SPEC, "b29_tri_scale", "imbalance", None, None),
+    # a thirtieth set, each answer written here before its first run (targets/explain/blind30.c)
+    "b30_nbody_accel": (SPEC, "b30_nbody_accel", "calls", None, None),
+    "b30_fixed_strlen": (SPEC, "b30_fixed_strlen", "control_flow", None, None),
+    "b30_gemv_t": (SPEC, "b30_gemv_t", "clean", None, None),
+    "b30_crc32_table": (SPEC, "b30_crc32_table", "dependency_chain", None, None),
+    "b30_blur3_u8": (SPEC, "b30_blur3_u8", "clean", None, None),
+    "b30_cabs_hypot": (SPEC, "b30_cabs_hypot", "calls", None, None),
+    "b30_transpose_inplace": (SPEC, "b30_transpose_inplace", "strided", None, None),
+    "b30_welford": (SPEC, "b30_welford", "dependency_chain", None, None),
+    "b30_lerp": (SPEC, "b30_lerp", "clean", None, None),
+    "b30_gather_pairs": (SPEC, "b30_gather_pairs", "indirect", None, None),
+    "b30_stencil5_f": (SPEC, "b30_stencil5_f", "clean", None, None),
+    "b30_row_divide": (SPEC, "b30_row_divide", "div_sqrt", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                        packed_stores, select_reductions, traffic_tells)
+                                        packed_stores, select_reductions, traffic_tells, walked_iterations)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.i18n import text
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
@@ -436,6 +436,84 @@ def test_access_kinds_follow_the_loops_memory_operations():
     assert access_kinds({"audit": {"loads": 2, "stores": 1}}) == ("copy", "triad")
     assert access_kinds({"audit": {"loads": 2, "stores": 1, "nt_stores": 1}}) == ("copy_nt", "triad_nt")
     assert access_kinds({"audit": None}) is None
+
+
+CRC = """
+    4b0:	movzbl (%rsi),%ecx
+    4b3:	add    $0x1,%rsi
+    4b7:	xor    %eax,%ecx
+    4b9:	shr    $0x8,%eax
+    4bc:	movzbl %cl,%ecx
+    4bf:	xor    (%rdx,%rcx,4),%eax
+    4c2:	cmp    %rdi,%rsi
+    4c5:	jne    4b0 <crc32_table+0x10>
+"""
+# a running mean and variance (Welford): mean += (x - mean) / k feeds the mean back into its own addend
+WELFORD = """
+     848:	vmovsd (%rsi,%rax,8),%xmm1
+     84d:	add    $0x1,%rax
+     851:	vcvtsi2sd %rax,%xmm5,%xmm0
+     856:	vsubsd %xmm2,%xmm1,%xmm3
+     85a:	vdivsd %xmm0,%xmm3,%xmm0
+     85e:	vaddsd %xmm0,%xmm2,%xmm2
+     862:	vsubsd %xmm2,%xmm1,%xmm1
+     866:	vfmadd231sd %xmm3,%xmm1,%xmm4
+     86b:	cmp    %rdi,%rax
+     86e:	jne    848 <welford+0x18>
+"""
+
+
+def test_a_table_lookup_at_the_last_steps_result_is_a_chain_and_its_iterations_come_from_the_walked_buffer():
+    d = detail(CRC)
+    # a byte read and a 4-byte lookup, each by its own size; the buffer walked a byte an iteration
+    assert d["bytes"] == 5.0 and d["streams"] == [1]
+    assert (d["lookup_chains"], d["pointer_chains"], d["indexed_loads"]) == (1, 0, 1)
+    # a histogram's index comes from this iteration's load, a gather's from a moving index array: no chain
+    hist = detail("""
+    10:	movzbl (%rsi,%rax,1),%edx
+    14:	add    $0x1,%rax
+    18:	addl   $0x1,(%rdi,%rdx,4)
+    1c:	cmp    %rax,%rcx
+    1f:	jne    10 <h+0x10>
+""")
+    assert hist["lookup_chains"] == 0 and hist["indexed_updates"] == 1 and hist["streams"] == [1]
+    assert detail(GATHER)["lookup_chains"] == 0
+    # 1 MB of bytes through a 1 KiB table: the iterations are the buffer's bytes, not the bytes the model counts
+    # over the 5 the body reads (7.6 cycles a byte measured read 36)
+    c, iters = cycles_per_iteration(2.6e-3, 2.9e9, d, 1e6, 1e6, arrays=[1_000_000, 1024])
+    assert iters == 1e6 and c == pytest.approx(7.54)
+    assert cycles_per_iteration(2.6e-3, 2.9e9, d, 1e6, 1e6)[1] == pytest.approx(2e5)  # without the arrays: bytes
+    # several streams agree on one count: y[i] = x[idx[i]] + x[idx[i] + 1] walks idx (4 B) and y (8 B)
+    assert walked_iterations([4, 8], [4_000_000, 64_000_000, 8_000_000]) == 1e6
+    assert walked_iterations([], [100]) is None and walked_iterations([8], [4]) is None
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "scalar_fp": 0,
+            "indexed_loads": 1, "lookup_chains": 1}
+    pred = {"tool": "llvm-mca", "model": "sapphirerapids", "cycles_per_iteration": 8.0, "dependency_share": 0.92,
+            "block_rthroughput": 1.5}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.01, cycles_per_iteration=8.1), CTX)
+    assert fs[0]["id"] == "dependency_chain" and "indirect" not in ids(fs)
+    assert "previous iteration's lookup" in text(fs[0]["evidence"][0]) and "slicing-by-8" in text(fs[0]["advice"])
+    assert "indirect" in ids(diagnose(code({**loop, "lookup_chains": 0}), row(of_roof=0.01), CTX))
+
+
+def test_a_running_value_added_to_with_a_term_computed_from_itself_is_a_recurrence_not_a_reduction():
+    d = detail(WELFORD)
+    assert d["accumulators"] == 2 and d["feedback"] == 1  # the mean feeds back; the sum of squares does not
+    assert detail(REDUCTION)["feedback"] == 0 and detail(RECURRENCE)["feedback"] == 0
+    loop = {**LOOP_SCALAR_SUM, "accumulators": 2, "longest_chain": 1, "chain_op": "add", "scalar_fp": 5,
+            "div_sqrt": 1, "feedback": 1}
+    fs = diagnose(code(loop), row(of_roof=0.06, cycles_per_iteration=19.9), CTX)
+    assert fs[0]["id"] == "dependency_chain" and "reduction_chain" not in ids(fs)
+    assert "computed from themselves" in text(fs[0]["evidence"][0]) and "Chan" in text(fs[0]["advice"])
+    assert ids(diagnose(code({**loop, "feedback": 0}), row(of_roof=0.06), CTX))[0] == "reduction_chain"
+
+
+def test_the_bytes_of_an_integer_instruction_are_its_operand_size():
+    assert [asm._x86_gpr_bytes(m, o) for m, o in [
+        ("movzbl", "(%rsi),%ecx"), ("xor", "(%rdx,%rcx,4),%eax"), ("mov", "(%rdi,%rax,8),%rdx"),
+        ("addq", "$0x1,(%rax)"), ("movslq", "(%rdx,%rax,4),%rax"), ("movzwl", "(%rax),%eax"),
+        ("add", "%r8d,(%rdi)"), ("cmpb", "$0x0,(%rdi,%rax,1)"), ("mov", "%cl,(%rdx,%rax,1)")]] == \
+        [1, 4, 8, 8, 4, 2, 4, 1, 1]
 
 
 def test_cycles_per_iteration_from_the_work_of_one_iteration():

@@ -40,6 +40,17 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
     return pred
 
 
+def _walked_arrays(spec: KernelSpec, size: dict, code: dict) -> list[int] | None:
+    """The bytes of each array of a function whose hot loop is its only loop (no loop nested in another, and the
+    hot loop the one that runs): the arrays that loop's addresses walk from end to end; None otherwise."""
+    if (code.get("pragmas") or {}).get("nested_loops") or (code.get("hot_loop") or {}).get("moved"):
+        return None
+    try:
+        return [b for b in spec.arrays_bytes(size).values() if b > 0]
+    except (RooflabError, ValueError):
+        return None
+
+
 def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict, call_s: float | None = None) -> dict:
     """The hot loop by where the samples fall (perf on the worker), when that is another loop than the one that
     does the most work per iteration: its audit, detail and prediction replace the guess. ``hot_loop`` says how it
@@ -145,7 +156,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             # per iteration of a loop the samples show cold, a figure would describe code that hardly runs
             row["cycles_per_iteration"], row["iterations"] = (None, None) if cold(code.get("hot_loop")) else \
                 evidence.cycles_per_iteration(row["time_s"], session.machine.get("clock_hz"), code.get("loop"),
-                                              row["flops"], row["bytes"])
+                                              row["flops"], row["bytes"], _walked_arrays(spec, size, code))
             kind = evidence.reference_kind(code)
             # a call too long for paired rounds within the budget: the reference and the experiments run at a
             # smaller size whose arrays stay in the same level

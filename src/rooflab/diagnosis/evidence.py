@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import math
 import re
 import subprocess
 
@@ -682,16 +683,43 @@ def sibling_prediction(spec: KernelSpec, machine: dict) -> tuple[KernelSpec, Lib
     return twin, lib, pred
 
 
+STREAM_MATCH = 0.02  # a walked address covers an array when iterations times its step is within this of its size
+
+
+def walked_iterations(streams: list[int], arrays: list[int], near: float | None = None) -> float | None:
+    """The iterations of a function's only loop from the arrays it walks: the count N for which the most of its
+    streams (each moving ``s`` bytes per iteration) cover an array (N * s within STREAM_MATCH of one's bytes); of
+    counts alike, the nearest to ``near``. None where no stream covers an array."""
+    best: tuple | None = None
+    for a in arrays:
+        for s in set(streams):
+            n = a / s
+            if n < 1:
+                continue
+            covered = sum(1 for s2 in streams if any(abs(n * s2 - b) <= STREAM_MATCH * b for b in arrays))
+            key = (covered, -abs(math.log(n / near)) if near else n)
+            if best is None or key > best[0]:
+                best = (key, n)
+    return best[1] if best else None
+
+
 def cycles_per_iteration(time_s: float, clock_hz: float | None, loop: dict | None, flops: float,
-                         nbytes: float) -> tuple[float | None, float | None]:
+                         nbytes: float, arrays: list[int] | None = None) -> tuple[float | None, float | None]:
     """(measured cycles per iteration of the hot loop, iterations per call): the iterations from the work the spec
-    counts over the work one iteration does (FLOPs, else bytes); None where either is unknown."""
+    counts over the work one iteration does (FLOPs); for a loop of no floating-point work, the function's only
+    loop, from the arrays (``arrays``: their bytes) its addresses walk, else from the bytes; None where unknown.
+    (A byte count is only as good as the spec's model and the loop's: a CRC's table lookups, which no model of its
+    traffic counts, made a byte a CRC read 5 bytes an iteration, and its 7.6 cycles a byte read 36.)"""
     if not (loop and clock_hz and time_s):
         return None, None
+    byte_iters = nbytes / loop["bytes"] if nbytes and loop.get("bytes") else None
+    walked = walked_iterations(loop.get("streams") or [], arrays, byte_iters) if arrays else None
     if flops and loop.get("flops"):
         iters = flops / loop["flops"]
-    elif nbytes and loop.get("bytes"):
-        iters = nbytes / loop["bytes"]
+    elif walked:
+        iters = walked
+    elif byte_iters:
+        iters = byte_iters
     else:
         return None, None
     return (time_s * clock_hz / iters if iters >= 1 else None), iters

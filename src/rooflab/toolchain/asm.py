@@ -355,6 +355,9 @@ class LoopDetail:
     indexed_loads: int = 0  # accesses whose address uses a value loaded in the same iteration: x[idx[i]]
     indexed_updates: int = 0  # those of them that write: an update through an index (a histogram's h[k]++)
     memory_recurrences: int = 0  # values stored and loaded again by the next iteration at a moving address
+    lookup_chains: int = 0  # table lookups at an index computed from the last iteration's value: crc, automata
+    streams: list = field(default_factory=list)  # bytes each walked address moves per iteration
+    feedback: int = 0  # accumulators whose addend is computed from themselves: recurrences, not sums
     scalar_rounds: int = 0  # floor / ceil / trunc instructions on one element (x86 vroundsd, vrndscalesd)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
@@ -374,11 +377,30 @@ class LoopDetail:
                 "branches": self.branches, "memory_chains": self.memory_chains,
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
                 "indexed_updates": self.indexed_updates, "memory_recurrences": self.memory_recurrences,
+                "lookup_chains": self.lookup_chains, "streams": list(self.streams), "feedback": self.feedback,
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
+
+
+_GPR_SIZE = [(re.compile(r"%r(?:[abcd]x|[sd]i|[sb]p|\d+)\b"), 8), (re.compile(r"%(?:e(?:[abcd]x|[sd]i|[sb]p)|r\d+d)\b"), 4),
+             (re.compile(r"%(?:[abcd]x|[sd]i|[sb]p|r\d+w)\b"), 2), (re.compile(r"%(?:[abcd]l|[sd]il|[sb]pl|r\d+b)\b"), 1)]
+_SIZE_LETTER = {"b": 1, "w": 2, "l": 4, "q": 8}
+
+
+def _x86_gpr_bytes(m: str, ops: str) -> int:
+    """The bytes an integer instruction's memory operand moves: a widening load's source (movzbl: 1), else the
+    size of the general register beside it (%eax: 4), else the mnemonic's suffix (addq: 8); 8 where none says."""
+    widen = re.fullmatch(r"mov[sz]([bwl])[wlq]", m)
+    if widen:
+        return _SIZE_LETTER[widen.group(1)]
+    outside = re.sub(r"\([^)]*\)", "", ops)  # the registers that form the address are no operand's size
+    for pat, size in _GPR_SIZE:
+        if pat.search(outside):
+            return size
+    return _SIZE_LETTER.get(m[-1], 8) if len(m) > 3 else 8
 
 
 def _x86_operand_regs(ops: str) -> list[int]:
@@ -464,8 +486,10 @@ def _detail_x86(body: list[Insn]) -> dict:
                     d["bytes"] += elem / 8
                 elif m in ("vmovq", "movq", "vmovd", "movd"):
                     d["bytes"] += 8 if m.endswith("q") else 4
+                elif width:
+                    d["bytes"] += width / 8
                 else:
-                    d["bytes"] += (width or 64) / 8 if width else 8
+                    d["bytes"] += _x86_gpr_bytes(m, ops)
     d.pop("written")
     ops = d.pop("chain_ops")
     # a value carried from one iteration to the next through a chain of adds that moves from register to register
@@ -482,10 +506,13 @@ def _detail_x86(body: list[Insn]) -> dict:
     written = _x86_written(body)
     moving = {r for r, addr in stored_at if not _invariant_address(addr, written)}
     d["stored_chain"] = longest is not None and longest in moving
+    d["feedback"] = sum(1 for acc in d["chains"] if _x86_feeds_back(body, acc))
     d["memory_chains"] = _x86_memory_chains(body)
     d["pointer_chains"] = _x86_pointer_chains(body)
     d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
     d["memory_recurrences"] = _x86_memory_recurrences(body)
+    d["lookup_chains"] = _x86_lookup_chains(body)
+    d["streams"] = _x86_streams(body)
     return d
 
 
@@ -633,6 +660,84 @@ def _x86_pointer_chains(body: list[Insn]) -> int:
     return n
 
 
+def _x86_feeds_back(body: list[Insn], acc: int) -> bool:
+    """Whether what the loop adds into the vector register ``acc`` is computed from ``acc`` itself in the same
+    iteration (a running mean: d = x - mean; mean += d / k): a recurrence, which partial sums cannot split, not a
+    reduction, whose addends are independent of the sum."""
+    tainted = {acc}
+    for i in body:
+        regs = _x86_operand_regs(i.operands)
+        if not regs or regs[-1] < 0 or _is_branch(i.mnemonic):
+            continue
+        dst, m = regs[-1], i.mnemonic
+        srcs = {r for r in regs[:-1] if r >= 0}
+        if (not m.startswith("v") and len(regs) == 2) or _x86_fp_class(m) == "fma":
+            srcs.add(dst)  # a two-operand SSE form or an FMA reads its destination
+        if dst == acc and acc in srcs and _x86_fp_class(m) in ("add", "fma"):
+            if (srcs - {acc}) & tainted:
+                return True
+            continue
+        (tainted.add if srcs & tainted else tainted.discard)(dst)
+    return False
+
+
+_NO_WRITE = ("cmp", "test", "bt", "ucomi", "comi", "vucomi", "vcomi", "push", "nop", "prefetch")
+
+
+def _x86_gp_flow(i: Insn) -> tuple[str | None, set[str], set[str]] | None:
+    """One instruction's flow through general registers: (the register it writes or None, the registers its value
+    is computed from, the registers that form the address it loads from); None for a branch or a call."""
+    m = i.mnemonic
+    if _is_branch(m) or m.startswith("call"):
+        return None
+    ops = _x86_operands(i.operands)
+    if not ops or ops == [""]:
+        return None
+    mems = [o for o in ops if "(" in o]
+    addr = {_gp_family(r) for o in mems for r in _X86_GPR.findall(o[o.index("("):])}
+    dst = ops[-1]
+    writes = None
+    if dst.startswith("%") and _X86_GPR.fullmatch(dst) and not m.startswith(_NO_WRITE):
+        writes = _gp_family(dst)
+    srcs = {_gp_family(o) for o in ops[:-1] if o.startswith("%") and _X86_GPR.fullmatch(o)}
+    if writes and len(ops) <= 2 and not m.startswith(("mov", "lea", "set", "pop")):
+        srcs.add(writes)  # two-operand arithmetic (and a one-operand inc or not) reads its destination too
+    if m.startswith("lea"):
+        srcs |= addr  # an address computed, not loaded
+        addr = set()
+    elif not writes:
+        srcs |= {_gp_family(o) for o in ops if o.startswith("%") and _X86_GPR.fullmatch(o)}
+    return writes, srcs, addr if mems else set()
+
+
+def _x86_lookup_chains(body: list[Insn]) -> int:
+    """Loads whose address is computed from a value the previous iteration left in a general register, whose result
+    flows back into such a register: table-driven state (``crc = table[(crc ^ b) & 0xff] ^ (crc >> 8)``, a
+    finite automaton's ``state = next[state][c]``). Each step waits for the lookup before it: a load's latency plus
+    the arithmetic, whatever the ports allow. Not the loop's counter or a pointer moved by a constant, and not a
+    register loaded through itself (pointer chasing, counted apart)."""
+    flows = [f for f in (_x86_gp_flow(i) for i in body) if f]
+    written: set[str] = set()
+    carried: set[str] = set()
+    for dst, srcs, addr in flows:
+        carried |= (srcs | addr) - written
+        if dst:
+            written.add(dst)
+    carried = (carried & written) - set(_x86_steps(body))
+    if not carried:
+        return 0
+    tainted, looked_up, n = set(carried), set(), 0
+    for dst, srcs, addr in flows:
+        chased = bool(dst and dst in addr)  # mov (%rdi,%rax,8),%rax: pointer chasing
+        hit = bool(addr & tainted) and not chased
+        n += hit
+        if dst:
+            inputs = srcs | addr
+            (tainted.add if inputs & tainted else tainted.discard)(dst)
+            (looked_up.add if hit or inputs & looked_up else looked_up.discard)(dst)
+    return n if carried & looked_up else 0
+
+
 def _x86_operands(operands: str | None) -> list[str]:
     return [o.strip() for o in re.split(r",(?![^()]*\))", operands or "")]
 
@@ -702,6 +807,30 @@ def _x86_memory_chains(body: list[Insn]) -> int:
 
 
 _X86_MEM = re.compile(r"^(-?(?:0x)?[0-9a-f]*)\((%\w+)?(?:,(%\w+)(?:,(\d))?)?\)$")
+
+
+def _x86_streams(body: list[Insn]) -> list[int]:
+    """How far each address the loop walks moves per iteration, in bytes: one figure per memory operand form
+    (base, index, scale) whose address moves by a constant, the other register in it unchanged by the loop (an
+    unrolled body's x[i] and x[i+8] are one stream). A lookup at a loaded index or a pointer chased moves by no
+    constant and is none."""
+    steps = _x86_steps(body)
+    written = {_gp_family(r) for r in _x86_written(body) if r.startswith("%")}
+    seen: dict[tuple, int] = {}
+    for i in body:
+        if _is_branch(i.mnemonic) or i.mnemonic.startswith(("lea", "nop", "prefetch", "call")):
+            continue
+        for o in _x86_operands(i.operands):
+            m = _X86_MEM.match(o.replace(" ", ""))
+            if not m or m.group(2) == "%rip":
+                continue
+            base, index = m.group(2) and _gp_family(m.group(2)), m.group(3) and _gp_family(m.group(3))
+            scale = int(m.group(4) or 1)
+            move = (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
+            fixed = [r for r in (base, index) if r and r not in steps]
+            if move and not any(r in written for r in fixed):
+                seen[(base, index, scale)] = abs(move)
+    return sorted(seen.values())
 
 
 def _x86_steps(body: list[Insn]) -> dict[str, int]:

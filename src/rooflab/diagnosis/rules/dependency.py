@@ -52,6 +52,34 @@ def find(f: Facts) -> list[dict]:
                 "work into passes whose inner loops carry nothing (a running sum over a 2-D array: along each row "
                 "first, then down the columns, vectorized across the row), or work on several independent rows or "
                 "problems at once"), ("unroll",))]
+    if f.loop.get("feedback") and not f.scan and not f.recurrence:
+        # mean += (x[i] - mean) / k: what is added depends on the running value itself
+        return [finding(
+            ID, f.chain_gain(),
+            [msg("{n} running value(s) of the hot loop are updated with a term computed from themselves in the same "
+                 "iteration (x - mean, then added back): a recurrence, not a sum", n=f.loop["feedback"])]
+            + f.chain_evidence(),
+            msg("each iteration's update needs the value the previous one produced, through every operation between "
+                "(a subtraction, a division, an add): the loop runs at the latency of that whole chain, and neither "
+                "partial sums nor -ffast-math can split it"),
+            msg("carry only sums (Σx and Σx², or sums about a fixed shift), which partial sums and vectors split, "
+                "and derive the result after the loop; or run the recurrence on independent blocks and combine "
+                "them (for a running mean and variance, the pairwise formula of Chan et al.)"), ("unroll",))]
+    if f.loop.get("lookup_chains") and not f.reduction:
+        # crc = table[(crc ^ b) & 0xff] ^ (crc >> 8): each lookup's index is the last one's result
+        ev = [msg("each iteration looks a table up at an index computed from the value the previous iteration's "
+                  "lookup gave ({n} such load(s) per iteration): every step waits for a load and the arithmetic "
+                  "on it", n=f.loop["lookup_chains"])]
+        ev += f.chain_evidence()
+        return [finding(
+            ID, max(2.0, f.chain_gain()), ev,
+            msg("table-driven state (a CRC, a finite automaton, a hash chain): the next index needs this lookup's "
+                "result, so the loop runs at a load's latency plus its arithmetic per step, however many ports "
+                "are free"),
+            msg("run several independent chains at once: split the input into parts with a state each and combine "
+                "them after (CRC parts combine by shifting; an automaton runs ahead from every possible state), "
+                "consume more input per lookup with wider tables (CRC's slicing-by-8), or use the instruction the "
+                "ISA has for it (a carry-less multiply fold, crc32 for CRC-32C)"), ("unroll",))]
     fma_chain = f.chain >= 1 and "fma" in (f.loop.get("chain_op") or "") and f.vb == 0
     # the analyzer's latency bound alone is no carried chain where the loop gathers: a gather's own latency, within
     # one iteration, overlaps with the next iteration's

@@ -181,7 +181,8 @@ class Facts:
         red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (
             (loop.get("scalar_fp") or 0) >= self.chain or self.chain >= 2)
         red = red or bool(self.vb == 0 and loop.get("accumulators") and "reduction" in self.causes)
-        return red and not self.scan and not self.recurrence
+        # a carried value whose addend is computed from itself (a running mean) is a recurrence, not a sum
+        return red and not self.scan and not self.recurrence and not loop.get("feedback")
 
     @property
     def select_reduction(self) -> list[dict]:
@@ -221,7 +222,8 @@ class Facts:
     def chained(self) -> bool:
         """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
         return self.reduction or self.scan or self.recurrence or self.in_memory or bool(self.select_reduction) or \
-            bool(self.loop.get("memory_recurrences"))
+            bool(self.loop.get("memory_recurrences")) or bool(self.loop.get("lookup_chains")) or \
+            bool(self.loop.get("feedback"))
 
     @property
     def prediction(self) -> dict:

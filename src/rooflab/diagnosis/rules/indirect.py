@@ -16,7 +16,8 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     n = f.loop.get("gathers") or 0
-    k = f.loop.get("indexed_loads") or 0
+    # a lookup whose index the previous iteration's value gives (a CRC's table) is a step of a chain, not a gather
+    k = max(0, (f.loop.get("indexed_loads") or 0) - (f.loop.get("lookup_chains") or 0))
     if not n and not k:
         return []
     ev = []
