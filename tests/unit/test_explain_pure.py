@@ -500,6 +500,23 @@ def test_a_running_value_added_to_with_a_term_computed_from_itself_is_a_recurren
     d = detail(WELFORD)
     assert d["accumulators"] == 2 and d["feedback"] == 1  # the mean feeds back; the sum of squares does not
     assert detail(REDUCTION)["feedback"] == 0 and detail(RECURRENCE)["feedback"] == 0
+    # gcc's in-order fold-left passes the running sum from register to register through adds and shuffles: the
+    # register that held it is reused for a lane before the sum comes back to it
+    fold = detail("""
+ 418:	vmovups (%rdx,%rax,1),%zmm5
+ 41f:	vmulps (%r14,%rax,1),%zmm5,%zmm1
+ 426:	add    $0x40,%rax
+ 42a:	vshufps $0xff,%xmm1,%xmm1,%xmm3
+ 436:	vaddss %xmm0,%xmm1,%xmm4
+ 43a:	vshufps $0x55,%xmm1,%xmm1,%xmm0
+ 43f:	vaddss %xmm4,%xmm0,%xmm0
+ 443:	vunpckhps %xmm1,%xmm1,%xmm4
+ 447:	vaddss %xmm4,%xmm0,%xmm0
+ 44b:	vaddss %xmm3,%xmm0,%xmm0
+ 44f:	cmp    %rax,%r10
+ 452:	jne    418 <dense+0x78>
+""")
+    assert fold["feedback"] == 0
     loop = {**LOOP_SCALAR_SUM, "accumulators": 2, "longest_chain": 1, "chain_op": "add", "scalar_fp": 5,
             "div_sqrt": 1, "feedback": 1}
     fs = diagnose(code(loop), row(of_roof=0.06, cycles_per_iteration=19.9), CTX)

@@ -660,24 +660,50 @@ def _x86_pointer_chains(body: list[Insn]) -> int:
     return n
 
 
+_X86_MOVES = re.compile(r"v?(mov|shuf|unpck|perm|align|extract|insert|broadcast|blend|pshuf|punpck|palign)")
+
+
 def _x86_feeds_back(body: list[Insn], acc: int) -> bool:
-    """Whether what the loop adds into the vector register ``acc`` is computed from ``acc`` itself in the same
-    iteration (a running mean: d = x - mean; mean += d / k): a recurrence, which partial sums cannot split, not a
-    reduction, whose addends are independent of the sum."""
-    tainted = {acc}
+    """Whether the loop adds into the running value in vector register ``acc`` a term computed from that value in
+    the same iteration through more than adds (a running mean: d = x - mean; mean += d / k): a recurrence, which
+    partial sums cannot split, not a reduction. The running value is followed as it moves through adds, moves and
+    shuffles (gcc's in-order fold-left of a vector into a scalar sum passes it from register to register); what is
+    computed from it otherwise (subtracted from something, multiplied, divided) is a term derived from it."""
+    running, derived = {acc}, set()
     for i in body:
         regs = _x86_operand_regs(i.operands)
         if not regs or regs[-1] < 0 or _is_branch(i.mnemonic):
             continue
         dst, m = regs[-1], i.mnemonic
-        srcs = {r for r in regs[:-1] if r >= 0}
-        if (not m.startswith("v") and len(regs) == 2) or _x86_fp_class(m) == "fma":
-            srcs.add(dst)  # a two-operand SSE form or an FMA reads its destination
-        if dst == acc and acc in srcs and _x86_fp_class(m) in ("add", "fma"):
-            if (srcs - {acc}) & tainted:
+        cls = _x86_fp_class(m)
+        two = not m.startswith("v") and len(regs) == 2  # SSE: the destination is also the first source
+        vsrcs = [r for r in regs[:-1] if r >= 0] + ([dst] if two else [])
+        if cls == "fma":
+            form = re.search(r"(132|213|231)", m)
+            a, b = regs[0], regs[1] if len(regs) > 2 else dst
+            mult, add = {"132": ((dst, a), b), "213": ((b, dst), a), "231": ((b, a), dst)}[form.group(1) if form else
+                                                                                          "231"]
+            from_it = any(r in running or r in derived for r in mult if r >= 0)
+            if add in running and from_it:
                 return True
-            continue
-        (tainted.add if srcs & tainted else tainted.discard)(dst)
+            out_run, out_der = add in running, from_it or add in derived
+        elif cls == "add":
+            if "sub" in m:  # AT&T: the destination is the last source minus the first
+                minuend, sub = (dst, regs[0]) if two else (regs[-2], regs[0])
+                terms_run = [minuend in running]
+                terms_der = [minuend in derived, sub in derived, sub in running]
+            else:
+                terms_run = [r in running for r in vsrcs]
+                terms_der = [r in derived for r in vsrcs]
+            if any(terms_run) and any(terms_der):
+                return True
+            out_run, out_der = any(terms_run), any(terms_der)
+        elif _X86_MOVES.match(m):
+            out_run, out_der = any(r in running for r in vsrcs), any(r in derived for r in vsrcs)
+        else:
+            out_run, out_der = False, any(r in running or r in derived for r in vsrcs)
+        (running.add if out_run else running.discard)(dst)
+        (derived.add if out_der else derived.discard)(dst)
     return False
 
 
