@@ -385,8 +385,10 @@ class LoopDetail:
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
 
 
-_GPR_SIZE = [(re.compile(r"%r(?:[abcd]x|[sd]i|[sb]p|\d+)\b"), 8), (re.compile(r"%(?:e(?:[abcd]x|[sd]i|[sb]p)|r\d+d)\b"), 4),
-             (re.compile(r"%(?:[abcd]x|[sd]i|[sb]p|r\d+w)\b"), 2), (re.compile(r"%(?:[abcd]l|[sd]il|[sb]pl|r\d+b)\b"), 1)]
+_GPR_SIZE = [(re.compile(r"%r(?:[abcd]x|[sd]i|[sb]p|\d+)\b"), 8),
+             (re.compile(r"%(?:e(?:[abcd]x|[sd]i|[sb]p)|r\d+d)\b"), 4),
+             (re.compile(r"%(?:[abcd]x|[sd]i|[sb]p|r\d+w)\b"), 2),
+             (re.compile(r"%(?:[abcd]l|[sd]il|[sb]pl|r\d+b)\b"), 1)]
 _SIZE_LETTER = {"b": 1, "w": 2, "l": 4, "q": 8}
 
 
