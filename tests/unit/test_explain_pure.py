@@ -920,6 +920,50 @@ def test_lines_fetched_again_in_a_sliver_of_the_time_are_neither_missing_reuse_n
     assert "reuse" in ids(diagnose(code(loop), fast, {**CTX, "gemm_like": True}))
 
 
+def test_scattered_indices_are_probed_by_sorting_them_which_confirms_but_never_refutes():
+    from rooflab.diagnosis.experiments import index_arrays, variant
+    from rooflab.interpret.outline import _standing
+    from rooflab.userkernel.spec import ArrayArg
+
+    # x[col[k]] read one element at a time: probed with the index array's values sorted (same values, valid)
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "indexed_loads": 1}
+    f = next(x for x in diagnose(code(loop), row(of_roof=0.2), CTX) if x["id"] == "indirect")
+    assert f["experiments"] == ["sorted"] and f["test"] == "sorted"
+    # a vector gather's own cost is no matter of order: no probe
+    f = next(x for x in diagnose(code({**loop, "gathers": 1}), row(of_roof=0.2), CTX) if x["id"] == "indirect")
+    assert f["experiments"] == [] and not f.get("test")
+    # sorted CSR columns: 5.29x (a SpMV from L3); a byte table in L1: no difference, the finding kept as it was
+    (f,) = weigh([{"id": "indirect", "saving_s": 0.1, "test": "sorted"}],
+                 [{**experiment("sorted", "faster", 5.29), "a_time_s": 0.2}])
+    assert f["confirmed"]["experiment"] == "sorted" and f["saving_s"] == pytest.approx(0.2 * (1 - 1 / 5.29))
+    (f,) = weigh([{"id": "indirect", "saving_s": 0.1, "test": "sorted"}],
+                 [{**experiment("sorted", "no difference", 1.0), "speedup_ci95": [0.99, 1.01]}])
+    assert f["inconclusive"]["probe"] and not f.get("refuted") and f["saving_s"] == 0.1
+    assert "order of the indices" in _standing(f, {"time_s": 0.2})
+    # the variant: the integer inputs sorted, their check dropped (the results differ); none without such an array
+    spec = _spec_with({"col": ArrayArg(("n",), "int32"), "x": ArrayArg(("n",), "float64"),
+                       "y": ArrayArg(("n",), "float64", output=True), "out": ArrayArg(("n",), "int64", output=True)})
+    assert index_arrays(spec) == ["col"]
+    vspec, _, what = variant("sorted", spec, {"n": 8}, {})
+    assert vspec.args["col"].ordered and not vspec.args["x"].ordered and vspec.check == {}
+    assert "(col)" in text(what)
+    assert variant("sorted", _spec_with({"x": ArrayArg(("n",), "float64")}), {"n": 8}, {}) is None
+    a = ArraySpec((3, 4), "int32", "random", seed=5, ordered=True).make()
+    b = ArraySpec((3, 4), "int32", "random", seed=5).make()
+    assert (a.ravel() == np.sort(b, axis=None)).all()
+
+
+def _spec_with(args: dict):
+    from pathlib import Path
+
+    from rooflab.userkernel.proto import parse_prototype
+    from rooflab.userkernel.spec import KernelSpec
+
+    proto = parse_prototype("void k(long n, " + ", ".join(f"double *{k}" for k in args) + ")", "t")
+    return KernelSpec(name="k", source=Path("k.c"), function="k", prototype=proto, flops="n", bytes="8*n",
+                      sizes=[{"n": 8}], args={"n": "n", **args}, check={"y": "x"})
+
+
 def test_the_loops_reordered_are_the_strided_findings_fix_unless_they_leave_a_sum_in_one_element():
     walk = [{"array": "C", "index": "[i * n + j]", "var": "i", "stride": "n"}]
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 0}

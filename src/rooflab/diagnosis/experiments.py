@@ -133,6 +133,12 @@ def with_dynamic_schedule(source: str, function: str) -> str | None:
     return _with_schedule(source, function, cyclic=False)
 
 
+def index_arrays(spec: KernelSpec) -> list[str]:
+    """The integer arrays a kernel reads and does not write (where its indices come from: x[col[k]])."""
+    return [k for k, v in spec.args.items() if isinstance(v, ArrayArg) and not v.output and
+            np.dtype(v.dtype).kind in "iu"]
+
+
 def with_cyclic_schedule(source: str, function: str) -> str | None:
     """The source with ``schedule(static, 1)`` on the worksharing loops of ``function``: the iterations dealt to
     the threads in turn, which shares a triangle's rows evenly and gives each thread the same rows at every call
@@ -269,6 +275,16 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return (_source_copy(spec, changed, "dynamic"), size,
                 msg("its parallel loops scheduled dynamically, {n} chunks per thread (in a copy of the source)",
                     n=CHUNKS_PER_THREAD))
+    if exp == "sorted":
+        names = index_arrays(spec)
+        if not names:
+            return None
+        args = {k: dataclasses.replace(v, ordered=True) if k in names else v for k, v in spec.args.items()}
+        # a probe: the values are the same, their order is not, so the results differ and are not checked
+        return (dataclasses.replace(spec, args=args, check={}), size,
+                msg("the same build with the values of its integer input arrays sorted ({names}): neighbouring "
+                    "iterations then reach neighbouring elements (a probe of the access pattern, whose results "
+                    "differ and are not checked)", names=", ".join(names)))
     if exp == "cyclic":
         changed = with_cyclic_schedule(spec.source.read_text(encoding="utf-8", errors="replace"), spec.function)
         if changed is None:
@@ -380,7 +396,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
 
 # experiments whose hypothesis is not about the hot loop's instructions (how threads share the work, where data
 # lies, the FP mode): one that leaves the loop as it was still tests it
-LOOP_BLIND = {"openmp", "serial", "dynamic", "cyclic", "unshared", "padded", "ftz", "huge_pages"}
+LOOP_BLIND = {"openmp", "serial", "dynamic", "cyclic", "sorted", "unshared", "padded", "ftz", "huge_pages"}
 
 # what a hot loop does per iteration, as far as a rebuild can change it
 LOOP_SIGNATURE = ("instructions", "fma", "fp_add", "fp_mul", "vector_bits", "fma_bits", "loads", "stores", "spills",

@@ -58,6 +58,10 @@ EXACT_WHEN_CHANGED = {("fast_math", "reduction_chain")}
 # loop alone, so a build that left the loop as it was (an in-order sum beside the call, exp's results added into a
 # double: the sum keeps the loop scalar) tested nothing about the calls
 VECTORIZING = {"vector_math"}
+# probes of one part of a finding (the order of an index array's values, not the indirect loads' own cost): a gain
+# confirms the finding; no gain leaves it as it was, inconclusive about the rest (a table in L1 read at bytes' indices
+# gained nothing from sorted indices, and its loads one element at a time still set its pace)
+PROBES = {"sorted"}
 
 
 def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:
@@ -101,6 +105,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
                     f["confirmed"]["bound"] = True
                 else:
                     f["saving_s"] = measured
+        elif e["id"] in PROBES:
+            f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "probe": True}
         elif e.get("loop_unchanged") and not exact:
             # the build left the hot loop as it was and could not make the change the source fix would (-ffast-math
             # on a sum the output may alias): it tested nothing, refutes nothing and bounds nothing

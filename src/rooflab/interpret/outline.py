@@ -97,7 +97,10 @@ def _standing(f: dict, r: dict) -> str:
         return " — " + tr("refuted: its experiment made no difference")
     if f.get("inconclusive"):
         save += " — " + (tr("its experiment was inconclusive: the build left the hot loop as it was")
-                         if f["inconclusive"].get("loop_unchanged") else tr("its experiment was inconclusive"))
+                         if f["inconclusive"].get("loop_unchanged") else
+                         tr("its probe found no cost in the order of the indices; the indirect loads' own cost "
+                            "is not tested") if f["inconclusive"].get("probe") else
+                         tr("its experiment was inconclusive"))
     return save
 
 

@@ -42,6 +42,7 @@ class ArraySpec:
     huge: bool = True  # large arrays on transparent huge pages where the OS allows; False: 4 KiB pages
     env: tuple = ()  # (name, value) pairs an expression fill may use
     nonfinite: bool = False  # an expression fill may give NaN and infinities (the spec says so)
+    ordered: bool = False  # its values sorted ascending (explain's probe of an index array's access pattern)
 
     def make_guarded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The array (as :meth:`make`) with GUARD bytes of a pattern before and after it: (array, before, after).
@@ -74,6 +75,8 @@ class ArraySpec:
             src = fill_values(self.fill, self.shape, dt, dict(self.env), self.seed, self.name, self.nonfinite)
         else:
             src = np.full(self.shape, self.fill, dt)
+        if self.ordered:
+            src = np.sort(np.broadcast_to(src, self.shape), axis=None).reshape(self.shape)
         a = aligned_array(math.prod(self.shape), dt, skew=self.skew, huge=self.huge).reshape(self.shape)
         a[...] = src
         return a

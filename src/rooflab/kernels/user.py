@@ -100,7 +100,7 @@ def array_specs(spec: KernelSpec, size: dict, scalars: dict | None = None) -> di
             out[p.name] = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i),
                                     skew=(1088 * len(out)) % 4096, name=p.name, huge=spec.huge_pages,
                                     env=env if isinstance(v.fill, str) and v.fill not in FILLS else (),
-                                    nonfinite=v.nonfinite)
+                                    nonfinite=v.nonfinite, ordered=v.ordered)
     return out
 
 

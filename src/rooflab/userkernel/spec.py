@@ -183,6 +183,7 @@ class ArrayArg:
     output: bool = False
     seed: int = 0
     nonfinite: bool = False  # its fill may give NaN and infinities
+    ordered: bool = False  # its values sorted (explain's probe of an index array's access pattern, never a spec's)
 
 
 @dataclass
