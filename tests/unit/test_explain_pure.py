@@ -525,6 +525,25 @@ def test_a_running_value_added_to_with_a_term_computed_from_itself_is_a_recurren
     assert ids(diagnose(code({**loop, "feedback": 0}), row(of_roof=0.06), CTX))[0] == "reduction_chain"
 
 
+def test_a_pair_stored_and_the_overlapping_pair_loaded_next_is_a_chain_through_memory():
+    # one pass of bubble sort: the 16-byte pair (a[i], a[i+1]) swapped and stored, the next iteration loading the
+    # pair one element on, which the store cannot forward in full (21.6 cycles an element measured)
+    d = detail("""
+ 600:	vmovupd (%rsi),%xmm0
+ 604:	vunpckhpd %xmm0,%xmm0,%xmm1
+ 608:	vcomisd %xmm1,%xmm0
+ 60c:	jbe    618 <bubble_pass+0x28>
+ 60e:	vpermilpd $0x1,%xmm0,%xmm0
+ 614:	vmovupd %xmm0,(%rsi)
+ 618:	add    $0x8,%rsi
+ 61c:	cmp    %rsi,%rax
+ 61f:	jne    600 <bubble_pass+0x10>
+""")
+    assert d["memory_recurrences"] == 1
+    # an update in place (y[i] += x[i], a vector at a time) meets no store of its own: no chain
+    assert detail(GATHER)["memory_recurrences"] == 0 and detail(RECURRENCE)["memory_recurrences"] == 0
+
+
 def test_the_bytes_of_an_integer_instruction_are_its_operand_size():
     assert [asm._x86_gpr_bytes(m, o) for m, o in [
         ("movzbl", "(%rsi),%ecx"), ("xor", "(%rdx,%rcx,4),%eax"), ("mov", "(%rdi,%rax,8),%rdx"),

@@ -907,16 +907,31 @@ def _x86_memory_recurrences(body: list[Insn]) -> int:
                      int(m.group(4) or 1))
             is_store = k == len(ops) - 1 and len(ops) > 1 and not i.mnemonic.startswith(
                 ("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
-            (stores if is_store else loads).append((where, disp))
+            (stores if is_store else loads).append((where, disp, _x86_access_bytes(i.mnemonic, i.operands)))
     n = 0
-    for (base, index, scale), ds in stores:
+    for (base, index, scale), ds, ws in stores:
         # how far the address moves per iteration: the base's step, plus the index's times the scale
         move = (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
         if (base and base not in steps and base in {_gp_family(r) for r in _x86_written(body)}) or not move:
             continue
-        if any(w == (base, index, scale) and dl + move == ds for w, dl in loads):
+        # the next iteration's load, in this iteration's terms, starts at dl + move: it reads back what this store
+        # wrote where the two ranges meet (a 16-byte pair stored and the pair one element on loaded: a bubble
+        # sort's swap, whose load the store cannot forward in full)
+        if any(w == (base, index, scale) and dl + move < ds + ws and ds < dl + move + wl for w, dl, wl in loads):
             n += 1
     return n
+
+
+def _x86_access_bytes(m: str, ops: str) -> int:
+    """The bytes one instruction's memory operand covers: a scalar FP element, a vector register's width, or an
+    integer operand's size."""
+    suffix = next((s for s in _X86_ELEM if m.endswith(s)), None)
+    if suffix and suffix.startswith("s"):
+        return _X86_ELEM[suffix] // 8
+    if m in ("vmovq", "movq", "vmovd", "movd"):
+        return 8 if m.endswith("q") else 4
+    width = max((_X86_WIDTH[w] for w, _ in _X86_VREG.findall(ops)), default=0)
+    return width // 8 if width else _x86_gpr_bytes(m, ops)
 
 
 _A64_SCALAR_FP = re.compile(r"^[sdh]\d+$")
