@@ -2343,6 +2343,9 @@ def test_a_divider_that_sets_the_pace_of_a_memory_bound_loop_is_found_from_the_p
     for p, cpi in ((pred, 30.0), ({**pred, "cycles_without_div": 5.0}, 7.3)):
         got = diagnose(code(loop, prediction=p), row(of_roof=0.57, bound="memory", cycles_per_iteration=cpi), CTX)
         assert "div_sqrt" not in ids(got)
+    # a loop in L2 that waits a little for its loads besides (1.5x to 2x its in-core pace) is still paced by it
+    got = diagnose(code(loop, prediction=pred), row(of_roof=0.11, bound="memory", cycles_per_iteration=9.9), CTX)
+    assert "div_sqrt" in ids(got)
     # compute-bound, as before, without a prediction
     assert "div_sqrt" in ids(diagnose(code(loop), row(of_roof=0.3, bound="compute"), CTX))
 

@@ -176,6 +176,8 @@ def test_a_function_with_an_openmp_directive_is_built_with_openmp_unless_the_spe
     assert not load_spec(write(tmp_path, GOOD, simd))[0].openmp
     other = SRC + "void fill(long n, double *y) {\n#pragma omp parallel for\n for (long i = 0; i < n; i++) y[i] = 1; }"
     assert not load_spec(write(tmp_path, GOOD, other))[0].openmp
+    hidden = SRC.replace("    for (long i = 0;", "    /* tried:\n#pragma omp parallel for\n    */\n    for (long i = 0;", 1)
+    assert not load_spec(write(tmp_path, GOOD, hidden))[0].openmp  # a directive in a comment is none
 
 
 def test_spec_with_several_kernels_and_defaults(tmp_path):

@@ -122,3 +122,11 @@ class GpuMeasure(Document):
     sweep: list[BatchPoint] = []
     roofs: Optional[Roofs] = None
     state: Optional[dict[str, Any]] = None
+
+
+def ceilings(doc: dict, kind: str) -> list[dict]:
+    """A measure document's ceilings of one kind, ``compute`` or ``bandwidth`` (a CPU's or a GPU's), as its JSON
+    holds them: the one place that knows where they are; [] where it has none."""
+    held = doc.get("ceilings") if isinstance(doc, dict) else None
+    found = held.get(kind) if isinstance(held, dict) else None
+    return found if isinstance(found, list) else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rooflab.contract import Column, Table
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import above_roof, sweep_roofs
 from rooflab.units import binary_bytes, pct, si
@@ -17,7 +18,7 @@ def gpu_observations(doc: dict) -> list[dict]:
         out.append(msg("The SM clock rose from {a:.2f} to {b:.2f} GHz while the GPU warmed up ({s:.1f} s): a roofline "
                        "measured before the boost would be that much too low.", a=w["first_clock_hz"] / 1e9,
                        b=w["last_clock_hz"] / 1e9, s=w["seconds"]))
-    cc = doc["ceilings"]["compute"]
+    cc = ceilings(doc, "compute")
     f32 = next((c for c in cc if c["precision"] == "fp32" and c["unit"] == "cuda_cores" and c.get("status") == "ok"),
                None)
     for c in cc:
@@ -46,7 +47,7 @@ def gpu_observations(doc: dict) -> list[dict]:
                        items="; ".join(f"{c['precision']} {si(c['burst_flops_per_s'], 'FLOP/s')} → "
                                        f"{si(c['flops_per_s'], 'FLOP/s')}" for c in bursts),
                        r=top["burst_flops_per_s"] / top["flops_per_s"]))
-    bw = doc["ceilings"]["bandwidth"]
+    bw = ceilings(doc, "bandwidth")
     copy = next((b for b in bw if b["level"] == "HBM" and b["kernel"] == "copy" and b.get("status") == "ok"), None)
     ref = doc.get("reference") or {}
     if copy:

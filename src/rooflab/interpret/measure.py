@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import join, msg
 from rooflab.units import binary_bytes, pct, si
 from rooflab.interpret.common import above_roof, find_entry, load_caveat, sweep_roofs
@@ -9,7 +10,7 @@ from rooflab.interpret.common import above_roof, find_entry, load_caveat, sweep_
 
 def _compute_obs(doc: dict) -> list[dict]:
     obs = []
-    cc = doc["ceilings"]["compute"]
+    cc = ceilings(doc, "compute")
     threads_all = doc["threads_all"]
     m = doc["machine"]
     for prec in ("fp32", "fp64"):
@@ -99,7 +100,7 @@ def _bandwidth_obs(doc: dict) -> list[dict]:
         if missing:
             obs.append(msg("No separate plateau for {levels} in the one-thread read sweep: its bandwidth is not "
                            "distinguishable from its neighbour's here.", levels=join(missing, ", ")))
-    bw = doc["ceilings"]["bandwidth"]
+    bw = ceilings(doc, "bandwidth")
     d1 = find_entry(bw, level="DRAM", kernel="triad", threads=1)
     dn = find_entry(bw, level="DRAM", kernel="triad", threads=threads_all)
     if d1 and dn and threads_all > 1:
@@ -204,7 +205,7 @@ def _dram_roof_obs(doc: dict) -> list[dict]:
     roof = next((m for m in roofs.get("memory", []) if m.get("level") == "DRAM"), None)
     if not roof or not roof.get("regular_value"):
         return []
-    bw = doc["ceilings"]["bandwidth"]
+    bw = ceilings(doc, "bandwidth")
     reg_t = find_entry(bw, level="DRAM", kernel="triad", threads=threads_all)
     nt_t = find_entry(bw, level="DRAM", kernel="triad_nt", threads=threads_all)
     out = []
@@ -229,7 +230,7 @@ def _dram_moments_obs(doc: dict) -> list[dict]:
     """DRAM ceilings whose two moments, both with clean signals, came out far apart: the host's DRAM is shared with
     tenants no signal of ours sees, and the faster moment is the one kept."""
     apart = []
-    for c in doc["ceilings"]["bandwidth"]:
+    for c in ceilings(doc, "bandwidth"):
         rates = [m["bytes_per_s"] for m in c.get("moments") or [] if m.get("status") == "ok" and m.get("bytes_per_s")]
         if len(rates) >= 2 and max(rates) > DRAM_MOMENTS_APART * min(rates):
             apart.append(msg("{kernel} x{threads}: {lo} and {hi}", kernel=c["kernel"], threads=c["threads"],
@@ -244,7 +245,7 @@ def _dram_moments_obs(doc: dict) -> list[dict]:
 def _bandwidth_not_roofs(doc: dict) -> list[dict]:
     return [msg("Not used as a roof: {level} {kernel} x{threads} — {reason}.", level=c["level"], kernel=c["kernel"],
                 threads=c["threads"], reason=c["reason"])
-            for c in doc["ceilings"]["bandwidth"] if c.get("status") in ("refused", "impossible") and c.get("reason")]
+            for c in ceilings(doc, "bandwidth") if c.get("status") in ("refused", "impossible") and c.get("reason")]
 
 
 def measure_observations(doc: dict) -> list[dict]:

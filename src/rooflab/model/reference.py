@@ -8,6 +8,7 @@ leaves the older figure in place. Every roof says which run it comes from, and w
 
 from __future__ import annotations
 
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import join, msg
 from rooflab.model.roofline import LEVELS, best_bandwidth, best_compute
 
@@ -31,24 +32,24 @@ def roofs_at(docs: list[dict] | dict, threads: int, precision: str, kernels: tup
     count, each from the newest run that holds it as a roof (``docs``: measure results, newest first). ``kernels``:
     the memory roofs from these bandwidth kernels only (a read-only loop against the read ceilings)."""
     docs = [docs] if isinstance(docs, dict) else [d for d in docs if d]
-    counts = sorted({c["threads"] for d in docs[:1] for c in d["ceilings"]["compute"]}) or \
-        sorted({c["threads"] for d in docs for c in d["ceilings"]["compute"]})
+    counts = sorted({c["threads"] for d in docs[:1] for c in ceilings(d, "compute")}) or \
+        sorted({c["threads"] for d in docs for c in ceilings(d, "compute")})
     t = min(counts, key=lambda c: abs(c - threads)) if counts else threads
 
     def compute(klass):
         def find(d, ok):
             if ok:
-                return best_compute(d["ceilings"]["compute"], precision, klass, t)
-            return next((c for c in d["ceilings"]["compute"] if c["precision"] == precision and c["klass"] == klass
+                return best_compute(ceilings(d, "compute"), precision, klass, t)
+            return next((c for c in ceilings(d, "compute") if c["precision"] == precision and c["klass"] == klass
                          and c["threads"] == t), None)
         return find
 
     def memory(level):
         def find(d, ok):
             if ok:
-                return (best_bandwidth(d["ceilings"]["bandwidth"], level, t, kernels) if kernels else
-                        best_bandwidth(d["ceilings"]["bandwidth"], level, t))
-            return next((c for c in d["ceilings"]["bandwidth"] if c["level"] == level and c["threads"] == t
+                return (best_bandwidth(ceilings(d, "bandwidth"), level, t, kernels) if kernels else
+                        best_bandwidth(ceilings(d, "bandwidth"), level, t))
+            return next((c for c in ceilings(d, "bandwidth") if c["level"] == level and c["threads"] == t
                          and not c.get("reference") and (not kernels or c.get("kernel") in kernels)), None)
         return find
 

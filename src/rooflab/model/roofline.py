@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import msg
 from rooflab.model.caches import LEVELS, level_for
 
@@ -129,16 +130,16 @@ def measure_roofs(doc: dict) -> dict:
 def roofs_of(doc: dict, threads: int) -> dict:
     """The roofs of a measure run at one thread count (see measure_roofs)."""
     comp, mem = [], []
-    cc = doc["ceilings"]["compute"]
+    cc = ceilings(doc, "compute")
     for prec in ("fp32", "fp64"):
         for klass in ("simd_fma", "simd", "scalar", "blas_gemm"):
             c = best_compute(cc, prec, klass, threads)
             if c and (prec == "fp32" or klass in ("simd_fma", "blas_gemm")):
                 comp.append({"name": f"{c['name']} x{threads}", "value": c["flops_per_s"], "precision": prec,
                              "klass": klass})
-    for roof in memory_roofs(doc["ceilings"]["bandwidth"], LEVELS, threads, f" x{threads}"):
+    for roof in memory_roofs(ceilings(doc, "bandwidth"), LEVELS, threads, f" x{threads}"):
         if roof["level"] == "DRAM":
-            reg = best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads, STREAM_KINDS)
+            reg = best_bandwidth(ceilings(doc, "bandwidth"), "DRAM", threads, STREAM_KINDS)
             if reg:
                 roof.update(regular_value=reg["bytes_per_s"], regular_kernel=reg["kernel"])
         mem.append(roof)
@@ -149,10 +150,10 @@ def trust(doc: dict) -> dict:
     """Which ceilings of a measure run are not roofs, by status; ``reference`` says whether the run can be the
     machine's reference roofline (none of its ceilings was disturbed)."""
     out: dict = {"disturbed": [], "impossible": [], "refused": [], "failed": []}
-    for c in doc["ceilings"]["compute"]:
+    for c in ceilings(doc, "compute"):
         if c.get("status") in out:
             out[c["status"]].append(f"{c['name']} x{c['threads']}")
-    for c in doc["ceilings"]["bandwidth"]:
+    for c in ceilings(doc, "bandwidth"):
         if c.get("status") in out:
             out[c["status"]].append(f"{c['level']} {c['kernel']} x{c['threads']}")
     out["reference"] = not out["disturbed"]

@@ -8,6 +8,7 @@ import dataclasses
 import statistics
 import sys
 
+from rooflab.documents.measure import ceilings
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.machine import describe
@@ -153,11 +154,11 @@ def aggregate_measure(results: list[dict | None], records: list[dict]) -> dict:
     for rec, doc in zip(records, results):
         if not doc:
             continue
-        for c in doc["ceilings"]["compute"]:
+        for c in ceilings(doc, "compute"):
             if c.get("flops_per_s") and c.get("seconds"):
                 compute.setdefault((c["name"], c["threads"], c.get("precision"), c.get("klass")), []).append(
                     (rec["rank"], rec["host"], c["flops_per_s"], _median(c["seconds"])))
-        for b in doc["ceilings"]["bandwidth"]:
+        for b in ceilings(doc, "bandwidth"):
             if b.get("bytes_per_s") and b.get("seconds"):
                 bandwidth.setdefault((b["level"], b["kernel"], b["threads"]), []).append(
                     (rec["rank"], rec["host"], b["bytes_per_s"], _median(b["seconds"])))

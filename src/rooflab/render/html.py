@@ -11,6 +11,7 @@ import math
 import sys
 from pathlib import Path
 
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import get_lang, text, tr
 from rooflab.render.roofs import is_path, roofline_of
 from rooflab.render.tables import Drawn, abridged, formatted, left_out, report_of
@@ -249,9 +250,9 @@ def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
     keys, vals = [], []
     for r in withc:
         v = {}
-        for c in r["result"]["ceilings"]["compute"]:
+        for c in ceilings(r["result"], "compute"):
             v[(c["name"], c.get("threads", "—"))] = c.get("flops_per_s")
-        for b in r["result"]["ceilings"]["bandwidth"]:
+        for b in ceilings(r["result"], "bandwidth"):
             v[(f"{b['level']} {b['kernel']}", b.get("threads", "—"))] = b.get("bytes_per_s")
         vals.append(v)
         keys += [k for k in v if k not in keys]

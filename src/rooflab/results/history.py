@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rooflab.documents.measure import ceilings
 from rooflab.errors import StoreError
 
 def measure_history(st, key: str | None, limit: int = 50) -> list[dict]:
@@ -34,7 +35,7 @@ def roofline_or_measure(ctx, key: str | None, precision: str) -> list[dict]:
     except StoreError:
         docs = []
     if not any(c.get("precision") == precision and c.get("status") == "ok"
-               for d in docs for c in (d.get("ceilings") or {}).get("compute", [])):
+               for d in docs for c in ceilings(d, "compute")):
         ctx.progress(f"no stored {precision} roofline of this machine: measuring a quick one")
         docs = [ctx.run("measure", quick=True, batch_sweep=False, precision=precision), *docs]
     return list(docs)

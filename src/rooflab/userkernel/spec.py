@@ -286,7 +286,8 @@ def omp_directive(source: str, function: str) -> str | None:
     span = function_lines(source, function)
     if not span:
         return None
-    m = _OMP_DIRECTIVE.search("\n".join(source.splitlines()[span[0] - 1:span[1]]))
+    bare = re.sub(r"/\*.*?\*/", lambda c: re.sub(r"[^\n]", " ", c.group(0)), source, flags=re.S)  # lines kept
+    m = _OMP_DIRECTIVE.search("\n".join(bare.splitlines()[span[0] - 1:span[1]]))
     return m.group(0).strip() if m else None
 
 

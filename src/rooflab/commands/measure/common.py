@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Callable
 
 from rooflab.contract import Column, Roofline, RoofPoint, Table
+from rooflab.documents.measure import ceilings
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
 from rooflab.units import binary_bytes, drawable
 
 
 def rename_above_limit(doc: dict) -> dict:
-    for group in (doc.get("ceilings") or {}).values():
+    for group in (ceilings(doc, "compute"), ceilings(doc, "bandwidth")):
         for c in group if isinstance(group, list) else []:
             if isinstance(c, dict) and c.get("status") == "above-limit":
                 c["status"] = "impossible"
@@ -27,7 +28,7 @@ _SAMPLES = Column("samples", "n", "int")
 
 
 def _ceilings(part: str):
-    return lambda d: (d.get("ceilings") or {}).get(part) or []
+    return lambda d: ceilings(d, part)
 
 
 def _audit(c: dict, d: dict) -> str | None:

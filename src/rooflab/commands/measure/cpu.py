@@ -20,6 +20,7 @@ import numpy as np
 
 from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Mpi, Outputs, Report, option, quick_option, threads_option
+from rooflab.documents.measure import ceilings
 from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.machine import machine_table
@@ -665,7 +666,7 @@ def _stored_figures(docs: list[dict], key: tuple, kind: str, keep):
     accepts, with the run's id: a positive finite number only (a damaged or edited store offers nothing else)."""
     rate = "flops_per_s" if kind == "compute" else "bytes_per_s"
     for d in docs:
-        for c in (d.get("ceilings") or {}).get(kind) or []:
+        for c in ceilings(d, kind):
             v = c.get(rate)
             if (_ceiling_key(c) == key and isinstance(v, (int, float)) and not isinstance(v, bool)
                     and math.isfinite(v) and v > 0 and keep(c)):
@@ -876,7 +877,7 @@ def _reference_entry(source: str, kernel: str, threads: int, rate: float, ci, t:
 
 
 def _batch_sweep(session: Session, plan: Plan, doc: dict, threads_all: int) -> tuple[list[dict], dict]:
-    cc = doc["ceilings"]["compute"]
+    cc = ceilings(doc, "compute")
     # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads); when
     # the measured FMA ceiling was refused or flagged, the theoretical peak at the measured clock stands in
     peak = best_compute(cc, "fp32", "simd_fma", threads_all)
@@ -885,8 +886,8 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, threads_all: int) -> t
         peak = {"name": "fp32 theoretical peak (the measured FMA ceiling was not usable)",
                 "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(threads_all, th["cores"])}
     blas = best_compute(cc, "fp32", "blas_gemm", threads_all)
-    dram = (best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", threads_all) or
-            best_bandwidth(doc["ceilings"]["bandwidth"], "DRAM", 1))
+    dram = (best_bandwidth(ceilings(doc, "bandwidth"), "DRAM", threads_all) or
+            best_bandwidth(ceilings(doc, "bandwidth"), "DRAM", 1))
     info = {"D": plan.batch_d, "F": plan.batch_d, "dtype": "fp32", "threads": threads_all,
             "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
             "achievable_roof": {"name": blas["name"], "flops_per_s": blas["flops_per_s"]} if blas else None,
@@ -963,12 +964,12 @@ def measure_1_to_2(doc: dict) -> dict:
     bound of its level (at the run's own clock), and the roofs drawn again from what is left. An old run whose
     figures break a bound stops being drawn as a roof, as a new one would."""
     doc = rename_above_limit(doc)
-    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
+    for c in ceilings(doc, "bandwidth"):
         if c.get("reference") is True:  # /1 told the library references apart by their names only
             c["reference"] = "gemv" if str(c.get("kernel", "")).startswith("BLAS GEMV") else "numpy_copy"
     m = doc.get("machine") or {}
-    clock = bound_clock(m, (doc.get("ceilings") or {}).get("compute", []))
-    for c in (doc.get("ceilings") or {}).get("bandwidth", []):
+    clock = bound_clock(m, ceilings(doc, "compute"))
+    for c in ceilings(doc, "bandwidth"):
         rate = c.get("bytes_per_s")
         if c.get("status") != "ok" or not rate or c.get("reference"):
             continue

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Outputs, Report, option, quick_option
+from rooflab.documents.measure import ceilings
 from rooflab.errors import RooflabError
 from rooflab.gpu import backend as gpu_backend
 from rooflab.gpu import specs
@@ -380,15 +381,15 @@ def _reference(session: Session, backend, plan: GpuPlan, ceilings: list[dict]) -
 
 def roofs(doc: dict) -> dict:
     comp = [{"name": c["name"], "value": c["flops_per_s"], "precision": c["precision"], "unit": c["unit"]}
-            for c in doc["ceilings"]["compute"] if c.get("status") == "ok" and c.get("flops_per_s")]
-    return {"compute": comp, "memory": memory_roofs(doc["ceilings"]["bandwidth"], ("L2", "HBM"))}
+            for c in ceilings(doc, "compute") if c.get("status") == "ok" and c.get("flops_per_s")]
+    return {"compute": comp, "memory": memory_roofs(ceilings(doc, "bandwidth"), ("L2", "HBM"))}
 
 
 def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[list[dict], dict]:
-    cc = doc["ceilings"]["compute"]
+    cc = ceilings(doc, "compute")
     prec = next((p for p in ("bf16", "fp16") if best(cc, "flops_per_s", precision=p)), None)
     peak = best(cc, "flops_per_s", precision=prec) if prec else None
-    hbm = best(doc["ceilings"]["bandwidth"], "bytes_per_s", level="HBM")
+    hbm = best(ceilings(doc, "bandwidth"), "bytes_per_s", level="HBM")
     d = plan.batch_d
     info = {"D": d, "F": d, "dtype": prec, "output": "fp32",
             "compute_roof": {"name": peak["name"], "flops_per_s": peak["flops_per_s"]} if peak else None,
