@@ -523,6 +523,19 @@ CASES = {
     "b31_filter3_big": (SPEC, "b31_filter3_big", "clean", None, None),
     "b31_dot_i16": (SPEC, "b31_dot_i16", "clean", None, None),
     "b31_count_equal": (SPEC, "b31_count_equal", "clean", None, None),
+    # a thirty-second set, each answer written here before its first run (targets/explain/blind32.c)
+    "b32_softmax_rows": (SPEC, "b32_softmax_rows", "calls", None, None),
+    "b32_upwind": (SPEC, "b32_upwind", "clean", None, None),
+    "b32_sad_f": (SPEC, "b32_sad_f", "reduction_chain", None, None),
+    "b32_hist_mod": (SPEC, "b32_hist_mod", "int_div", None, None),
+    "b32_clamp_omp_big": (SPEC, "b32_clamp_omp_big", "clean", None, None),
+    "b32_rotate": (SPEC, "b32_rotate", "clean", None, None),
+    "b32_log_sum": (SPEC, "b32_log_sum", "calls", None, None),
+    "b32_escape": (SPEC, "b32_escape", "dependency_chain", None, None),
+    "b32_scatter_axpy": (SPEC, "b32_scatter_axpy", "indirect", None, None),
+    "b32_div_counts": (SPEC, "b32_div_counts", "div_sqrt", None, None),
+    "b32_prefix_or": (SPEC, "b32_prefix_or", "dependency_chain", None, None),
+    "b32_normalize3": (SPEC, "b32_normalize3", "calls", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
