@@ -544,6 +544,32 @@ def test_a_pair_stored_and_the_overlapping_pair_loaded_next_is_a_chain_through_m
     assert detail(GATHER)["memory_recurrences"] == 0 and detail(RECURRENCE)["memory_recurrences"] == 0
 
 
+def test_an_integer_running_value_stored_at_every_element_is_a_scan():
+    por = detail("""
+     f90:	or     (%rsi,%rax,8),%rcx
+     f94:	mov    %rcx,(%rdx,%rax,8)
+     f98:	add    $0x1,%rax
+     f9c:	cmp    %rax,%rdi
+     f9f:	jne    f90 <prefix_or+0x10>
+""")
+    assert por["int_scans"] == 1 and por["accumulators"] == 0
+    # an integer sum kept in a register (no store) is no scan; a CRC's register is set by two steps
+    assert detail("""
+     10:	add    (%rsi,%rax,4),%ecx
+     16:	add    $0x1,%rax
+     1a:	cmp    %rax,%rdi
+     1d:	jne    10 <c+0x10>
+""")["int_scans"] == 0
+    assert detail(CRC)["int_scans"] == 0
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "scalar_fp": 0,
+            "int_scans": 1}
+    pred = {"tool": "llvm-mca", "model": "sapphirerapids", "cycles_per_iteration": 1.0, "block_rthroughput": 1.0}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.45, cycles_per_iteration=1.0), {**CTX, "cpus": 2})
+    # one element a cycle is the ports' pace for scalar code: the gain is a scan in vector lanes (8 of 64 bits)
+    assert fs[0]["id"] == "dependency_chain" and fs[0]["factor"] == pytest.approx(2.0)
+    assert "integer running value" in text(fs[0]["evidence"][0]) and "scan in blocks" in text(fs[0]["advice"])
+
+
 def test_the_bytes_of_an_integer_instruction_are_its_operand_size():
     assert [asm._x86_gpr_bytes(m, o) for m, o in [
         ("movzbl", "(%rsi),%ecx"), ("xor", "(%rdx,%rcx,4),%eax"), ("mov", "(%rdi,%rax,8),%rdx"),

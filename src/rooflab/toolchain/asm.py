@@ -358,6 +358,7 @@ class LoopDetail:
     lookup_chains: int = 0  # table lookups at an index computed from the last iteration's value: crc, automata
     streams: list = field(default_factory=list)  # bytes each walked address moves per iteration
     feedback: int = 0  # accumulators whose addend is computed from themselves: recurrences, not sums
+    int_scans: int = 0  # integer running values stored at every element (a prefix sum of counts, a running OR)
     scalar_rounds: int = 0  # floor / ceil / trunc instructions on one element (x86 vroundsd, vrndscalesd)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
@@ -378,6 +379,7 @@ class LoopDetail:
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
                 "indexed_updates": self.indexed_updates, "memory_recurrences": self.memory_recurrences,
                 "lookup_chains": self.lookup_chains, "streams": list(self.streams), "feedback": self.feedback,
+                "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits}
 
@@ -514,6 +516,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
     d["memory_recurrences"] = _x86_memory_recurrences(body)
     d["lookup_chains"] = _x86_lookup_chains(body)
+    d["int_scans"] = _x86_int_scans(body)
     d["streams"] = _x86_streams(body)
     return d
 
@@ -736,6 +739,40 @@ def _x86_gp_flow(i: Insn) -> tuple[str | None, set[str], set[str]] | None:
     elif not writes:
         srcs |= {_gp_family(o) for o in ops if o.startswith("%") and _X86_GPR.fullmatch(o)}
     return writes, srcs, addr if mems else set()
+
+
+_INT_SCAN_OPS = ("add", "or", "xor", "and", "sub", "imul")
+
+
+def _x86_int_scans(body: list[Insn]) -> int:
+    """General registers an integer loop carries from one iteration to the next, updates with a value of this
+    iteration (``or (%rsi,%rax,8),%rcx``: acc |= m[i]) and stores at an address that moves every iteration: an
+    integer scan (a prefix sum of counts, a running OR). Each element waits for the one before it, and no compiler
+    vectorizes it."""
+    flows = [(i, f) for i in body if (f := _x86_gp_flow(i))]
+    written: set[str] = set()
+    carried: set[str] = set()
+    for _i, (dst, srcs, addr) in flows:
+        carried |= (srcs | addr) - written
+        if dst:
+            written.add(dst)
+    steps = _x86_steps(body)
+    carried = (carried & written) - set(steps)
+    moving = {_gp_family(r) for r in written if r in steps}
+    n = 0
+    for reg in carried:
+        updates = [i for i, (dst, srcs, _a) in flows if dst == reg]
+        if len(updates) != 1 or not updates[0].mnemonic.startswith(_INT_SCAN_OPS):
+            continue  # set afresh, or by more than one step: not a running value
+        stored = False
+        for i in body:
+            ops = _x86_operands(i.operands)
+            if len(ops) == 2 and i.mnemonic.startswith("mov") and ops[0].startswith("%") and \
+                    _X86_GPR.fullmatch(ops[0]) and _gp_family(ops[0]) == reg and "(" in ops[1]:
+                inside = ops[1][ops[1].index("("):]
+                stored = stored or any(_gp_family(r) in moving for r in _X86_GPR.findall(inside))
+        n += stored
+    return n
 
 
 def _x86_lookup_chains(body: list[Insn]) -> int:

@@ -3,6 +3,8 @@ control: it does not shorten a chain, so no gain from it is what the hypothesis 
 
 from __future__ import annotations
 
+import math
+
 from rooflab.diagnosis.rules.facts import Facts, finding, measured_cycles
 from rooflab.i18n import msg
 
@@ -16,9 +18,18 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     if f.scan:
+        ev = f.chain_evidence() + [msg("the running value is stored at every element: a scan (prefix sum)")]
+        gain = f.chain_gain()
+        if f.loop.get("int_scans") and not f.chain:
+            # an integer scan runs at one element a cycle, its ports' pace for scalar code: what a scan in vector
+            # lanes gains (log2(lanes) shifted adds per vector, and the carry) is the gain
+            lanes = max(2, (f.isa_vb or 128) // 64)
+            ev = [msg("the hot loop carries {n} integer running value(s), updates each with every element and "
+                      "stores it at every element: a scan (a prefix sum of counts, a running OR)",
+                      n=f.loop["int_scans"])] + f.chain_evidence()
+            gain = max(gain, 2.0, lanes / (math.log2(lanes) + 1))
         return [finding(
-            ID, f.chain_gain(),
-            f.chain_evidence() + [msg("the running value is stored at every element: a scan (prefix sum)")],
+            ID, gain, ev,
             msg("each element's value is the previous one's plus this one: the loop runs at the latency of that "
                 "chain, and a scan cannot be split into partial sums as a reduction can"),
             msg("scan in blocks: the prefix of each block on its own (independent chains: in SIMD lanes or on "

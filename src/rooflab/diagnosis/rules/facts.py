@@ -164,7 +164,8 @@ class Facts:
     @property
     def scan(self) -> bool:
         """A running sum stored at every element: a scan (a prefix sum), which partial sums do not split."""
-        return self.chain >= 1 and bool(self.loop.get("stored_chain")) and (self.loop.get("chain_op") or "") == "add"
+        return (self.chain >= 1 and bool(self.loop.get("stored_chain")) and (self.loop.get("chain_op") or "") == "add"
+                ) or bool(self.loop.get("int_scans"))
 
     @property
     def recurrence(self) -> bool:
