@@ -536,6 +536,19 @@ CASES = {
     "b32_div_counts": (SPEC, "b32_div_counts", "div_sqrt", None, None),
     "b32_prefix_or": (SPEC, "b32_prefix_or", "dependency_chain", None, None),
     "b32_normalize3": (SPEC, "b32_normalize3", "calls", None, None),
+    # a thirty-third set, each answer written here before its first run (targets/explain/blind33.c)
+    "b33_sumsq_i32": (SPEC, "b33_sumsq_i32", "clean", None, None),
+    "b33_scale_cols": (SPEC, "b33_scale_cols", "clean", None, None),
+    "b33_gram": (SPEC, "b33_gram", "reduction_chain", None, None),
+    "b33_radix_count": (SPEC, "b33_radix_count", "indirect", None, None),
+    "b33_interp_sorted": (SPEC, "b33_interp_sorted", "control_flow", None, None),
+    "b33_polyval7": (SPEC, "b33_polyval7", "clean", None, None),
+    "b33_angles": (SPEC, "b33_angles", "calls", None, None),
+    "b33_narrow": (SPEC, "b33_narrow", "clean", None, None),
+    "b33_argmin": (SPEC, "b33_argmin", "control_flow", None, None),
+    "b33_cumprod": (SPEC, "b33_cumprod", "dependency_chain", None, None),
+    "b33_bitmap_hits": (SPEC, "b33_bitmap_hits", "indirect", None, None),
+    "b33_row_means": (SPEC, "b33_row_means", "reduction_chain", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
