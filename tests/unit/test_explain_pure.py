@@ -570,6 +570,32 @@ def test_an_integer_running_value_stored_at_every_element_is_a_scan():
     assert "integer running value" in text(fs[0]["evidence"][0]) and "scan in blocks" in text(fs[0]["advice"])
 
 
+def test_a_gather_written_out_lane_by_lane_is_indirect_access_not_a_chase_nor_a_stride():
+    # gcc's AVX-512 loop over bm[pos[i] >> 6]: indices computed in a vector, moved out a lane at a time, each
+    # loaded into the register that held it
+    d = detail("""
+ 1020:	vpsrld $0x6,(%rdi),%zmm1
+ 1027:	add    $0x40,%rdi
+ 102d:	vpmovzxdq %ymm1,%zmm0
+ 1033:	vmovq  %xmm0,%r9
+ 1038:	mov    (%rax,%r9,8),%r9
+ 103c:	vpextrq $0x1,%xmm0,%r11
+ 1042:	vpinsrq $0x1,(%rax,%r11,8),%xmm2,%xmm2
+ 1049:	cmp    %rdi,%r8
+ 104c:	jne    1020 <bitmap_hits+0x20>
+""")
+    assert d["pointer_chains"] == 0 and d["indexed_loads"] == 2
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "indexed_loads": 2}
+    t = {"method": "cachegrind", "holding_ratio": 4.4, "holding_level": "L3", "holding_bytes": 50.7e6,
+         "model_bytes": 11.4e6, "l1_ratio": 4.4}
+    fs = diagnose(code(loop), row(of_roof=0.21, level="L3", traffic=t), CTX)
+    assert fs[0]["id"] == "indirect" and "strided" not in ids(fs)
+    # the same traffic without loads at a loaded index: lines used in part
+    assert "strided" in ids(diagnose(code({**loop, "indexed_loads": 0}), row(of_roof=0.21, level="L3", traffic=t),
+                                     CTX))
+
+
 def test_the_bytes_of_an_integer_instruction_are_its_operand_size():
     assert [asm._x86_gpr_bytes(m, o) for m, o in [
         ("movzbl", "(%rsi),%ecx"), ("xor", "(%rdx,%rcx,4),%eax"), ("mov", "(%rdi,%rax,8),%rdx"),

@@ -578,7 +578,9 @@ def _x86_indexed_loads(body: list[Insn]) -> tuple[int, int]:
                 else:
                     tainted_v.discard(int(vdst.group(2)))
             continue
-        if m.startswith(("cvt", "vcvt")) and v_srcs & tainted_v:  # a float made an integer: vcvttss2si
+        if m.startswith(("cvt", "vcvt", "vmov", "mov", "vpextr", "pextr")) and v_srcs & tainted_v:
+            # a float made an integer (vcvttss2si), or a lane of loaded indices moved out (vmovq %xmm0,%rbx: a
+            # gather written out element by element)
             tainted.add(dst_reg)
             continue
         srcs = {_gp_family(o) for o in ops[:-1] if o.startswith("%") and _X86_GPR.fullmatch(o)}
@@ -828,8 +830,10 @@ def _x86_sets_afresh(insn: Insn, regs: set[str]) -> bool:
         return False
     if insn.mnemonic.startswith(("xor", "sub")) and len(ops) == 2 and ops[0] == ops[1]:
         return True
-    if not insn.mnemonic.startswith(("lea", "mov")):
+    if not insn.mnemonic.startswith(("lea", "mov", "vmov", "vpextr", "pextr", "vcvt", "cvt", "kmov")):
         return False  # an arithmetic update reads its destination: the chain goes on through it
+    # (a lane moved out of a vector register, vmovq %xmm2,%r9 before mov (%rax,%r9,8),%r9, is an index of its own:
+    # a gather written out element by element)
     return not any(re.search(rf"{re.escape(r)}\b", o) for o in ops[:-1] for r in regs)
 
 

@@ -32,8 +32,12 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     excess, loop = f.excess, f.loop
-    if reuse.applies(f) or loop.get("gathers"):
-        return []  # operands re-fetched by a compute-bound kernel, or gathers: their own findings say so
+    if reuse.applies(f) or loop.get("gathers") or \
+            (loop.get("indexed_loads") or 0) > (loop.get("lookup_chains") or 0):
+        # operands re-fetched by a compute-bound kernel, or elements fetched through an index (a gather, or one
+        # written out a lane at a time: a bitmap probed at random positions fetched 4.4x its model): their own
+        # findings say so
+        return []
     records = partial_lines(f)
     if records:
         return [records]
