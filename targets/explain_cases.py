@@ -552,6 +552,19 @@ CASES = {
     "b33_cumprod": (SPEC, "b33_cumprod", "dependency_chain", None, None),
     "b33_bitmap_hits": (SPEC, "b33_bitmap_hits", "indirect", None, None),
     "b33_row_means": (SPEC, "b33_row_means", "reduction_chain", None, None),
+    # a thirty-fourth set, each answer written here before its first run (targets/explain/blind34.c)
+    "b34_spmv_csr_f": (SPEC, "b34_spmv_csr_f", "indirect", None, None),
+    "b34_gs2d": (SPEC, "b34_gs2d", "dependency_chain", None, None),
+    "b34_box_running": (SPEC, "b34_box_running", "dependency_chain", None, None),
+    "b34_exp_decay_f": (SPEC, "b34_exp_decay_f", "calls", None, None),
+    "b34_dequant": (SPEC, "b34_dequant", "clean", None, None),
+    "b34_col_dot": (SPEC, "b34_col_dot", "strided", None, None),
+    "b34_count_offsets": (SPEC, "b34_count_offsets", "dependency_chain", None, None),
+    "b34_relu_f": (SPEC, "b34_relu_f", "clean", None, None),
+    "b34_omp_steps": (SPEC, "b34_omp_steps", "omp_overhead", None, None),
+    "b34_scale_dlit": (SPEC, "b34_scale_dlit", "conversions", None, None),
+    "b34_gemv_f": (SPEC, "b34_gemv_f", "reduction_chain", None, None),
+    "b34_count_range": (SPEC, "b34_count_range", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
