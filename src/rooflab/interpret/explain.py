@@ -119,7 +119,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
             if exact and not e.get("disturbed_cores") and e.get("a_time_s"):
                 f["saving_s"] = min(f["saving_s"], e["a_time_s"] * max(0.0, 1 - 1 / e["speedup_ci95"][1]))
         else:
-            f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"]}
+            f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"],
+                            **({"beyond": e["beyond"]} if e.get("beyond") else {})}
             f["saving_s"] = 0.0
     _joint(findings, by_id, ran, time_s)
     return _sorted(findings)

@@ -93,6 +93,9 @@ def _standing(f: dict, r: dict) -> str:
     if (f.get("refuted") or {}).get("immaterial"):
         return " — " + tr("its experiment gained {s:.2f}x: too little to be why it is slow",
                           s=f["refuted"]["speedup"])
+    if (f.get("refuted") or {}).get("beyond"):
+        return " — " + tr("refuted: its experiment gained nothing beyond what the {other} build gained ({s:.2f}x)",
+                          other=f["refuted"]["beyond"], s=f["refuted"]["speedup"])
     if f.get("refuted"):
         return " — " + tr("refuted: its experiment made no difference")
     if f.get("inconclusive"):
