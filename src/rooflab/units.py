@@ -7,6 +7,13 @@ import math
 _PREFIX = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
 
 
+def _digits(v: float, digits: int = 3) -> str:
+    """``v`` to ``digits`` significant digits, never in exponent form: 999.7 is '1000', not '1e+03' (a size just
+    under the next unit, a rate just under the next prefix)."""
+    s = f"{v:.{digits}g}"
+    return f"{v:.0f}" if "e" in s and abs(v) >= 1 else s
+
+
 def si(x: float | None, unit: str = "", digits: int = 3) -> str:
     """1.23e11 -> '123 G' + unit (decimal prefixes, as FLOP/s and GB/s are quoted)."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
@@ -14,8 +21,8 @@ def si(x: float | None, unit: str = "", digits: int = 3) -> str:
     ax = abs(x)
     for f, p in _PREFIX:
         if ax >= f:
-            return f"{x / f:.{digits}g} {p}{unit}"
-    return f"{x:.{digits}g} {unit}".rstrip()
+            return f"{_digits(x / f, digits)} {p}{unit}"
+    return f"{_digits(x, digits)} {unit}".rstrip()
 
 
 def binary_bytes(n: float | None) -> str:
@@ -25,7 +32,7 @@ def binary_bytes(n: float | None) -> str:
     for f, p in ((1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
         if n >= f:
             v = n / f
-            return f"{v:.0f} {p}" if v == int(v) else f"{v:.3g} {p}"
+            return f"{v:.0f} {p}" if v == int(v) else f"{_digits(v)} {p}"
     return f"{n:.0f} B"
 
 
@@ -33,12 +40,12 @@ def seconds(t: float | None) -> str:
     if t is None or not math.isfinite(t):
         return "—"
     if t >= 1:
-        return f"{t:.3g} s"
+        return f"{_digits(t)} s"
     if t >= 1e-3:
-        return f"{t * 1e3:.3g} ms"
+        return f"{_digits(t * 1e3)} ms"
     if t >= 1e-6:
-        return f"{t * 1e6:.3g} µs"
-    return f"{t * 1e9:.3g} ns"
+        return f"{_digits(t * 1e6)} µs"
+    return f"{_digits(t * 1e9)} ns"
 
 
 def pct(x: float | None, digits: int = 0) -> str:
