@@ -485,15 +485,7 @@ def _detail_x86(body: list[Insn]) -> dict:
         elif regs and not m.startswith(_X86_NOT_MEM):
             _note_update(d, "", _x86_operand_regs(ops)[-1], set())
         if not m.startswith(_X86_NOT_MEM) and not _is_branch(m):
-            for _k, text in _x86_mem_operands(ops)[0]:
-                if scalar:  # one element, whatever register holds it
-                    d["bytes"] += elem / 8
-                elif m in ("vmovq", "movq", "vmovd", "movd"):
-                    d["bytes"] += 8 if m.endswith("q") else 4
-                elif width:
-                    d["bytes"] += width / 8
-                else:
-                    d["bytes"] += _x86_gpr_bytes(m, ops)
+            d["bytes"] += len(_x86_mem_operands(ops)[0]) * _x86_access_bytes(m, ops)
     d.pop("written")
     ops = d.pop("chain_ops")
     # a value carried from one iteration to the next through a chain of adds that moves from register to register
@@ -743,6 +735,18 @@ def _x86_gp_flow(i: Insn) -> tuple[str | None, set[str], set[str]] | None:
     return writes, srcs, addr if mems else set()
 
 
+def _x86_carried(flows: list[tuple], steps: dict[str, int]) -> tuple[set[str], set[str]]:
+    """(the general registers a loop body reads before it writes them and writes too: values carried from one
+    iteration to the next, the counter and pointers moved by a constant left out; every register it writes)."""
+    written: set[str] = set()
+    carried: set[str] = set()
+    for dst, srcs, addr in flows:
+        carried |= (srcs | addr) - written
+        if dst:
+            written.add(dst)
+    return (carried & written) - set(steps), written
+
+
 _INT_SCAN_OPS = ("add", "or", "xor", "and", "sub", "imul")
 
 
@@ -752,14 +756,8 @@ def _x86_int_scans(body: list[Insn]) -> int:
     integer scan (a prefix sum of counts, a running OR). Each element waits for the one before it, and no compiler
     vectorizes it."""
     flows = [(i, f) for i in body if (f := _x86_gp_flow(i))]
-    written: set[str] = set()
-    carried: set[str] = set()
-    for _i, (dst, srcs, addr) in flows:
-        carried |= (srcs | addr) - written
-        if dst:
-            written.add(dst)
     steps = _x86_steps(body)
-    carried = (carried & written) - set(steps)
+    carried, written = _x86_carried([f for _i, f in flows], steps)
     moving = {_gp_family(r) for r in written if r in steps}
     n = 0
     for reg in carried:
@@ -784,13 +782,7 @@ def _x86_lookup_chains(body: list[Insn]) -> int:
     the arithmetic, whatever the ports allow. Not the loop's counter or a pointer moved by a constant, and not a
     register loaded through itself (pointer chasing, counted apart)."""
     flows = [f for f in (_x86_gp_flow(i) for i in body) if f]
-    written: set[str] = set()
-    carried: set[str] = set()
-    for dst, srcs, addr in flows:
-        carried |= (srcs | addr) - written
-        if dst:
-            written.add(dst)
-    carried = (carried & written) - set(_x86_steps(body))
+    carried, _ = _x86_carried(flows, _x86_steps(body))
     if not carried:
         return 0
     tainted, looked_up, n = set(carried), set(), 0
@@ -878,6 +870,12 @@ def _x86_memory_chains(body: list[Insn]) -> int:
 _X86_MEM = re.compile(r"^(-?(?:0x)?[0-9a-f]*)\((%\w+)?(?:,(%\w+)(?:,(\d))?)?\)$")
 
 
+def _x86_move(base: str | None, index: str | None, scale: int, steps: dict[str, int]) -> int:
+    """How far an address (base, index, scale) moves per iteration: the base's step, plus the index's times the
+    scale."""
+    return (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
+
+
 def _x86_streams(body: list[Insn]) -> list[int]:
     """How far each address the loop walks moves per iteration, in bytes: one figure per memory operand form
     (base, index, scale) whose address moves by a constant, the other register in it unchanged by the loop (an
@@ -895,7 +893,7 @@ def _x86_streams(body: list[Insn]) -> list[int]:
                 continue
             base, index = m.group(2) and _gp_family(m.group(2)), m.group(3) and _gp_family(m.group(3))
             scale = int(m.group(4) or 1)
-            move = (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
+            move = _x86_move(base, index, scale, steps)
             fixed = [r for r in (base, index) if r and r not in steps]
             if move and not any(r in written for r in fixed):
                 seen[(base, index, scale)] = abs(move)
@@ -952,7 +950,7 @@ def _x86_memory_recurrences(body: list[Insn]) -> int:
     n = 0
     for (base, index, scale), ds, ws in stores:
         # how far the address moves per iteration: the base's step, plus the index's times the scale
-        move = (steps.get(base, 0) if base else 0) + (steps.get(index, 0) * scale if index else 0)
+        move = _x86_move(base, index, scale, steps)
         if (base and base not in steps and base in {_gp_family(r) for r in _x86_written(body)}) or not move:
             continue
         # the next iteration's load, in this iteration's terms, starts at dl + move: it reads back what this store

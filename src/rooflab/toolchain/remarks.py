@@ -29,10 +29,15 @@ def report_flags(cc: Compiler) -> list[str]:
     return ["-fopt-info-vec-all"]
 
 
+def blank_comments(source: str) -> str:
+    """C source with its block comments blanked out, their lines kept (so line numbers still hold)."""
+    return re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source, flags=re.S)
+
+
 def function_lines(source: str, name: str) -> tuple[int, int] | None:
     """The first and last line of the definition of function ``name`` in C source text (its name, the parameter
     list, then a brace-matched body); None when it is not defined there."""
-    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source, flags=re.S)
+    text = blank_comments(source)
     text = re.sub(r"//[^\n]*", "", text)
     for m in re.finditer(rf"\b{re.escape(name)}\s*\(", text):
         depth, i = 0, m.end() - 1

@@ -39,7 +39,7 @@ from rooflab.errors import RooflabError
 from rooflab.machine.env import cgroup_memory_left, usable_cpus
 from rooflab.paths import MAX_THREADS
 from rooflab.timing.memory import address_space_left
-from rooflab.toolchain.remarks import function_lines
+from rooflab.toolchain.remarks import blank_comments, function_lines
 from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
 
@@ -286,8 +286,7 @@ def omp_directive(source: str, function: str) -> str | None:
     span = function_lines(source, function)
     if not span:
         return None
-    bare = re.sub(r"/\*.*?\*/", lambda c: re.sub(r"[^\n]", " ", c.group(0)), source, flags=re.S)  # lines kept
-    m = _OMP_DIRECTIVE.search("\n".join(bare.splitlines()[span[0] - 1:span[1]]))
+    m = _OMP_DIRECTIVE.search("\n".join(blank_comments(source).splitlines()[span[0] - 1:span[1]]))
     return m.group(0).strip() if m else None
 
 
