@@ -571,6 +571,19 @@ CASES = {
     "b34_scale_dlit": (SPEC, "b34_scale_dlit", "conversions", None, None),
     "b34_gemv_f": (SPEC, "b34_gemv_f", "reduction_chain", None, None),
     "b34_count_range": (SPEC, "b34_count_range", "clean", None, None),
+    # a thirty-fifth set, each answer written here before its first run (targets/explain/blind35.c)
+    "b35_accum_weighted": (SPEC, "b35_accum_weighted", "reduction_chain", None, None),
+    "b35_wrap_fmod": (SPEC, "b35_wrap_fmod", "calls", None, None),
+    "b35_hash_keys": (SPEC, "b35_hash_keys", "clean", None, None),
+    "b35_transpose_tiled": (SPEC, "b35_transpose_tiled", "clean", None, None),
+    "b35_cdot_split": (SPEC, "b35_cdot_split", "reduction_chain", None, None),
+    "b35_spmv_rows_omp": (SPEC, "b35_spmv_rows_omp", "imbalance", None, None),
+    "b35_maxpool2": (SPEC, "b35_maxpool2", "calls", None, None),
+    "b35_row_cummin": (SPEC, "b35_row_cummin", "dependency_chain", None, None),
+    "b35_bs_call": (SPEC, "b35_bs_call", "calls", None, None),
+    "b35_sum3d": (SPEC, "b35_sum3d", "strided", None, None),
+    "b35_axpy_ref": (SPEC, "b35_axpy_ref", "clean", None, None),
+    "b35_u12_to_u8": (SPEC, "b35_u12_to_u8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the

@@ -1691,7 +1691,7 @@ def test_a_parallel_triangle_is_uneven_work_even_while_waiting_threads_spin():
 
     body = ("#pragma omp parallel for\n    for (long i = 0; i < n; i++)\n        for (long j = 0; j <= i; j++)\n"
             "            y[i * n + j] = f(x[j]);\n")
-    assert uneven_loop(body) == {"var": "i", "bound": "j <= i"}
+    assert uneven_loop(body) == {"var": "i", "bound": "j <= i", "read": False}
     assert uneven_loop(body.replace("j <= i", "j < n")) is None
     assert uneven_loop("for (long i = 0; i < n; i++) for (long j = 0; j <= i; j++) ;") is None  # not parallel
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
@@ -1712,6 +1712,51 @@ def test_a_parallel_triangle_is_uneven_work_even_while_waiting_threads_spin():
     dyn = {**omp, "omp_text": "#pragma omp parallel for schedule(dynamic, 8)"}
     fs = diagnose(code(loop, pragmas=dyn), row(cpus_busy=2.0, bound="memory", of_roof=0.98, time_s=20e-6), ctx)
     assert ids(fs)[0] == "at_roof"
+
+
+def test_a_parallel_loop_whose_inner_bound_is_read_from_the_data_is_tested_with_a_dynamic_schedule():
+    from rooflab.diagnosis.evidence import uneven_loop
+
+    # a sparse row's end, read at the shared loop's variable: the work follows the data, with no pattern to deal
+    body = ("#pragma omp parallel for\n    for (long i = 0; i < m; i++) {\n        double s = 0.0;\n"
+            "        for (int k = ptr[i]; k < ptr[i + 1]; k++)\n            s += val[k] * x[col[k]];\n")
+    assert uneven_loop(body) == {"var": "i", "bound": "k < ptr[i + 1]", "read": True}
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "indexed_loads": 1}
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    omp = {"omp": True, "omp_text": "#pragma omp parallel for", "uneven_loop": uneven_loop(body)}
+    f = next(x for x in diagnose(code(loop, pragmas=omp), row(cpus_busy=2.0, of_roof=0.3), ctx)
+             if x["id"] == "imbalance")
+    assert f["experiments"] == ["dynamic"] and not f.get("test")  # dealt in turn, rows would share their lines
+    assert "read from memory at i" in text(f["evidence"][0]) and "schedule(dynamic, chunk)" in text(f["advice"])
+    # the sorted probe bounds what the indices' order is worth where nothing else shows it (no traffic or waits
+    # beyond the model): 1.10x measured ranks under the even schedule's estimate, not at a guessed 2x
+    ind = next(x for x in diagnose(code(loop), row(of_roof=0.3), CTX) if x["id"] == "indirect")
+    assert ind["probe_bounds"]
+    fs = weigh([{**ind, "saving_s": 0.5e-3}, {**f, "saving_s": 0.33e-3}],
+               [{**experiment("sorted", "faster", 1.10), "a_time_s": 1e-3}], 1e-3)
+    assert [x["id"] for x in fs] == ["imbalance", "indirect"]
+    assert fs[1]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 1.10))
+    # a loop measured waiting for its loads (cycles well beyond the instructions' prediction) keeps its bound
+    slow = row(of_roof=0.3, cycles_per_iteration=12.0)
+    pred = {"cycles_per_iteration": 4.0, "tool": "llvm-mca"}
+    ind = next(x for x in diagnose(code(loop, prediction=pred), slow, CTX) if x["id"] == "indirect")
+    assert not ind.get("probe_bounds") and ind["factor"] == pytest.approx(3.0)
+
+
+def test_an_openmp_build_s_cycles_per_iteration_are_each_thread_s():
+    import dataclasses
+
+    from rooflab.diagnosis.engine import _threads_each
+    from rooflab.userkernel.spec import ArrayArg
+
+    spec = _spec_with({"x": ArrayArg(("n",), "float64")})
+    assert _threads_each(spec, 2) == 1
+    assert _threads_each(dataclasses.replace(spec, openmp=True, threads=4), 2) == 2  # no more than the CPUs
+    assert _threads_each(dataclasses.replace(spec, openmp=True, threads=2), 16) == 2
+    # two threads sharing 1000 iterations of 8 FLOPs in 1 us at 4 GHz: 8 cycles an iteration on each
+    loop = {"flops": 8.0, "bytes": 64.0}
+    assert cycles_per_iteration(1e-6 * _threads_each(dataclasses.replace(spec, openmp=True, threads=2), 2), 4e9,
+                                loop, 8000, 0)[0] == pytest.approx(8.0)
 
 
 def test_on_a_tie_the_finding_about_the_code_comes_before_more_threads():
@@ -2475,6 +2520,59 @@ def test_a_branch_that_leaves_the_loop_is_an_exit_not_control_flow_within_an_ite
     # a branch to a call's cold path is the call's finding, not control flow
     fs = diagnose(code({**LOOP_SCALAR_SUM, "branches": 1, "side_calls": ["__muldc3"]}), row(of_roof=0.4), CTX)
     assert "control_flow" not in ids(fs) and "calls" in ids(fs)
+
+
+# a 32 x 32 tile's copy, for (j = jj; j < jj + 32 && j < n; j++): its second bound leaves the loop on counters
+TILE_COPY = """
+    330:	cmp    %rdx,%rdi
+    333:	jle    34b <t+0x8b>
+    335:	vmovsd (%r9,%rdx,8),%xmm0
+    33b:	add    $0x1,%rdx
+    33f:	vmovsd %xmm0,(%rax)
+    343:	add    %r14,%rax
+    346:	cmp    %r8,%rdx
+    349:	jle    330 <t+0x70>
+    34b:	add    $0x1,%r10
+    34f:	ret
+"""
+# for (i = 0; i < n; i++) if (s[i] == 0) break;  a search, whose exit tests a byte it loaded
+SEARCH = """
+    10:	movzbl (%rdi,%rax,1),%edx
+    14:	test   %dl,%dl
+    16:	je     30 <f+0x30>
+    18:	add    $0x1,%rax
+    1c:	cmp    %rax,%rsi
+    1f:	jne    10 <f+0x10>
+    21:	ret
+    30:	mov    %eax,(%rcx)
+    32:	ret
+"""
+
+
+# while (i < n && s[i] != 0) i++;  the byte tested by the closing branch, the count by an exit
+SEARCH_AT_THE_BOTTOM = """
+    10:	add    $0x1,%rax
+    14:	cmp    %rax,%rdi
+    17:	je     1f <f+0x1f>
+    19:	cmpb   $0x0,(%rsi,%rax,1)
+    1d:	jne    10 <f+0x10>
+    1f:	ret
+"""
+
+
+def test_an_exit_on_the_loop_s_counters_is_a_bound_not_a_search():
+    assert detail(SEARCH_AT_THE_BOTTOM)["exits"] == 1
+    # a bound reloaded from one place every iteration (it may alias a store) is a bound still
+    assert detail(SEARCH_AT_THE_BOTTOM.replace("cmpb   $0x0,(%rsi,%rax,1)", "cmp    0x8(%rsi),%rax"))["exits"] == 0
+    d = detail(TILE_COPY)
+    assert d["exits"] == 0 and d["branches"] == 0  # neither a search nor control flow within the iteration
+    assert detail(SEARCH)["exits"] == 1
+    # the tested byte reached through a move of the loaded register is data as well; a counter copied is not
+    assert detail(SEARCH.replace("test   %dl,%dl", "mov    %edx,%r8d\n    15:\ttest   %r8d,%r8d"))["exits"] == 1
+    assert detail(SEARCH.replace("movzbl (%rdi,%rax,1),%edx", "mov    %rax,%rdx"))["exits"] == 0
+    fs = diagnose(code({**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "",
+                        **{k: detail(TILE_COPY)[k] for k in ("branches", "exits")}}), row(of_roof=0.45), CTX)
+    assert "control_flow" not in ids(fs)
 
 
 def test_a_scalar_loop_bound_by_a_carried_recurrence_is_told_the_chain_not_narrow_vectors():

@@ -22,7 +22,9 @@ from rooflab.toolchain.compiler import CompileError
 from rooflab.units import seconds
 from rooflab.userkernel.spec import KernelSpec, size_for
 
-MAX_EXPERIMENTS = 3  # per kernel and size: the leading findings' experiments, each once
+# per kernel and size: the leading findings' experiments, each once (a CSR product shared unequally between
+# threads had four findings with one each, the schedule's fourth), the kernel's time budget permitting
+MAX_EXPERIMENTS = 4
 
 
 def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
@@ -36,8 +38,15 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
     if out.ok:
         flops, nbytes = spec.work(size)
         pred["measured_cycles_per_iteration"], _ = evidence.cycles_per_iteration(
-            out.timing.summary.median, session.machine.get("clock_hz"), pred["loop"], flops, nbytes)
+            out.timing.summary.median * _threads_each(spec, usable_cpus()), session.machine.get("clock_hz"),
+            pred["loop"], flops, nbytes)
     return pred
+
+
+def _threads_each(spec: KernelSpec, cpus: int) -> int:
+    """The threads that share an OpenMP build's iterations (1 otherwise): each runs its share of them in the time
+    measured, so a cycle count per iteration of one thread's loop is the time times this over the iterations."""
+    return min(spec.threads, cpus) if spec.openmp else 1
 
 
 def _walked_arrays(spec: KernelSpec, size: dict, code: dict) -> list[int] | None:
@@ -155,8 +164,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 code["sibling"] = _sibling(session, spec, size, quick)
             # per iteration of a loop the samples show cold, a figure would describe code that hardly runs
             row["cycles_per_iteration"], row["iterations"] = (None, None) if cold(code.get("hot_loop")) else \
-                evidence.cycles_per_iteration(row["time_s"], session.machine.get("clock_hz"), code.get("loop"),
-                                              row["flops"], row["bytes"], _walked_arrays(spec, size, code))
+                evidence.cycles_per_iteration(row["time_s"] * _threads_each(spec, cpus),
+                                              session.machine.get("clock_hz"), code.get("loop"), row["flops"],
+                                              row["bytes"], _walked_arrays(spec, size, code))
             kind = evidence.reference_kind(code)
             # a call too long for paired rounds within the budget: the reference and the experiments run at a
             # smaller size whose arrays stay in the same level

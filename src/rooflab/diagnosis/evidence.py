@@ -469,7 +469,9 @@ _INNER_FOR = re.compile(r"for\s*\([^;]*;([^;]*);")
 
 def uneven_loop(body: str) -> dict | None:
     """A worksharing loop whose body holds a loop with a bound that depends on the shared loop's variable (a
-    triangle: ``for (j = 0; j <= i; j++)``): {var, bound}; None when there is none (or it cannot be read)."""
+    triangle: ``for (j = 0; j <= i; j++)``): {var, bound, read}, ``read`` where the bound is an element read at
+    that variable (a sparse row's end, ``k < ptr[i + 1]``: the work follows the data, not the index); None when
+    there is none (or it cannot be read)."""
     m = _OMP_FOR_LOOP.search(body)
     if not m:
         return None
@@ -481,7 +483,8 @@ def uneven_loop(body: str) -> dict | None:
     for inner in _INNER_FOR.finditer(rest):
         cond = inner.group(1).strip()
         if re.search(rf"\b{re.escape(v)}\b", cond):
-            return {"var": v, "bound": cond}
+            read = bool(re.search(rf"\w\s*\[[^\]]*\b{re.escape(v)}\b[^\]]*\]", cond))
+            return {"var": v, "bound": cond, "read": read}
     return None
 
 

@@ -62,6 +62,7 @@ VECTORIZING = {"vector_math"}
 # confirms the finding; no gain leaves it as it was, inconclusive about the rest (a table in L1 read at bytes' indices
 # gained nothing from sorted indices, and its loads one element at a time still set its pace)
 PROBES = {"sorted"}
+# (where the finding stands on the order alone, no traffic or waits beyond the model, a probe's gain is what it saves)
 
 
 def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = None) -> list[dict]:
@@ -85,7 +86,8 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
             continue
         exact = (e["id"] in EXACT_FIXES and not e.get("approaches") and not (
             e["id"] in VECTORIZING and e.get("loop_unchanged"))) or (
-            (e["id"], f["id"]) in EXACT_WHEN_CHANGED and e.get("loop_unchanged") is False and not e.get("beyond"))
+            (e["id"], f["id"]) in EXACT_WHEN_CHANGED and e.get("loop_unchanged") is False and not e.get("beyond")) or (
+            e["id"] in PROBES and bool(f.get("probe_bounds")))
         if e["verdict"] == "faster" and e["speedup"] < 1 + MATERIAL and not e.get("surrogate"):
             # faster, but by a few percent: measured, and not why the kernel is slow
             f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"],

@@ -361,7 +361,7 @@ class LoopDetail:
     int_scans: int = 0  # integer running values stored at every element (a prefix sum of counts, a running OR)
     scalar_rounds: int = 0  # floor / ceil / trunc instructions on one element (x86 vroundsd, vrndscalesd)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
-    exits: int = 0  # conditional branches out of the loop that do not come back (early exits)
+    exits: int = 0  # conditional branches out of the loop that do not come back, on the data it loads (a search)
 
     @property
     def longest_chain(self) -> int:
@@ -1057,9 +1057,52 @@ def _side_path(insns: list[Insn], at: int, loop: LoopAudit | Loop, limit: int = 
 def _out_branches(insns: list[Insn], loop: LoopAudit | Loop) -> list[tuple[bool, list[str]]]:
     """For each conditional branch of the body that leads out of it: (comes back, calls on the way)."""
     by_addr = {i.addr: k for k, i in enumerate(insns)}
-    return [_side_path(insns, by_addr[b.target], loop) for b in insns
-            if loop.start <= b.addr < loop.end and b.target is not None and _is_conditional(b.mnemonic)
-            and not loop.start <= b.target <= loop.end and b.target in by_addr]
+    return [_side_path(insns, by_addr[b.target], loop) for b in _exit_branches(insns, loop, by_addr)]
+
+
+def _exit_branches(insns: list[Insn], loop: LoopAudit | Loop, by_addr: dict[int, int]) -> list[Insn]:
+    return [b for b in insns if loop.start <= b.addr < loop.end and b.target is not None and
+            _is_conditional(b.mnemonic) and not loop.start <= b.target <= loop.end and b.target in by_addr]
+
+
+# x86 instructions that set the flags a conditional branch reads from the values they compare or compute
+_X86_FLAG_SETTERS = re.compile(r"(cmp|test|sub|add|and|or|xor|dec|inc|neg|shr|sar|shl|bt|v?u?comis|kortest|ktest|"
+                               r"v?ptest|popcnt|lzcnt|tzcnt|bsf|bsr)")
+
+
+def _x86_data_exit(body: list[Insn], branch: Insn) -> bool:
+    """Whether a branch that can end a loop (an exit, or the closing branch whose fall-through leaves it) tests a
+    value the loop loads as it goes (a search's ``x[i] == key``, a string's terminating zero, a vector compare's
+    mask) rather than only its counters and bounds (``j < jj + 32 && j < n``: a tile's second bound; a bound
+    reloaded from one place every iteration). Unknown cases count as data."""
+    at = next((k for k, i in enumerate(body) if i.addr == branch.addr), None)
+    if at is None:
+        return True
+    setter = next((i for i in reversed(body[:at]) if not _is_branch(i.mnemonic)
+                   and _X86_FLAG_SETTERS.match(i.mnemonic)), None)
+    if setter is None or not setter.mnemonic.startswith(("cmp", "test", "sub", "add", "and", "or", "xor", "dec",
+                                                          "inc")):
+        return True  # an FP or vector compare, a mask test, a bit scan: values, not counters
+    written = _x86_written(body)
+    ops = _x86_operands(setter.operands)
+    if any("(" in o and not _invariant_address(o, written) for o in ops) or \
+            any(o.startswith("%") and not _X86_GPR.fullmatch(o) for o in ops):
+        return True  # a memory operand that moves, or a register that is not a general one
+    regs = {_gp_family(o) for o in ops if o.startswith("%") and "(" not in o}
+    # general registers whose value comes from memory that moves, or from a vector register, within the loop,
+    # followed through the body twice (a value loaded late in one iteration is tested early in the next)
+    loaded: set[str] = set()
+    for _ in range(2):
+        for i in body:
+            f = _x86_gp_flow(i)
+            if not f or not f[0]:
+                continue
+            dst, srcs, addr = f
+            iops = _x86_operands(i.operands)
+            moving = any("(" in o and not _invariant_address(o, written) for o in iops[:-1]) if addr else False
+            from_vector = any(o.startswith("%") and not _X86_GPR.fullmatch(o) for o in iops[:-1])
+            (loaded.add if moving or from_vector or srcs & loaded else loaded.discard)(dst)
+    return bool(regs & loaded)
 
 
 def side_calls(insns: list[Insn], loop: LoopAudit | Loop, outs: list | None = None) -> list[str]:
@@ -1081,9 +1124,19 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     audit = loop if isinstance(loop, LoopAudit) else audit_loop(insns, loop, arch)
     # a conditional branch out of the body that does not come back is an exit (a search's early exit, a while
     # loop's second condition), not control flow inside the iteration
-    outs = _out_branches(insns, loop)
-    d["exits"] = sum(1 for back, _ in outs if not back)
-    d["branches"] = max(0, d["branches"] - d["exits"])
+    by_addr = {i.addr: k for k, i in enumerate(insns)}
+    exits = _exit_branches(insns, loop, by_addr)
+    outs = [_side_path(insns, by_addr[b.target], loop) for b in exits]
+    leave = [b for b, (back, _) in zip(exits, outs) if not back]
+    d["branches"] = max(0, d["branches"] - len(leave))
+    if arch == "x86_64":
+        # a loop that stops on its data (a search): an exit, or its closing branch (while (i < n && s[i] != 0):
+        # the byte tested at the bottom, the count in an exit), tests a value it loaded; a test of its counters
+        # alone is a second bound (a tile's j < jj + 32 && j < n)
+        latch = body[-1] if body and _is_conditional(body[-1].mnemonic) and body[-1].target == loop.start else None
+        d["exits"] = sum(1 for b in leave + ([latch] if latch else []) if _x86_data_exit(body, b))
+    else:
+        d["exits"] = len(leave)
     return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills,
                       side_calls=side_calls(insns, loop, outs), **d)
 
