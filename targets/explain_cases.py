@@ -584,6 +584,21 @@ CASES = {
     "b35_sum3d": (SPEC, "b35_sum3d", "strided", None, None),
     "b35_axpy_ref": (SPEC, "b35_axpy_ref", "clean", None, None),
     "b35_u12_to_u8": (SPEC, "b35_u12_to_u8", "clean", None, None),
+    # a thirty-sixth set, each answer written here before its first run (targets/explain/blind36.c); all threads
+    # adding to one 16-bin histogram with atomics share its two lines, which private copies would not
+    "b36_hist_atomic": (SPEC, "b36_hist_atomic", "false_sharing", None, None),
+    "b36_rgb_hue": (SPEC, "b36_rgb_hue", "clean", None, None),
+    "b36_heat_rod": (SPEC, "b36_heat_rod", "short_trips", None, None),
+    "b36_total_variation": (SPEC, "b36_total_variation", "reduction_chain", None, None),
+    "b36_prod_all": (SPEC, "b36_prod_all", "reduction_chain", None, None),
+    # gcc 12 leaves a float-to-half conversion scalar: 80 us where AVX-512's vcvtps2ph takes 10 (a C check)
+    "b36_to_half": (SPEC, "b36_to_half", "narrow_vectors", None, None),
+    "b36_quad_roots": (SPEC, "b36_quad_roots", "calls", None, None),
+    "b36_life_step": (SPEC, "b36_life_step", "clean", None, None),
+    "b36_q15_mul": (SPEC, "b36_q15_mul", "clean", None, None),
+    "b36_unpack_nibbles": (SPEC, "b36_unpack_nibbles", "clean", None, None),
+    "b36_pi_midpoint": (SPEC, "b36_pi_midpoint", "reduction_chain", None, None),
+    "b36_morton2d": (SPEC, "b36_morton2d", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
