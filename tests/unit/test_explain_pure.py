@@ -80,6 +80,45 @@ def test_a_recurrence_is_chained_by_its_fma():
     assert d["flops"] == 2 and d["bytes"] == 24
 
 
+# p *= x[i]: a product carried in one register, multiplied in order
+PRODUCT = """
+    a08:	vmulsd (%rsi),%xmm0,%xmm0
+    a0c:	add    $0x8,%rsi
+    a10:	cmp    %rsi,%rax
+    a13:	jne    a08 <prod+0x18>
+"""
+
+
+def test_a_running_product_is_a_reduction_and_a_value_multiplied_then_added_to_is_not():
+    d = detail(PRODUCT)
+    assert (d["accumulators"], d["longest_chain"], d["chain_op"]) == (1, 1, "mul")
+    loop = {**LOOP_SCALAR_SUM, **{k: d[k] for k in ("accumulators", "longest_chain", "chain_op", "scalar_fp")}}
+    fs = diagnose(code(loop), row(of_roof=0.03), CTX)
+    f = next(x for x in fs if x["id"] == "reduction_chain")
+    assert fs[0]["id"] == "reduction_chain" and f["experiments"] == ["fast_math"]
+    assert "multiplied in order" in text(f["hypothesis"]) and "reduction(*:p)" in text(f["advice"])
+    # s = s * a + x[i] (a multiply, then an add, into the carried value): a recurrence, which no reordering splits
+    rec = detail(PRODUCT.replace("    a0c:", "    a0a:\tvaddsd (%rdx),%xmm0,%xmm0\n    a0c:"))
+    assert rec["chain_op"] == "add+mul" and rec["longest_chain"] == 2
+    fs = diagnose(code({**loop, **{k: rec[k] for k in ("longest_chain", "chain_op")}}), row(of_roof=0.03), CTX)
+    assert "reduction_chain" not in ids(fs)
+
+
+def test_an_atomic_update_is_read_from_its_lock_prefix():
+    d = detail("""
+    50:	mov    (%rdx),%eax
+    52:	and    $0xf,%eax
+    55:	lock addq $0x1,(%rcx,%rax,8)
+    5b:	add    $0x4,%rdx
+    5f:	cmp    %rdx,%rsi
+    62:	jne    50 <h+0x50>
+""")
+    assert d["atomics"] == 1 and d["indexed_updates"] == 1
+    assert detail(REDUCTION)["atomics"] == 0
+    assert [i.locked for i in asm.parse_objdump("    10:\txchg   %eax,(%rdx)\n    12:\txchg   %eax,%edx\n"
+                                                "    14:\tldaddal w1, w0, [x2]\n")] == [True, False, True]
+
+
 def test_a_table_lookup_that_reuses_the_index_register_is_an_indexed_load():
     # y[i] = lut[x[i]] on bytes: gcc loads the index and the value into the same register
     d = detail("""
@@ -1757,6 +1796,78 @@ def test_an_openmp_build_s_cycles_per_iteration_are_each_thread_s():
     loop = {"flops": 8.0, "bytes": 64.0}
     assert cycles_per_iteration(1e-6 * _threads_each(dataclasses.replace(spec, openmp=True, threads=2), 2), 4e9,
                                 loop, 8000, 0)[0] == pytest.approx(8.0)
+
+
+def test_atomic_updates_shared_by_the_threads_are_their_lines_moving_not_the_loads_waiting():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "indexed_loads": 1,
+            "indexed_updates": 1, "atomics": 1}
+    ctx = {**CTX, "openmp": True, "threads": 2, "cpus": 2}
+    pred = {"cycles_per_iteration": 1.6, "tool": "llvm-mca", "model": "sapphirerapids"}
+    slow = row(cpus_busy=2.0, of_roof=0.001, cycles_per_iteration=146.0)
+    fs = diagnose(code(loop, prediction=pred), slow, ctx)
+    assert fs[0]["id"] == "false_sharing" and fs[0]["experiments"] == ["serial"] and fs[0]["test"] == "serial"
+    assert fs[0]["factor"] == pytest.approx(146.0 / 1.6)
+    assert "atomic update" in text(fs[0]["evidence"][0]) and "reduction(+:h[:n])" in text(fs[0]["advice"])
+    ind = next(x for x in fs if x["id"] == "indirect")
+    assert not any("waits for its loads" in text(e) for e in ind["evidence"])  # the lines' wait, not the loads'
+    # one thread's atomics share nothing: the update through the index is the finding, as before
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.001, cycles_per_iteration=40.0), CTX)
+    assert "false_sharing" not in ids(fs) and fs[0]["id"] == "indirect"
+
+
+def test_a_time_step_loop_is_not_shared_and_a_short_one_is_not_worth_threads():
+    from rooflab.diagnosis.engine import _loop_trips
+    from rooflab.diagnosis.evidence import inner_trips, loop_heads, repeat_loop, trips
+
+    body = ("{\n    for (long t = 0; t < steps; t++) {\n        for (long i = 1; i < n - 1; i++)\n"
+            "            v[i] = u[i] + c * (u[i - 1] - 2.0 * u[i] + u[i + 1]);\n"
+            "        for (long i = 1; i < n - 1; i++)\n            u[i] = v[i];\n    }\n}\n")
+    heads = loop_heads(body)
+    assert [(h["var"], h["outer"], h["inner"], h["indexes"]) for h in heads] == [
+        ("t", True, False, False), ("i", False, True, True), ("i", False, True, True)]
+    assert trips(repeat_loop(heads), {"steps": 10000, "n": 64}) == 10000
+    assert inner_trips(heads, {"steps": 10000, "n": 64}) == [62, 62]
+    assert _loop_trips(heads, {"steps": 10000, "n": 64}) == {"repeats": 10000, "repeat_var": "t",
+                                                             "inner_trips": [62, 62]}
+    # an outer loop whose variable indexes the data is the loop to share; a constant inner bound may be unrolled
+    rows = loop_heads("for (long i = 0; i < m; i++) for (long j = 0; j < 3; j++) y[i] += a[i * 3 + j];")
+    assert repeat_loop(rows) is None and inner_trips(rows, {"m": 10}) == []
+    assert inner_trips(loop_heads("for (long i = 0; i < n; i += 2) x[i] = 0;"), {"n": 8}) == []  # not by one
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    every = {"threads": 2, "of_roof": 0.04, "roof_flops_per_s": 2e11, "level": "L1"}
+    two = {**CTX, "cpus": 2}
+    # without the loops' trips, a one-thread call this long is told of the other CPU
+    assert "single_thread" in ids(diagnose(code(loop), row(of_roof=0.07, time_s=3.4e-4, all_threads=every), two))
+    # 10,000 steps of 34 ns: threads would need a parallel region per step, each costing more than the step
+    steps = {**two, "repeats": 10000, "repeat_var": "t"}
+    assert "single_thread" not in ids(diagnose(code(loop), row(of_roof=0.07, time_s=3.4e-4, all_threads=every),
+                                               steps))
+    # 100 steps of 3.4 ms each: worth sharing, inside each step
+    fs = diagnose(code(loop), row(of_roof=0.07, time_s=0.34, all_threads=every), {**steps, "repeats": 100})
+    f = next(x for x in fs if x["id"] == "single_thread")
+    assert "#pragma omp for" in text(f["advice"]) and "repeats over the same data" in text(f["evidence"][-1])
+
+
+def test_a_vector_loop_entered_for_a_few_iterations_at_a_time_is_short_trips():
+    from rooflab.diagnosis.rules.facts import Facts
+    from rooflab.diagnosis.rules.short_trips import few_vectors
+
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "element_bits": 64}
+    pred = {"cycles_per_iteration": 2.4, "tool": "llvm-mca", "model": "sapphirerapids"}
+    ctx = {**CTX, "inner_trips": [62, 62]}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.07, cycles_per_iteration=13.2), ctx)
+    assert fs[0]["id"] == "short_trips" and fs[0]["factor"] == 4.0  # 5.5x slower than predicted, capped
+    assert "7.8 iterations of its 8-lane vector loop" in text(fs[0]["evidence"][0])
+    # long rows, a loop running at its prediction, or no prediction: nothing said
+    long_rows = {**CTX, "inner_trips": [1022]}
+    slow = row(of_roof=0.07, cycles_per_iteration=13.2)
+    assert few_vectors(Facts(code(loop, prediction=pred), slow, long_rows)) == []
+    assert few_vectors(Facts(code(loop, prediction=pred), row(of_roof=0.07, cycles_per_iteration=3.0), ctx)) == []
+    assert few_vectors(Facts(code(loop), row(of_roof=0.07, cycles_per_iteration=13.2), ctx)) == []
+    # the prediction without its share of waits reads without a blank figure
+    f = Facts(code(loop, prediction={**pred, "block_rthroughput": 2.2}), row(), ctx)
+    assert "—" not in text(f.prediction_evidence()[0]) and "would allow 2.2" in text(f.prediction_evidence()[0])
 
 
 def test_on_a_tie_the_finding_about_the_code_comes_before_more_threads():

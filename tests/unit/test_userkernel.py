@@ -385,6 +385,16 @@ def test_c99_complex_pointers_are_arrays_of_numpys_complex_numbers_and_by_value_
         parse_prototype("void f(long n, double complex a, double complex *y)")
 
 
+def test_half_precision_pointers_are_arrays_of_numpys_float16_and_by_value_is_refused():
+    from rooflab.userkernel.proto import POINTEE_DTYPE
+
+    p = parse_prototype("void to_half(long n, const float *x, _Float16 *y)")
+    assert p.params[2].base == "_Float16" and POINTEE_DTYPE[p.params[2].base] == "float16"
+    assert "_Float16 *);" in wrapper_source(p)
+    with pytest.raises(RooflabError, match="not a supported scalar"):
+        parse_prototype("void f(long n, _Float16 a, _Float16 *y)")
+
+
 def test_a_complex_kernel_is_checked_as_complex_numbers(tmp_path):
     (tmp_path / "z.c").write_text(textwrap.dedent("""
         #include <complex.h>

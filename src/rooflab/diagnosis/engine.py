@@ -43,6 +43,14 @@ def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
     return pred
 
 
+def _loop_trips(heads: list[dict], scalars: dict) -> dict:
+    """From the source's counted loops, at one size: ``repeats``, how many times an outer loop over the same data
+    (time steps) runs per call, and ``inner_trips``, the iterations of each innermost loop per entry."""
+    step = evidence.repeat_loop(heads)
+    return {"repeats": evidence.trips(step, scalars), "repeat_var": (step or {}).get("var"),
+            "inner_trips": evidence.inner_trips(heads, scalars)}
+
+
 def _threads_each(spec: KernelSpec, cpus: int) -> int:
     """The threads that share an OpenMP build's iterations (1 otherwise): each runs its share of them in the time
     measured, so a cycle count per iteration of one thread's loop is the time times this over the iterations."""
@@ -205,7 +213,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                     "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
                     "thread_slots": (code.get("pragmas") or {}).get("thread_slots"),
                     "regions_per_call": evidence.regions_per_call(
-                        (code.get("pragmas") or {}).get("regions_in_loops") or [], spec.scalars(size))}
+                        (code.get("pragmas") or {}).get("regions_in_loops") or [], spec.scalars(size)),
+                    **_loop_trips((code.get("pragmas") or {}).get("loop_heads") or [], spec.scalars(size))}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

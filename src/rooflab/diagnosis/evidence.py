@@ -71,7 +71,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
             "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body),
             "packed_stores": packed_stores(body),
-            "nested_loops": nested_loops(body)}
+            "nested_loops": nested_loops(body), "loop_heads": loop_heads(body)}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -106,6 +106,72 @@ def source_innermost_loops(body: str) -> list[tuple[str, str]]:
         inner = body[start:end]
         if end > start and not _FOR_HEAD.search(inner):
             out.append((m.group(1), inner))
+    return out
+
+
+_FOR_PARTS = re.compile(r"\bfor\s*\(")
+_COUNTED = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*([A-Za-z_]\w*)\s*=\s*(.+?)\s*;\s*(\w+)\s*(<=?)\s*(.+?)\s*;\s*"
+                      r"(?:\+\+\s*(\w+)|(\w+)\s*\+\+|(\w+)\s*\+=\s*1)\s*$", re.S)
+
+
+def loop_heads(body: str) -> list[dict]:
+    """Every for loop of a function body that counts up by one (``for (long i = a; i < b; i++)``), in the order
+    they appear: {var, start, bound, inclusive, outer (no loop holds it), inner (it holds no loop), indexes (its
+    variable appears in a subscript of its body)}. Loops whose head reads otherwise are left out, and count as
+    loops for ``outer`` and ``inner``."""
+    spans = []
+    for m in _FOR_PARTS.finditer(body):
+        close = _closing(body, m.end() - 1, "(", ")")
+        end = statement_end(body, close)
+        spans.append((m.start(), close, end if end > 0 else len(body), body[m.end():close - 1]))
+    out = []
+    for start, close, end, head in spans:
+        c = _COUNTED.match(head)
+        if not c or not (c.group(1) == c.group(3) == (c.group(6) or c.group(7) or c.group(8))):
+            continue
+        var, inner_text = c.group(1), body[close:end]
+        out.append({"var": var, "start": c.group(2), "bound": c.group(5), "inclusive": c.group(4) == "<=",
+                    "outer": not any(s < start and start < e for s, _c, e, _h in spans),
+                    "inner": not any(start < s < end for s, _c, _e, _h in spans),
+                    "indexes": bool(re.search(rf"\[[^\]]*\b{re.escape(var)}\b", inner_text))})
+    return out
+
+
+def repeat_loop(heads: list[dict]) -> dict | None:
+    """Of a function body's ``loop_heads``, an outermost loop that holds other loops and whose variable no subscript
+    of its body uses: a repetition over the same data (time steps, sweeps, iterations), each depending on the last,
+    which threads cannot share; only the loops inside it can be, one parallel region per repetition. {var, start,
+    bound, inclusive}; None where there is none."""
+    for lp in heads:
+        if lp["outer"] and not lp["inner"] and not lp["indexes"]:
+            return {k: lp[k] for k in ("var", "start", "bound", "inclusive")}
+    return None
+
+
+def trips(loop: dict | None, scalars: dict) -> int | None:
+    """A counted loop's iterations (``loop_heads``' fields), its bounds evaluated with the call's scalar arguments;
+    None where they cannot be."""
+    if not loop:
+        return None
+    try:
+        n = arith(loop["bound"], scalars) - arith(loop["start"], scalars) + (1 if loop["inclusive"] else 0)
+    except ExprError:
+        return None
+    return max(0, int(n))
+
+
+def inner_trips(heads: list[dict], scalars: dict) -> list[int]:
+    """Of a function body's ``loop_heads``, the iterations of each innermost loop whose bound is not a constant (a
+    constant one the compiler may unroll away), per entry, evaluated with the call's scalar arguments; empty where
+    any cannot be."""
+    out = []
+    for lp in heads:
+        if not lp["inner"] or not re.search(r"[A-Za-z_]", f"{lp['start']} {lp['bound']}"):
+            continue
+        n = trips(lp, scalars)
+        if n is None:
+            return []
+        out.append(n)
     return out
 
 
@@ -566,13 +632,10 @@ def regions_per_call(loops: list[list[dict]], scalars: dict) -> int | None:
     for nest in loops:
         n = 1
         for lp in nest:
-            if lp.get("var") is None:
+            k = trips(lp, scalars) if lp.get("var") is not None else None
+            if k is None:
                 return None
-            try:
-                trips = arith(lp["bound"], scalars) - arith(lp["start"], scalars) + (1 if lp["inclusive"] else 0)
-            except ExprError:
-                return None
-            n *= max(0, int(trips))
+            n *= k
         total += n
     return total
 

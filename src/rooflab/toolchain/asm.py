@@ -24,6 +24,7 @@ class Insn:
     mnemonic: str
     operands: str
     target: int | None = None  # branch target address, for jumps
+    locked: bool = False  # an atomic read-modify-write of memory (x86's lock prefix; xchg with memory locks too)
 
 
 @dataclass
@@ -59,6 +60,9 @@ _LINE = re.compile(r"^\s*([0-9a-f]+):\s+(?:(?:[0-9a-f]{2} )+\s*)?([a-z][\w.]*)\s
 _TARGET = re.compile(r"^(?:\S+,\s*)*(?:#?0x)?([0-9a-f]+)\s*<")
 
 
+_A64_ATOMIC = re.compile(r"(?:ld|st)(?:add|clr|eor|set|[su]max|[su]min)[al]*[bh]?$|swp[al]*[bh]?$|casp?[al]*[bh]?$")
+
+
 def parse_objdump(text: str) -> list[Insn]:
     """Instructions of an ``objdump -d`` listing (x86-64 AT&T or AArch64); labels and blank lines skipped."""
     out = []
@@ -74,12 +78,16 @@ def parse_objdump(text: str) -> list[Insn]:
             t = _TARGET.search(m.group(3).strip())
             if t:
                 target = int(t.group(1), 16)
+        locked = False
         if mnem in ("data16", "cs", "ds", "rex", "rep", "lock", "notrack", "bnd"):
             # prefixes printed as a separate word; the instruction follows in the operands
+            locked = mnem == "lock"
             parts = ops.split(None, 1)
             if parts:
                 mnem, ops = parts[0], (parts[1] if len(parts) > 1 else "")
-        out.append(Insn(addr, mnem, ops, target))
+        # (AArch64's atomics are instructions of their own: ldadd, stadd, swp, cas and their kin)
+        locked = locked or (mnem.startswith("xchg") and "(" in ops) or bool(_A64_ATOMIC.match(mnem))
+        out.append(Insn(addr, mnem, ops, target, locked))
     return out
 
 
@@ -362,6 +370,7 @@ class LoopDetail:
     scalar_rounds: int = 0  # floor / ceil / trunc instructions on one element (x86 vroundsd, vrndscalesd)
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back, on the data it loads (a search)
+    atomics: int = 0  # atomic read-modify-writes of memory per iteration (lock add: #pragma omp atomic)
 
     @property
     def longest_chain(self) -> int:
@@ -381,7 +390,7 @@ class LoopDetail:
                 "lookup_chains": self.lookup_chains, "streams": list(self.streams), "feedback": self.feedback,
                 "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
-                "side_calls": list(self.side_calls), "exits": self.exits}
+                "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -418,10 +427,11 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool 
     chain of that register when the register's value comes from the previous iteration or from the chain itself;
     any other write makes the register a value of this iteration. ``accumulates``: an FMA whose destination is
     only its addend (x86 ``vfmadd231``: d = a*b + d; AArch64 ``fmla``): the chain is a sum (an add), not a
-    recurrence that multiplies the carried value."""
+    recurrence that multiplies the carried value. A multiply into the carried value is a product's chain
+    (``p *= x[i]``: vmulsd (%rsi),%xmm0,%xmm0)."""
     if dst < 0:
         return
-    if cls in ("fma", "add", "max") and (cls == "fma" or dst in srcs) and \
+    if cls in ("fma", "add", "max", "mul") and (cls == "fma" or dst in srcs) and \
             (dst in d["chains"] or dst not in d["written"]):
         d["chains"][dst] = d["chains"].get(dst, 0) + 1
         d["chain_ops"].setdefault(dst, set()).add("add" if cls == "fma" and accumulates else cls)
@@ -1137,6 +1147,7 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
         d["exits"] = sum(1 for b in leave + ([latch] if latch else []) if _x86_data_exit(body, b))
     else:
         d["exits"] = len(leave)
+    d["atomics"] = sum(1 for i in body if i.locked)
     return LoopDetail(arch=arch, instructions=len(body), vector_bits=audit.vector_bits, spills=audit.spills,
                       side_calls=side_calls(insns, loop, outs), **d)
 

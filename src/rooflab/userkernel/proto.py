@@ -16,7 +16,9 @@ from rooflab.errors import RooflabError
 
 _PRELUDE = ("typedef unsigned long size_t; typedef long ssize_t; typedef long ptrdiff_t; typedef long int64_t; "
             "typedef int int32_t; typedef short int16_t; typedef signed char int8_t; typedef unsigned long uint64_t; "
-            "typedef unsigned int uint32_t; typedef unsigned short uint16_t; typedef unsigned char uint8_t;\n")
+            "typedef unsigned int uint32_t; typedef unsigned short uint16_t; typedef unsigned char uint8_t; "
+            # C23's (and gcc's and clang's) half-precision type, which pycparser does not know as a keyword
+            "typedef float _Float16;\n")
 
 # C type (as written, without qualifiers) -> (ctypes name, NumPy dtype for pointers)
 SCALARS = {
@@ -78,7 +80,7 @@ POINTEE_DTYPE = {"double": "float64", "float": "float32", "int": "int32", "long"
                  "unsigned int": "uint32", "unsigned long": "uint64", "size_t": "uint64", "long long": "int64",
                  "signed char": "int8", "int8_t": "int8", "unsigned short": "uint16", "unsigned long long": "uint64",
                  "ssize_t": "int64", "ptrdiff_t": "int64", "double _Complex": "complex128",
-                 "float _Complex": "complex64"}
+                 "float _Complex": "complex64", "_Float16": "float16"}
 
 
 def is_record(base: str) -> bool:

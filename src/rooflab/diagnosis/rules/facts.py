@@ -135,8 +135,11 @@ class Facts:
         """One thread of several CPUs, far below the all-CPU roof, in a call long enough to gain from threads."""
         every = self.row.get("all_threads") or {}
         busy = self.row.get("cpus_busy")
+        # an outer loop over the same data (time steps) leaves threads the loops inside each repetition: too short
+        # a repetition is no more worth sharing than too short a call
+        step = self.row["time_s"] / self.ctx["repeats"] if self.ctx.get("repeats") else self.row["time_s"]
         return bool((self.ctx.get("cpus") or 1) >= 2 and busy is not None and busy < 1.5 and every
-                    and every.get("of_roof", 1) < AT_ROOF and self.row["time_s"] >= MIN_PARALLEL_S)
+                    and every.get("of_roof", 1) < AT_ROOF and min(step, self.row["time_s"]) >= MIN_PARALLEL_S)
 
     # ---------------------------------------------------------------------------------------- the compiled loop
     @property
@@ -175,15 +178,27 @@ class Facts:
 
     @property
     def reduction(self) -> bool:
-        """A sum carried from one iteration to the next in scalar adds, in register: each add waits for the last; or
-        several dependent adds into one register per iteration, scalar or not (gcc's in-order "fold-left" of a
-        vectorized loop: a complex sum's (re, im) pairs added one by one to a 2-lane accumulator)."""
+        """A sum (or a product) carried from one iteration to the next in scalar adds, in register: each add waits
+        for the last; or several dependent adds into one register per iteration, scalar or not (gcc's in-order
+        "fold-left" of a vectorized loop: a complex sum's (re, im) pairs added one by one to a 2-lane
+        accumulator)."""
         loop = self.loop
-        red = self.chain >= 1 and "add" in (loop.get("chain_op") or "") and (
+        red = self.chain >= 1 and (self.product or "add" in self.chain_ops and "mul" not in self.chain_ops) and (
             (loop.get("scalar_fp") or 0) >= self.chain or self.chain >= 2)
         red = red or bool(self.vb == 0 and loop.get("accumulators") and "reduction" in self.causes)
         # a carried value whose addend is computed from itself (a running mean) is a recurrence, not a sum
         return red and not self.scan and not self.recurrence and not loop.get("feedback")
+
+    @property
+    def chain_ops(self) -> set[str]:
+        """What extends the longest chain: {"add"} (a sum), {"mul"} (a product), {"add", "mul"} (each value
+        multiplied, then added to: a recurrence), {"fma"} ..."""
+        return set(filter(None, (self.loop.get("chain_op") or "").split("+")))
+
+    @property
+    def product(self) -> bool:
+        """A running product carried in a register (``p *= x[i]``): reordered into partial products as a sum is."""
+        return self.chain >= 1 and self.chain_ops == {"mul"} and not self.loop.get("stored_chain")
 
     @property
     def select_reduction(self) -> list[dict]:
@@ -282,6 +297,10 @@ class Facts:
     def prediction_evidence(self) -> list:
         code = self.code
         pred = code.get("prediction") or {}
+        if pred.get("cycles_per_iteration") and pred.get("dependency_share") is None:
+            return [msg("{tool} ({model}) predicts {c:.1f} cycles per iteration; the execution ports alone would "
+                        "allow {r:.1f}", tool=pred["tool"], model=pred["model"], c=pred["cycles_per_iteration"],
+                        r=pred.get("block_rthroughput") or 0.0)]
         if pred.get("cycles_per_iteration"):
             return [msg("{tool} ({model}) predicts {c:.1f} cycles per iteration, {dep} of them waiting on register "
                         "dependencies; the execution ports alone would allow {r:.1f}", tool=pred["tool"],

@@ -20,7 +20,11 @@ def WORD():
 def find(f: Facts) -> list[dict]:
     slots = (f.code.get("pragmas") or {}).get("thread_slots") or []
     threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
-    if not slots or not f.ctx.get("openmp") or threads < 2:
+    if not f.ctx.get("openmp") or threads < 2:
+        return []
+    if f.loop.get("atomics"):
+        return shared_atomics(f)
+    if not slots:
         return []
     ev = [msg("in its parallel region each thread updates element `{array}[{index}]` inside a loop: the elements of "
               "the threads lie side by side, on one cache line", array=s["array"], index=s["index"])
@@ -35,3 +39,25 @@ def find(f: Facts) -> list[dict]:
         msg("accumulate in a variable local to each thread and write its element once at the end (or use a "
             "reduction clause), or give each thread's element a cache line of its own (pad it to 64 bytes)"),
         ("unshared",))]
+
+
+def shared_atomics(f: Facts) -> list[dict]:
+    """Atomic updates in the hot loop of an OpenMP build (``#pragma omp atomic`` on a histogram's bins): every
+    thread writes the same lines, each update taking its line from the other core's cache. The lines are truly
+    shared, and cost as falsely shared ones do. Tested by the build without OpenMP: where one thread is faster, the
+    sharing costs more than the threads give."""
+    ev = [msg("its hot loop makes {n} atomic update(s) of memory per iteration ({what}), in a parallel region: "
+              "the threads update the same lines", n=f.loop["atomics"], what="#pragma omp atomic, lock")]
+    pred, cpi = f.prediction.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
+    waits = cpi / pred if cpi and pred and cpi >= 1.5 * pred else None
+    if waits:
+        ev.append(msg("measured {m:.1f} cycles per iteration on each thread where {tool} predicts {p:.1f} from the "
+                      "instructions alone: {w:.1f}x, the updates wait for their lines", m=cpi,
+                      tool=f.prediction.get("tool") or "llvm-mca", p=pred, w=waits))
+    return [finding(
+        ID, max(LINE_TRIP, waits or 0), ev,
+        msg("each atomic update by one thread takes the line from the other threads' caches: the updates wait for "
+            "the line to move between cores, one at a time, however many threads share the loop"),
+        msg("give each thread its own copy to update without atomics (a private array, or reduction(+:h[:n]) with "
+            "OpenMP 4.5) and add the copies once at the end; at the least, keep the copies' lines apart"),
+        ("serial",), test="serial")]

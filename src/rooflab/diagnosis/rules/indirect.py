@@ -35,7 +35,9 @@ def find(f: Facts) -> list[dict]:
     # scattered loads wait for memory
     waits = None
     pred, cpi = f.prediction, f.row.get("cycles_per_iteration")
-    if cpi and pred.get("cycles_per_iteration") and cpi >= 1.5 * pred["cycles_per_iteration"]:
+    # atomic updates shared between threads wait for their lines, not for the loads (false_sharing's finding)
+    shared = bool(f.loop.get("atomics") and f.ctx.get("openmp"))
+    if cpi and pred.get("cycles_per_iteration") and cpi >= 1.5 * pred["cycles_per_iteration"] and not shared:
         waits = cpi / pred["cycles_per_iteration"]
         ev.append(msg("measured {m:.1f} cycles per iteration where {tool} predicts {p:.1f} from the instructions "
                       "alone: {w:.1f}x, the loop waits for its loads", m=cpi, tool=pred.get("tool") or "llvm-mca",

@@ -58,14 +58,22 @@ def find(f: Facts) -> list[dict]:
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace;
         # a sum down a column goes after the walk's finding, whose interchange makes the sums independent too
         walks = any(w.get("sum") for w in (f.code.get("pragmas") or {}).get("column_walks") or [])
+        if f.product:
+            why = msg("the product is kept in one register and multiplied in order: each multiply waits for the "
+                      "previous one, so a loop-carried dependency chain bounds the loop, not the memory or the FP "
+                      "units")
+            advice = msg("keep several partial products (4 to 8) and multiply them after the loop, or let the "
+                         "compiler reassociate this loop ({pragma}, or {flag})",
+                         pragma="#pragma omp simd reduction(*:p)", flag="-fassociative-math")
+        else:
+            why = msg("the sum is kept in one register and added in order: each add waits for the previous one, so "
+                      "a loop-carried dependency chain bounds the loop, not the memory or the FP units")
+            advice = msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler "
+                         "reassociate this loop ({pragma}, or {flag})", pragma="#pragma omp simd reduction(+:sum)",
+                         flag="-fassociative-math")
         out.append(finding(
-            ID, f.chain_gain(), f.chain_evidence() + f.simd_ignored_evidence(),
-            msg("the sum is kept in one register and added in order: each add waits for the previous one, so a "
-                "loop-carried dependency chain bounds the loop, not the memory or the FP units"),
-            _simd_advice(f) or
-            msg("keep several partial sums (4 to 8) and add them after the loop, or let the compiler reassociate "
-                "this loop ({pragma}, or {flag})", pragma="#pragma omp simd reduction(+:sum)",
-                flag="-fassociative-math"), *_simd_tests(f), after=("strided",) if walks else ()))
+            ID, f.chain_gain(), f.chain_evidence() + f.simd_ignored_evidence(), why, _simd_advice(f) or advice,
+            *_simd_tests(f), after=("strided",) if walks else ()))
     return out
 
 

@@ -3,7 +3,7 @@ remainder iterations and the outer loops), as when an inner loop runs a handful 
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules.facts import Facts, finding
+from rooflab.diagnosis.rules.facts import Facts, finding, measured_cycles
 from rooflab.i18n import msg
 from rooflab.units import pct
 
@@ -20,7 +20,7 @@ def find(f: Facts) -> list[dict]:
     how = f.code.get("hot_loop") or {}
     share = how.get("in_inner_loops")
     if how.get("by") != "samples" or share is None or share >= INNER_SHARE:
-        return []
+        return few_vectors(f)
     return [finding(
         ID, 1 / max(share, 0.1),
         [msg("{share} of its time (of {n} samples) falls inside an innermost loop; the rest goes to the loops around "
@@ -29,3 +29,34 @@ def find(f: Facts) -> list[dict]:
             "leaves and the outer loops cost more than the work"),
         msg("make the long dimension the innermost loop, let the compiler unroll a short loop of known count "
             "completely (a constant bound), or batch several small problems into one loop"))]
+
+
+# an innermost vector loop entered for fewer of its vector iterations than this: its set-up (the alias checks of a
+# versioned loop), its remainder and its exit weigh as much as its body
+FEW_VECTOR_ITERATIONS = 16
+SLOWER_THAN_PREDICTED = 1.5  # a loop measured this much slower than its body's prediction pays for something else
+
+
+def few_vectors(f: Facts) -> list[dict]:
+    """A vectorized hot loop whose source loops run a handful of vector iterations per entry (their bounds
+    evaluated with the call's sizes: a 64-point rod stepped 10,000 times), measured well slower than the in-core
+    prediction for its body: what it pays besides the body is the entry, the remainder and the exit, at every
+    entry."""
+    trips = f.ctx.get("inner_trips") or []
+    elem = f.loop.get("element_bits") or 0
+    pred, cpi = f.prediction.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
+    if not (trips and f.vb and elem and pred and cpi) or cpi < SLOWER_THAN_PREDICTED * pred:
+        return []
+    lanes = f.vb // elem
+    if max(trips) >= FEW_VECTOR_ITERATIONS * lanes:
+        return []
+    return [finding(
+        ID, min(cpi / pred, 4.0),
+        [msg("its innermost loops run {k} iteration(s) per entry at this size: {v:.1f} iterations of its "
+             "{lanes}-lane vector loop", k=max(trips), v=max(trips) / lanes, lanes=lanes),
+         measured_cycles(f.row)] + f.prediction_evidence(),
+        msg("the inner loops run few iterations per entry: their set-up, the remainder iterations a vector loop "
+            "leaves and the outer loops cost more than the work"),
+        msg("make the long dimension the innermost loop, batch several small problems into one loop, or, across "
+            "repetitions of a short loop (time steps), swap the arrays instead of copying one into the other and "
+            "give the compiler the length as a constant"))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rooflab.diagnosis.rules.facts import Facts, finding
 from rooflab.i18n import msg
-from rooflab.units import pct, si
+from rooflab.units import pct, seconds, si
 
 ID = "single_thread"
 TEST = "openmp"
@@ -38,6 +38,15 @@ def find(f: Facts) -> list[dict]:
         return [finding(ID, min(cpus / max(busy, 1.0), 1 / every["of_roof"]), ev,
                         msg("one thread does all the work while {idle} CPU(s) wait", idle=cpus - 1), advice, exps,
                         after=("dependency_chain",))]
+    elif ctx.get("repeats") and ctx.get("repeat_var"):
+        # time steps: each needs the last one's data, so the loops inside each step are the ones to share
+        ev.append(msg("its outer loop over {var} repeats over the same data ({k} times a call, {t} each): each "
+                      "repetition needs the last one's results, so only the loops inside it can be shared",
+                      var=ctx["repeat_var"], k=ctx["repeats"], t=seconds(row["time_s"] / ctx["repeats"])))
+        advice = msg("share the loops inside each repetition between threads: one parallel region around the "
+                     "{var} loop ({region}), {pragma} on the loops inside it ({flag} in the spec)",
+                     var=ctx["repeat_var"], region="#pragma omp parallel", pragma="#pragma omp for",
+                     flag="openmp = true")
     else:
         advice = msg("split the outer loop between threads ({pragma}, {flag} in the spec)",
                      pragma="#pragma omp parallel for", flag="openmp = true")
