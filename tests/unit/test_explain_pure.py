@@ -794,6 +794,10 @@ def test_a_predicted_dependency_bound_adds_the_analyzers_numbers():
     f = next(f for f in diagnose(code(loop, prediction=pred), row(), CTX) if f["id"] == "dependency_chain")
     said = " ".join(text(e) for e in f["evidence"])
     assert "predicts 8.0 cycles per iteration" in said and "80%" in said and f["factor"] == 8.0
+    # a vectorized loop with no accumulator carries nothing: the latency counted is within an iteration
+    hashed = {**LOOP_SCALAR_SUM, "vector_bits": 512, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
+    assert "dependency_chain" not in ids(diagnose(code(hashed, prediction=pred), row(), CTX))
+    assert "dependency_chain" in ids(diagnose(code({**hashed, "vector_bits": 0}, prediction=pred), row(), CTX))
 
 
 def test_one_thread_of_several_cpus_with_a_pragma_built_without_openmp():
@@ -1833,6 +1837,10 @@ def test_a_time_step_loop_is_not_shared_and_a_short_one_is_not_worth_threads():
     rows = loop_heads("for (long i = 0; i < m; i++) for (long j = 0; j < 3; j++) y[i] += a[i * 3 + j];")
     assert repeat_loop(rows) is None and inner_trips(rows, {"m": 10}) == []
     assert inner_trips(loop_heads("for (long i = 0; i < n; i += 2) x[i] = 0;"), {"n": 8}) == []  # not by one
+    # a variable used through an index computed from it walks the data as well (a 3-D stencil's flat index)
+    grid = loop_heads("for (long i = 1; i < n - 1; i++) for (long j = 1; j < n - 1; j++) {\n"
+                      "    long c = i * n + j;\n    v[c] = u[c - n] + u[c + n];\n}\n")
+    assert repeat_loop(grid) is None
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     every = {"threads": 2, "of_roof": 0.04, "roof_flops_per_s": 2e11, "level": "L1"}
     two = {**CTX, "cpus": 2}
@@ -1860,6 +1868,9 @@ def test_a_vector_loop_entered_for_a_few_iterations_at_a_time_is_short_trips():
     assert fs[0]["id"] == "short_trips" and fs[0]["factor"] == 4.0  # 5.5x slower than predicted, capped
     assert "7.8 iterations of its 8-lane vector loop" in text(fs[0]["evidence"][0])
     # long rows, a loop running at its prediction, or no prediction: nothing said
+    # a stencil of short rows at 60% of its L3 roof: its bandwidth, not its entries, takes the time beyond its body
+    near = row(of_roof=0.6, level="L3", cycles_per_iteration=16.4)
+    assert few_vectors(Facts(code(loop, prediction={**pred, "cycles_per_iteration": 4.2}), near, ctx)) == []
     long_rows = {**CTX, "inner_trips": [1022]}
     slow = row(of_roof=0.07, cycles_per_iteration=13.2)
     assert few_vectors(Facts(code(loop, prediction=pred), slow, long_rows)) == []

@@ -117,8 +117,9 @@ _COUNTED = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*([A-Za-z_]\w*)\s*=\s*(.+?)\s*;\s*
 def loop_heads(body: str) -> list[dict]:
     """Every for loop of a function body that counts up by one (``for (long i = a; i < b; i++)``), in the order
     they appear: {var, start, bound, inclusive, outer (no loop holds it), inner (it holds no loop), indexes (its
-    variable appears in a subscript of its body)}. Loops whose head reads otherwise are left out, and count as
-    loops for ``outer`` and ``inner``."""
+    variable appears in a subscript of its body), used (its body uses its variable at all: ``c = (i * n + j) * n``
+    before ``u[c]`` uses it)}. Loops whose head reads otherwise are left out, and count as loops for ``outer`` and
+    ``inner``."""
     spans = []
     for m in _FOR_PARTS.finditer(body):
         close = _closing(body, m.end() - 1, "(", ")")
@@ -133,17 +134,18 @@ def loop_heads(body: str) -> list[dict]:
         out.append({"var": var, "start": c.group(2), "bound": c.group(5), "inclusive": c.group(4) == "<=",
                     "outer": not any(s < start and start < e for s, _c, e, _h in spans),
                     "inner": not any(start < s < end for s, _c, _e, _h in spans),
-                    "indexes": bool(re.search(rf"\[[^\]]*\b{re.escape(var)}\b", inner_text))})
+                    "indexes": bool(re.search(rf"\[[^\]]*\b{re.escape(var)}\b", inner_text)),
+                    "used": bool(re.search(rf"\b{re.escape(var)}\b", inner_text))})
     return out
 
 
 def repeat_loop(heads: list[dict]) -> dict | None:
-    """Of a function body's ``loop_heads``, an outermost loop that holds other loops and whose variable no subscript
-    of its body uses: a repetition over the same data (time steps, sweeps, iterations), each depending on the last,
-    which threads cannot share; only the loops inside it can be, one parallel region per repetition. {var, start,
-    bound, inclusive}; None where there is none."""
+    """Of a function body's ``loop_heads``, an outermost loop that holds other loops and whose body never uses its
+    variable: a repetition over the same data (time steps, sweeps, iterations), each depending on the last, which
+    threads cannot share; only the loops inside it can be, one parallel region per repetition. {var, start, bound,
+    inclusive}; None where there is none."""
     for lp in heads:
-        if lp["outer"] and not lp["inner"] and not lp["indexes"]:
+        if lp["outer"] and not lp["inner"] and not lp.get("used", True):
             return {k: lp[k] for k in ("var", "start", "bound", "inclusive")}
     return None
 
