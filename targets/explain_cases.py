@@ -599,6 +599,21 @@ CASES = {
     "b36_unpack_nibbles": (SPEC, "b36_unpack_nibbles", "clean", None, None),
     "b36_pi_midpoint": (SPEC, "b36_pi_midpoint", "reduction_chain", None, None),
     "b36_morton2d": (SPEC, "b36_morton2d", "clean", None, None),
+    # a thirty-seventh set, each answer written here before its first run (targets/explain/blind37.c): the FFT
+    # stage stays scalar because gcc cannot rule out that its two halves overlap (restrict halves: 2.2x in a C check
+    # in L2); the 2x upsampling is scalar for its j / 2 index (written two outputs per input: 2.6x in a C check)
+    "b37_kahan_sum": (SPEC, "b37_kahan_sum", "dependency_chain", None, None),
+    "b37_bitonic_stage": (SPEC, "b37_bitonic_stage", "control_flow", None, None),
+    "b37_xcorr": (SPEC, "b37_xcorr", "reduction_chain", None, None),
+    "b37_lap3d_omp": (SPEC, "b37_lap3d_omp", "clean", None, None),
+    "b37_sqdist": (SPEC, "b37_sqdist", "clean", None, None),
+    "b37_lu_nopivot": (SPEC, "b37_lu_nopivot", "reuse", None, None),
+    "b37_polar_to_cart": (SPEC, "b37_polar_to_cart", "calls", None, None),
+    "b37_spmv_csc": (SPEC, "b37_spmv_csc", "indirect", None, None),
+    "b37_fft_last_stage": (SPEC, "b37_fft_last_stage", "aliasing", None, None),
+    "b37_upsample2": (SPEC, "b37_upsample2", "narrow_vectors", None, None),
+    "b37_rank_count": (SPEC, "b37_rank_count", "clean", None, None),
+    "b37_reflect": (SPEC, "b37_reflect", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
