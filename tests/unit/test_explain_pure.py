@@ -104,6 +104,69 @@ def test_a_running_product_is_a_reduction_and_a_value_multiplied_then_added_to_i
     assert "reduction_chain" not in ids(fs)
 
 
+# out[i * 2 * w + j] = in[(i / 2) * w + j / 2]: a copy through an index the counters make
+UPSAMPLE = """
+    1280:	mov    %rax,%rdi
+    1283:	sar    %rdi
+    1286:	add    %r8,%rdi
+    1289:	vmovss (%rdx,%rdi,4),%xmm0
+    128e:	vmovss %xmm0,(%rcx,%rax,4)
+    1293:	add    $0x1,%rax
+    1297:	cmp    %r9,%rax
+    129a:	jl     1280 <upsample2+0x30>
+"""
+# s = 0, c = 0; for each x: y = x - c; t = s + y; c = (t - s) - y; s = t  (Kahan)
+KAHAN = """
+      18:	vmovsd (%rsi),%xmm2
+      1c:	add    $0x8,%rsi
+      20:	vsubsd %xmm0,%xmm2,%xmm0
+      24:	vmovsd %xmm1,%xmm1,%xmm2
+      28:	vaddsd %xmm0,%xmm1,%xmm1
+      2c:	vsubsd %xmm2,%xmm1,%xmm2
+      30:	vsubsd %xmm0,%xmm2,%xmm0
+      34:	cmp    %rsi,%rax
+      37:	jne    18 <kahan_sum+0x18>
+"""
+
+
+def test_a_compensated_sum_takes_back_its_own_rounding_a_recurrence_no_reordering_may_split():
+    d = detail(KAHAN)
+    assert d["feedback"] >= 1 and d["longest_chain"] == 4
+    loop = {**LOOP_SCALAR_SUM, **{k: d[k] for k in ("accumulators", "longest_chain", "chain_op", "scalar_fp",
+                                                      "feedback")}}
+    fs = diagnose(code(loop), row(of_roof=0.01), CTX)
+    # -ffast-math would fold the compensation away (its error check would not tell): no reduction, no fast_math
+    assert fs[0]["id"] == "dependency_chain" and "reduction_chain" not in ids(fs)
+    assert not any("fast_math" in f["experiments"] for f in fs)
+    assert detail(REDUCTION)["feedback"] == 0
+
+
+def test_a_copy_through_an_index_the_counters_make_is_data_moved_not_computed():
+    assert detail(UPSAMPLE)["moves_only"] is True
+    assert detail(REDUCTION)["moves_only"] is False  # added up
+    lut = ("    520:\tmovzbl (%rdx,%rax,1),%r8d\n    525:\tmovzbl (%rsi,%r8,1),%r8d\n"
+           "    52a:\tmov    %r8b,(%rcx,%rax,1)\n    52e:\tadd    $0x1,%rax\n    532:\tcmp    %rax,%rdi\n"
+           "    535:\tjne    520 <l+0x10>\n")
+    assert detail(lut)["moves_only"] is False  # an address made from a loaded byte: a lookup
+    assert detail(SEARCH)["moves_only"] is False  # a compare on a loaded byte, and nothing stored
+    # scalar, built for this core, the compiler naming a dependence it calls aliasing: aliasing first with its
+    # test, narrow vectors after it, which stand alone once restrict left the loop as it was
+    copy = {"vector_bits": 0, "scalar_fp": 0, "vector_fp": 0, "accumulators": 0, "longest_chain": 0, "chain_op": "",
+            "flops": 0, "bytes": 8, "element_bits": 0, "calls": [], "moves_only": True}
+    fs = diagnose(code(copy, causes=["aliasing"]), row(of_roof=0.23, level="L3"), CTX)
+    assert ids(fs)[:2] == ["aliasing", "narrow_vectors"]
+    assert "j / 2" in text(fs[1]["advice"])
+    unchanged = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.98, 1.02], "a_time_s": 3e-3,
+                 "loop_unchanged": True}
+    assert ids(weigh(fs, [unchanged], 3e-3))[0] == "narrow_vectors"
+    # a copy already near its L3 roof is a stream, whatever its width
+    assert "narrow_vectors" not in ids(diagnose(code(copy), row(of_roof=0.7, level="L3"), CTX))
+    # a gain measured for the finding that goes first stays what was measured
+    fs = diagnose(code(copy, causes=["aliasing"]), row(of_roof=0.23, level="L3"), CTX)
+    (a, n) = weigh(fs, [{**experiment("restrict", "faster", 2.0), "a_time_s": 1e-3}], 1e-3)
+    assert (a["id"], n["id"]) == ("aliasing", "narrow_vectors") and a["saving_s"] == pytest.approx(0.5e-3)
+
+
 def test_an_atomic_update_is_read_from_its_lock_prefix():
     d = detail("""
     50:	mov    (%rdx),%eax
@@ -1367,6 +1430,12 @@ def test_a_rebuild_that_left_the_hot_loop_as_it_was_refutes_nothing():
     (h,) = weigh([{"id": "reduction_chain", "saving_s": 2.5}],
                  [{**experiment("fast_math", "faster", 2.0), "loop_unchanged": True}])
     assert h["confirmed"]["speedup"] == 2.0
+    # the advice itself applied (restrict) with the loop built as before: that is what refutes it, and said so
+    applied = {**tight, "id": "restrict", "what": "restrict on every pointer parameter"}
+    (r,) = weigh([{"id": "aliasing", "saving_s": 2.5}], [applied])
+    assert r["refuted"] and r["saving_s"] == 0
+    said = text(experiment_sentence(applied))
+    assert "not what the loop lacks" in said and "tests nothing" not in said
 
 
 def test_experiment_sentences_give_the_interval_or_the_reason():
@@ -1871,6 +1940,9 @@ def test_a_vector_loop_entered_for_a_few_iterations_at_a_time_is_short_trips():
     # a stencil of short rows at 60% of its L3 roof: its bandwidth, not its entries, takes the time beyond its body
     near = row(of_roof=0.6, level="L3", cycles_per_iteration=16.4)
     assert few_vectors(Facts(code(loop, prediction={**pred, "cycles_per_iteration": 4.2}), near, ctx)) == []
+    # rows of 126 doubles, 15.8 vector iterations: the entries cannot double its time
+    assert few_vectors(Facts(code(loop, prediction=pred), row(of_roof=0.3, cycles_per_iteration=31.6),
+                             {**CTX, "inner_trips": [126]})) == []
     long_rows = {**CTX, "inner_trips": [1022]}
     slow = row(of_roof=0.07, cycles_per_iteration=13.2)
     assert few_vectors(Facts(code(loop, prediction=pred), slow, long_rows)) == []

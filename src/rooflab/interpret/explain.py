@@ -226,7 +226,8 @@ def _sorted(findings: list[dict]) -> list[dict]:
     deferred = [(f, next(live[a] for a in f["after"] if a in live)) for f in findings
                 if not f.get("refuted") and any(a in live for a in f.get("after") or ())]
     for f, first in deferred:
-        first["saving_s"] = max(first["saving_s"], f["saving_s"])
+        if not first.get("confirmed"):  # a gain measured stays what was measured
+            first["saving_s"] = max(first["saving_s"], f["saving_s"])
     order = sorted(findings, key=key)
     for f, first in deferred:
         order.remove(f)
@@ -259,7 +260,11 @@ def experiment_sentence(e: dict) -> dict:
     if e.get("disturbed_cores"):
         err = join([err, msg("; others (processes, the host's steal) used {cores:.2f} core(s) meanwhile, so it "
                              "refutes nothing", cores=e["disturbed_cores"])], "")
-    if e.get("loop_unchanged") and e["verdict"] != "faster":
+    if e.get("loop_unchanged") and e["verdict"] != "faster" and e["id"] in EXACT_FIXES - VECTORIZING:
+        # the advice itself, applied: a loop the compiler still builds as before says the advice is not what it lacks
+        err = join([err, msg("; with the change made, the compiler still built the hot loop as before (the same "
+                             "vector width, FMAs, adds, loads and stores): it is not what the loop lacks")], "")
+    elif e.get("loop_unchanged") and e["verdict"] != "faster":
         err = join([err, msg("; the build left the hot loop as it was (the same vector width, FMAs, adds, loads and "
                              "stores), so it tests nothing")], "")
     return msg("{what}: {head} (95% CI {lo:.2f}–{hi:.2f}x over {n} paired rounds; differences under {th:.0%} are not "

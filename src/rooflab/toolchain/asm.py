@@ -371,6 +371,7 @@ class LoopDetail:
     side_calls: list = field(default_factory=list)  # calls on a path a branch of the loop takes and comes back from
     exits: int = 0  # conditional branches out of the loop that do not come back, on the data it loads (a search)
     atomics: int = 0  # atomic read-modify-writes of memory per iteration (lock add: #pragma omp atomic)
+    moves_only: bool = False  # it loads and stores data and computes nothing on it (a copy, a gather by counters)
 
     @property
     def longest_chain(self) -> int:
@@ -390,7 +391,8 @@ class LoopDetail:
                 "lookup_chains": self.lookup_chains, "streams": list(self.streams), "feedback": self.feedback,
                 "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
-                "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics}
+                "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics,
+                "moves_only": self.moves_only}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -502,6 +504,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     # (gcc's in-order "fold-left" reduction of a vectorized product: sixteen dependent vaddsd, each into another
     # register, the last one back into the carried one) is as long as all of them
     carried, length, kinds = _x86_carried_chain(body)
+    running = set(d["chains"]) | ({carried} if carried is not None else set())  # every value the loop carries
     if carried is not None and length > max(d["chains"].values(), default=0):
         d["chains"] = {carried: length}
         ops = {carried: kinds}
@@ -512,7 +515,9 @@ def _detail_x86(body: list[Insn]) -> dict:
     written = _x86_written(body)
     moving = {r for r, addr in stored_at if not _invariant_address(addr, written)}
     d["stored_chain"] = longest is not None and longest in moving
-    d["feedback"] = sum(1 for acc in d["chains"] if _x86_feeds_back(body, acc))
+    # (each carried value: a compensated sum's running total takes back what its own rounding lost, through the
+    # compensation it carries beside it, t - s)
+    d["feedback"] = sum(1 for acc in running if _x86_feeds_back(body, acc))
     d["memory_chains"] = _x86_memory_chains(body)
     d["pointer_chains"] = _x86_pointer_chains(body)
     d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
@@ -520,6 +525,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["lookup_chains"] = _x86_lookup_chains(body)
     d["int_scans"] = _x86_int_scans(body)
     d["streams"] = _x86_streams(body)
+    d["moves_only"] = _x86_moves_only(body)
     return d
 
 
@@ -783,6 +789,52 @@ def _x86_int_scans(body: list[Insn]) -> int:
                 stored = stored or any(_gp_family(r) in moving for r in _X86_GPR.findall(inside))
         n += stored
     return n
+
+
+def _x86_reg_key(op: str) -> str | None:
+    """A register operand's identity across its widths (%eax and %rax: rax; %xmm3, %ymm3 and %zmm3: v3); None for
+    anything else."""
+    if _X86_GPR.fullmatch(op):
+        return _gp_family(op)
+    m = re.fullmatch(r"%[xyz]mm(\d+)", op)
+    return f"v{m.group(1)}" if m else None
+
+
+def _x86_moves_only(body: list[Insn]) -> bool:
+    """Whether a loop body loads and stores data and computes nothing on what it loads: each loaded value is stored
+    as it is, or moved between registers first (a copy through an index the counters make: ``out[i] = in[i / 2]``);
+    its arithmetic is on counters and addresses only. A compare, an operation or an address that uses a loaded
+    value (a search, a sum, a table lookup) is work on the data."""
+    data: set[str] = set()
+    loads = stores = 0
+    for i in body:
+        m = i.mnemonic
+        if _is_branch(m) or m.startswith(("nop", "prefetch", "call")):
+            continue
+        ops = _x86_operands(i.operands)
+        if not ops or ops == [""]:
+            continue
+        keys = [_x86_reg_key(o) for o in ops]
+        in_addr = {_gp_family(r) for o in ops if "(" in o for r in _X86_GPR.findall(o[o.index("("):])}
+        if in_addr & data:
+            return False  # an address made from a loaded value: a lookup, not a copy
+        if m.startswith(("mov", "vmov")) and not re.match(r"v?movmsk", m):
+            if "(" in ops[-1]:
+                stores += 1
+            elif any("(" in o for o in ops[:-1]):
+                loads += 1
+                data.add(keys[-1])
+            elif keys[-1]:
+                (data.add if any(k in data for k in keys[:-1]) else data.discard)(keys[-1])
+            continue
+        if m.startswith("lea"):
+            data.discard(keys[-1])
+            continue
+        if any("(" in o for o in ops) or any(k in data for k in keys if k):
+            return False  # arithmetic or a compare on memory, or on a loaded value
+        if keys[-1] and not m.startswith(_NO_WRITE):
+            data.discard(keys[-1])
+    return loads > 0 and stores > 0
 
 
 def _x86_lookup_chains(body: list[Insn]) -> int:

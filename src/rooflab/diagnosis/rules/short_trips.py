@@ -32,8 +32,10 @@ def find(f: Facts) -> list[dict]:
 
 
 # an innermost vector loop entered for fewer of its vector iterations than this: its set-up (the alias checks of a
-# versioned loop), its remainder and its exit weigh as much as its body
-FEW_VECTOR_ITERATIONS = 16
+# versioned loop), its remainder and its exit, some tens of cycles an entry, weigh as much as its body (a few cycles
+# an iteration); with more, they cannot make it the twice slower that SLOWER_THAN_EXPECTED asks (a 3-D stencil's
+# rows of 15.8 vector iterations, twice slower on huge pages than on small ones, for another reason)
+FEW_VECTOR_ITERATIONS = 8
 # a loop measured this much slower than its body's prediction and its roof allow pays for something else (a 3-D
 # stencil of 64-point rows at 60% of its L3 roof: 16.4 cycles where its body needs 4.2 and L3's bandwidth 9.8)
 SLOWER_THAN_EXPECTED = 2.0

@@ -14,11 +14,13 @@ STREAMS_NEAR_ROOF = 0.5
 
 
 def unused_lanes(f: Facts) -> bool:
-    """The loop computes, the core has wider vectors than it uses, no chain is what keeps it scalar, and it is not
-    a stream from L3 or DRAM already near its roof."""
+    """The loop computes (or copies data it computes nothing on, element by element: a 2x upsampling through
+    ``in[j / 2]``), the core has wider vectors than it uses, no chain is what keeps it scalar, and it is not a
+    stream from L3 or DRAM already near its roof."""
     streaming = f.row.get("bound") == "memory" and f.row.get("level") in ("L3", "DRAM") and \
         (f.of_roof or 0) >= STREAMS_NEAR_ROOF
-    return bool(f.loop.get("flops") and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
+    works = f.loop.get("flops") or (f.loop.get("moves_only") and not f.vb)
+    return bool(works and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
 
 
 def explained_elsewhere(f: Facts) -> bool:
