@@ -614,6 +614,19 @@ CASES = {
     "b37_upsample2": (SPEC, "b37_upsample2", "narrow_vectors", None, None),
     "b37_rank_count": (SPEC, "b37_rank_count", "clean", None, None),
     "b37_reflect": (SPEC, "b37_reflect", "clean", None, None),
+    # a thirty-eighth set, each answer written here before its first run (targets/explain/blind38.c)
+    "b38_conv5x5": (SPEC, "b38_conv5x5", "clean", None, None),
+    "b38_minmax": (SPEC, "b38_minmax", "reduction_chain", None, None),
+    "b38_rb_red": (SPEC, "b38_rb_red", "strided", None, None),
+    "b38_median3": (SPEC, "b38_median3", "clean", None, None),
+    "b38_adler32": (SPEC, "b38_adler32", "dependency_chain", None, None),
+    "b38_lif_step": (SPEC, "b38_lif_step", "clean", None, None),
+    "b38_i64_to_f64": (SPEC, "b38_i64_to_f64", "clean", None, None),
+    "b38_rotate90": (SPEC, "b38_rotate90", "strided", None, None),
+    "b38_quat_mul": (SPEC, "b38_quat_mul", "clean", None, None),
+    "b38_knn_dists": (SPEC, "b38_knn_dists", "reduction_chain", None, None),
+    "b38_masked_mean": (SPEC, "b38_masked_mean", "reduction_chain", None, None),
+    "b38_gray_u8": (SPEC, "b38_gray_u8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
