@@ -159,6 +159,14 @@ def test_a_copy_through_an_index_the_counters_make_is_data_moved_not_computed():
     unchanged = {**experiment("restrict", "no difference", 1.0), "speedup_ci95": [0.98, 1.02], "a_time_s": 3e-3,
                  "loop_unchanged": True}
     assert ids(weigh(fs, [unchanged], 3e-3))[0] == "narrow_vectors"
+    # a copy along a walk another finding names is that finding's: a transpose's column walk, a gather's index
+    walk = [{"array": "out", "index": "[j * n + i]", "var": "j", "stride": "n", "sum": False}]
+    assert "narrow_vectors" not in ids(diagnose(code(copy, causes=["aliasing"], pragmas={"column_walks": walk}),
+                                                row(of_roof=0.23, level="L3"), CTX))
+    assert "narrow_vectors" not in ids(diagnose(code({**copy, "indexed_loads": 1}), row(of_roof=0.23), CTX))
+    # a loop that computes, where gcc named aliasing, keeps aliasing alone (restrict its test)
+    computes = {**LOOP_SCALAR_SUM, "accumulators": 0, "longest_chain": 0, "chain_op": ""}
+    assert "narrow_vectors" not in ids(diagnose(code(computes, causes=["aliasing"]), row(of_roof=0.2), CTX))
     # a copy already near its L3 roof is a stream, whatever its width
     assert "narrow_vectors" not in ids(diagnose(code(copy), row(of_roof=0.7, level="L3"), CTX))
     # a gain measured for the finding that goes first stays what was measured

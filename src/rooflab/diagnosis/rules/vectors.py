@@ -13,13 +13,22 @@ from rooflab.i18n import msg
 STREAMS_NEAR_ROOF = 0.5
 
 
+def plain_copy(f: Facts) -> bool:
+    """A scalar loop that moves data without computing on it, along no walk another finding names: no column walk
+    in the source (a transpose: strided access), no index loaded (a gather: indirect access), no stride the
+    compiler names."""
+    loop = f.loop
+    return bool(loop.get("moves_only") and not f.vb and not loop.get("indexed_loads") and not loop.get("gathers")
+                and not (f.code.get("pragmas") or {}).get("column_walks") and "stride" not in f.causes)
+
+
 def unused_lanes(f: Facts) -> bool:
     """The loop computes (or copies data it computes nothing on, element by element: a 2x upsampling through
     ``in[j / 2]``), the core has wider vectors than it uses, no chain is what keeps it scalar, and it is not a
     stream from L3 or DRAM already near its roof."""
     streaming = f.row.get("bound") == "memory" and f.row.get("level") in ("L3", "DRAM") and \
         (f.of_roof or 0) >= STREAMS_NEAR_ROOF
-    works = f.loop.get("flops") or (f.loop.get("moves_only") and not f.vb)
+    works = f.loop.get("flops") or plain_copy(f)
     return bool(works and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
 
 
