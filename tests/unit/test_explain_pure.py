@@ -175,6 +175,19 @@ def test_a_copy_through_an_index_the_counters_make_is_data_moved_not_computed():
     assert (a["id"], n["id"]) == ("aliasing", "narrow_vectors") and a["saving_s"] == pytest.approx(0.5e-3)
 
 
+def test_packed_signed_doubleword_instructions_are_vector_work_not_scalar_doubles():
+    # max(|x[i]|) over ints, vectorized: vpabsd and vpmaxsd end in "sd" as vmovsd does, and are 512 bits wide
+    d = asm.audit_loop(*(lambda i: (i, asm.find_loops(i)[0]))(asm.parse_objdump("""
+    11d0:	vpabsd (%rax),%zmm0
+    11d6:	add    $0x40,%rax
+    11da:	vpmaxsd %zmm0,%zmm1,%zmm1
+    11e0:	cmp    %rcx,%rax
+    11e3:	jne    11d0 <absmax_i32+0x30>
+""")), "x86_64")
+    assert d.vector_bits == 512
+    assert detail(REDUCTION)["vector_bits"] == 0  # vmovsd and vaddsd are one double each
+
+
 def test_an_atomic_update_is_read_from_its_lock_prefix():
     d = detail("""
     50:	mov    (%rdx),%eax

@@ -162,7 +162,10 @@ _X86_NT_STORE = re.compile(r"v?movnt(pd|ps|dq|i|iq)$")
 
 
 def _x86_scalar_move(m: str) -> bool:
-    """A move or conversion of one element (vmovsd, vmovq, vcvtsi2sd...): scalar work in a vector register."""
+    """A move or conversion of one element (vmovsd, vmovq, vcvtsi2sd...): scalar work in a vector register. Not a
+    packed integer instruction whose name ends the same way (vpmaxsd, vpminsd, vpabsd: signed doublewords)."""
+    if m.startswith(("vp", "p")):
+        return False
     return m.endswith(("ss", "sd", "sh")) or m in ("vmovq", "vmovd") or bool(re.match(r"vcvt\w*s[sd]2|vcvtsi2", m))
 
 
