@@ -19,6 +19,7 @@ from rooflab.units import binary_bytes, pct, si
 
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
 FP_LATENCY = 4  # cycles of an FP add or FMA on the cores rooflab knows (3 to 4), when no analyzer says more
+WAITS = 1.5  # a loop measured this many times its in-core prediction or more waits for something besides its ports
 MIN_PARALLEL_S = 20e-6  # a call this long or longer can gain from threads (an OpenMP fork-join costs microseconds)
 # libm functions computed with an instruction (sqrt) or by a vector math library (glibc's libmvec has each of the
 # others since 2.35), and fmod, which neither computes
@@ -246,6 +247,14 @@ class Facts:
         if self.cold_loop:
             return {}
         return self.code.get("prediction") or self.code.get("sibling") or {}
+
+    @property
+    def waits(self) -> float | None:
+        """How many times slower the hot loop was measured than the in-core prediction for its instructions, where
+        that is WAITS or more (the time beyond it is spent waiting: for scattered loads, for lines other cores
+        hold); None otherwise."""
+        pred, cpi = self.prediction.get("cycles_per_iteration"), self.row.get("cycles_per_iteration")
+        return cpi / pred if cpi and pred and cpi >= WAITS * pred else None
 
     @property
     def dependency_bound(self) -> bool:

@@ -48,12 +48,11 @@ def shared_atomics(f: Facts) -> list[dict]:
     sharing costs more than the threads give."""
     ev = [msg("its hot loop makes {n} atomic update(s) of memory per iteration ({what}), in a parallel region: "
               "the threads update the same lines", n=f.loop["atomics"], what="#pragma omp atomic, lock")]
-    pred, cpi = f.prediction.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
-    waits = cpi / pred if cpi and pred and cpi >= 1.5 * pred else None
+    waits = f.waits
     if waits:
         ev.append(msg("measured {m:.1f} cycles per iteration on each thread where {tool} predicts {p:.1f} from the "
-                      "instructions alone: {w:.1f}x, the updates wait for their lines", m=cpi,
-                      tool=f.prediction.get("tool") or "llvm-mca", p=pred, w=waits))
+                      "instructions alone: {w:.1f}x, the updates wait for their lines", m=f.row["cycles_per_iteration"],
+                      tool=f.prediction.get("tool") or "llvm-mca", p=f.prediction["cycles_per_iteration"], w=waits))
     return [finding(
         ID, max(LINE_TRIP, waits or 0), ev,
         msg("each atomic update by one thread takes the line from the other threads' caches: the updates wait for "

@@ -33,15 +33,13 @@ def find(f: Facts) -> list[dict]:
         ev.append(f.traffic_evidence())
     # the time the loop spends beyond what its instructions need (the in-core prediction) is the time its
     # scattered loads wait for memory
-    waits = None
-    pred, cpi = f.prediction, f.row.get("cycles_per_iteration")
-    # atomic updates shared between threads wait for their lines, not for the loads (false_sharing's finding)
-    shared = bool(f.loop.get("atomics") and f.ctx.get("openmp"))
-    if cpi and pred.get("cycles_per_iteration") and cpi >= 1.5 * pred["cycles_per_iteration"] and not shared:
-        waits = cpi / pred["cycles_per_iteration"]
+    # (atomic updates shared between threads wait for their lines, not for the loads: false_sharing's finding)
+    waits = None if f.loop.get("atomics") and f.ctx.get("openmp") else f.waits
+    if waits:
+        pred = f.prediction
         ev.append(msg("measured {m:.1f} cycles per iteration where {tool} predicts {p:.1f} from the instructions "
-                      "alone: {w:.1f}x, the loop waits for its loads", m=cpi, tool=pred.get("tool") or "llvm-mca",
-                      p=pred["cycles_per_iteration"], w=waits))
+                      "alone: {w:.1f}x, the loop waits for its loads", m=f.row["cycles_per_iteration"],
+                      tool=pred.get("tool") or "llvm-mca", p=pred["cycles_per_iteration"], w=waits))
     ev += f.cause_remarks("stride")
     if f.loop.get("indexed_updates") and not n:
         # h[k] += ...: an update through an index (a histogram, a scatter-add) stays scalar whatever the flags
