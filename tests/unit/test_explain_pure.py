@@ -3157,3 +3157,63 @@ def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
     at_model = row(level="DRAM", of_roof=0.7, traffic={"method": "cachegrind", "holding_ratio": 1.0,
                                                       "holding_level": "DRAM", "model_bytes": 16e6})
     assert "strided" not in ids(diagnose(c, at_model, CTX))
+
+
+# ------------------------------------------------------------------------------------------- 4 KiB aliasing
+
+def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_finding_stands_only_on_that_gain():
+    from rooflab.diagnosis.experiments import variant
+    from rooflab.interpret.explain import TENTATIVE_GAIN
+    from rooflab.userkernel.spec import ArrayArg
+
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
+    ctx = {**CTX, "placement": "aligned", "array_args": [("u", False), ("v", True)]}
+    (f,) = [x for x in diagnose(code(loop), row(of_roof=0.3), ctx) if x["id"] == "aliasing_4k"]
+    assert f["tentative"] and f["experiments"] == ["placement"] and f["saving_s"] == 0
+    assert "same offset" in text(f["evidence"][0]) and "stores into v while it loads from u" in text(f["evidence"][1])
+    # staggered arrays: the evidence and the advice say so
+    (g,) = [x for x in diagnose(code(loop), row(of_roof=0.3), {**ctx, "placement": "staggered"})
+            if x["id"] == "aliasing_4k"]
+    assert "1088 bytes apart" in text(g["evidence"][0]) and "start of a page" in text(g["advice"])
+    # one array (its rows keep their distances wherever it lies), at its roof, or a loop that moves no data: none
+    assert "aliasing_4k" not in ids(diagnose(code(loop), row(of_roof=0.3), {**ctx, "array_args": [("v", True)]}))
+    assert "aliasing_4k" not in ids(diagnose(code(loop), row(of_roof=0.85), ctx))
+    assert "aliasing_4k" not in ids(diagnose(code({**loop, "bytes": 0}), row(of_roof=0.3), ctx))
+    # where no other rule speaks, the rules' silence still does, beside the tentative finding
+    found = diagnose(code(loop), row(of_roof=0.3, level="L1"), ctx)
+    assert set(ids(found)) == {"aliasing_4k", "unexplained"}
+    # its experiment measured the gain: it stands, first, and the silence goes
+    out = weigh(found, [{**experiment("placement", "faster", 3.0), "a_time_s": 1e-3}], 1e-3)
+    assert ids(out) == ["aliasing_4k"] and out[0]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 3.0))
+    # under TENTATIVE_GAIN (what two sets of arrays alike can differ by), no difference, or not run: it goes
+    t = {"id": "aliasing_4k", "saving_s": 0.0, "tentative": True}
+    other = {"id": "strided", "saving_s": 5e-4}
+    for exps in ([experiment("placement", "faster", TENTATIVE_GAIN * 0.95)],
+                 [experiment("placement", "no difference", 1.0)], []):
+        assert ids(weigh([dict(t), dict(other)], exps, 1e-3)) == ["strided"]
+    assert ids(weigh([dict(t), dict(other)], [experiment("placement", "faster", 12.0)], 1e-3)) == \
+        ["aliasing_4k", "strided"]
+    # the variant: the other placement, the same build and size
+    spec = _spec_with({"x": ArrayArg(("n",), "float64"), "y": ArrayArg(("n",), "float64", output=True)})
+    assert spec.placement == "aligned"
+    vspec, size, what = variant("placement", spec, {"n": 8}, {})
+    assert vspec.placement == "staggered" and size == {"n": 8} and vspec.flags == spec.flags
+    assert variant("placement", vspec, {"n": 8}, {})[0].placement == "aligned"
+    assert "staggered" in text(what)
+
+
+@pytest.mark.parametrize("placement,offsets", [("aligned", [0, 0, 0]), ("staggered", [0, 1088, 2176])])
+@pytest.mark.parametrize("n", [100, 1 << 16])  # arrays under and over HUGE_FROM
+def test_a_kernels_arrays_start_where_its_placement_says_in_their_pages(placement, offsets, n):
+    import dataclasses
+
+    from rooflab.kernels.user import array_specs
+    from rooflab.userkernel.spec import ArrayArg
+
+    spec = _spec_with({"x": ArrayArg(("n",), "float64"), "z": ArrayArg(("n",), "float64"),
+                       "y": ArrayArg(("n",), "float64", output=True)})
+    specs = array_specs(dataclasses.replace(spec, placement=placement), {"n": n})
+    assert [a.skew for a in specs.values()] == offsets
+    for a, off in zip(specs.values(), offsets):
+        arr, before, after = a.make_guarded()
+        assert arr.ctypes.data % 4096 == off and arr.size == n and (before == before[0]).all()

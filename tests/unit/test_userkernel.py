@@ -135,6 +135,10 @@ def test_good_spec_loads(tmp_path):
     assert k.name == "scale" and k.precision == "fp32" and k.tolerance == 1e-6
     assert k.sizes == [{"n": 16}, {"n": 1000}]
     assert k.work({"n": 1000}) == (1000.0, 8000.0) and k.array_bytes({"n": 1000}) == 8000
+    # its arrays at the start of a page unless the spec staggers them
+    assert k.placement == "aligned" and k.to_dict()["placement"] == "aligned"
+    (s,) = load_spec(write(tmp_path, 'placement = "staggered"\n' + GOOD))
+    assert s.placement == "staggered"
 
 
 @pytest.mark.parametrize("edit,msg", [
@@ -150,6 +154,7 @@ def test_good_spec_loads(tmp_path):
     (lambda s: s.replace('sizes = {n = [16, 1000]}', 'sizes = {n = [100000000000]}'), "sizes: .* GiB"),
     (lambda s: s.replace('y = "a * x"', 'y = "a * w"'), "check.y: unknown name"),
     (lambda s: "colour = 1\n" + s, "unknown field"),
+    (lambda s: 'placement = "apart"\n' + s, "placement: .*'aligned' or 'staggered'"),
     (lambda s: s.replace('flops = "n"\n', ''), "missing field `flops`"),
     (lambda s: s.replace('[args]', '[args]\n= 1'), "not valid TOML"),
 ])

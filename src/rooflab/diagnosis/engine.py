@@ -20,7 +20,7 @@ from rooflab.timing.memory import thp_mode
 from rooflab.toolchain.asm import loop_counts
 from rooflab.toolchain.compiler import CompileError
 from rooflab.units import seconds
-from rooflab.userkernel.spec import KernelSpec, size_for
+from rooflab.userkernel.spec import ArrayArg, KernelSpec, size_for
 
 # per kernel and size: the leading findings' experiments, each once (a CSR product shared unequally between
 # threads had four findings with one each, the schedule's fourth), the kernel's time budget permitting
@@ -127,7 +127,8 @@ def _pages(spec: KernelSpec) -> dict:
     thp = thp_mode()
     why = (msg("huge_pages = false in the spec") if not spec.huge_pages else
            msg("this machine gives no transparent huge pages") if thp == "never" else None)
-    return {"small_pages": why, "thp": thp, "tlb_entries": tlb_entries()}
+    return {"small_pages": why, "thp": thp, "tlb_entries": tlb_entries(), "placement": spec.placement,
+            "array_args": [(k, v.output) for k, v in spec.args.items() if isinstance(v, ArrayArg)]}
 
 
 def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[dict] | None, *,
@@ -220,7 +221,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             if experiments:
                 done: set[str] = set()
                 ectx = {**rctx, "fits": faster_level(row, roofs_one)}
-                for f in row["findings"]:
+                # a tentative finding's experiment is its only evidence: it runs first
+                tentative = {f["id"] for f in row["findings"] if f.get("tentative")}
+                for f in sorted(row["findings"], key=lambda f: not f.get("tentative")):
                     for exp in f["experiments"]:
                         if exp in done or len(done) >= MAX_EXPERIMENTS:
                             continue
@@ -228,9 +231,11 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                         # see AT_MEASURED_SIZE
                         at = size if exp in AT_MEASURED_SIZE else size_at
                         at_s = row["time_s"] if at is size else call_s
+                        # the leading finding's test may run past the budget, not a tentative one's before it
+                        lead = not f.get("tentative") and not any(e["finding"] not in tentative
+                                                                  for e in row["experiments"])
                         n = within_budget(time.monotonic() - started, at_s,
-                                          paired_rounds(at_s, quick) if at is size else rounds, not row["experiments"],
-                                          quick)
+                                          paired_rounds(at_s, quick) if at is size else rounds, lead, quick)
                         if n is None:
                             row["experiments"].append({
                                 "id": exp, "what": msg("experiment {id}", id=exp), "finding": f["id"],
@@ -297,7 +302,7 @@ IN_LEVEL = 1.25  # arrays this many times the faster cache or more are served fr
 # experiments that run at the size measured, not a smaller trial size: how the arrays lie in memory (rows a power of
 # two apart, pages), and blocking, whose gain depends on each operand against each cache (a product at n = 1000 on a
 # 2 MiB L2: blocked 2.4x faster; at the trial size its B fitted L2 and blocking gained nothing, 0.95x)
-AT_MEASURED_SIZE = {"padded", "huge_pages", "smaller", "blocked"}
+AT_MEASURED_SIZE = {"padded", "huge_pages", "smaller", "blocked", "placement"}
 
 
 def trial_size(spec: KernelSpec, size: dict, row: dict, quick: bool) -> tuple[dict, float] | None:

@@ -311,6 +311,13 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
             return None
         return (dataclasses.replace(spec, huge_pages=True), size,
                 msg("its arrays on transparent huge pages (2 MiB) instead of 4 KiB pages"))
+    if exp == "placement":
+        if spec.placement == "staggered":
+            return (dataclasses.replace(spec, placement="aligned"), size,
+                    msg("the same build with its arrays all at the start of a page (placement = \"aligned\")"))
+        return (dataclasses.replace(spec, placement="staggered"), size,
+                msg("the same build with its arrays staggered in their pages, each 1088 bytes (17 lines) further in "
+                    "than the one before (placement = \"staggered\")"))
     if exp == "padded":
         bigger = padded_size(spec, size)
         if bigger is None:
@@ -396,7 +403,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
 
 # experiments whose hypothesis is not about the hot loop's instructions (how threads share the work, where data
 # lies, the FP mode): one that leaves the loop as it was still tests it
-LOOP_BLIND = {"openmp", "serial", "dynamic", "cyclic", "sorted", "unshared", "padded", "ftz", "huge_pages"}
+LOOP_BLIND = {"openmp", "serial", "dynamic", "cyclic", "sorted", "unshared", "padded", "ftz", "huge_pages",
+              "placement"}
 
 # what a hot loop does per iteration, as far as a rebuild can change it
 LOOP_SIGNATURE = ("instructions", "fma", "fp_add", "fp_mul", "vector_bits", "fma_bits", "loads", "stores", "spills",

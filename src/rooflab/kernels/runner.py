@@ -37,7 +37,8 @@ class ArraySpec:
     # expression over ``env`` (the sizes and scalar arguments), ``rng`` (a generator seeded with ``seed``) and ``np``
     fill: str | float = "random"
     seed: int = 0
-    skew: int = 0  # bytes past a 4 KiB boundary: arrays of one kernel get different skews (no 4K aliasing)
+    # bytes past a 4 KiB boundary (arrays of one kernel given different skews do not 4K-alias); None: 64-byte aligned
+    skew: int | None = None
     name: str = field(default="", compare=False)  # the parameter it is passed as (to name an array written outside of)
     huge: bool = True  # large arrays on transparent huge pages where the OS allows; False: 4 KiB pages
     env: tuple = ()  # (name, value) pairs an expression fill may use

@@ -96,9 +96,11 @@ def array_specs(spec: KernelSpec, size: dict, scalars: dict | None = None) -> di
         v = spec.args[p.name]
         if isinstance(v, ArrayArg):
             shape = tuple(int(arith(d, size, f"args.{p.name}.shape")) for d in v.shape)
-            # every array on its own 4 KiB offset (17 lines apart), the same for every kernel of a comparison
-            out[p.name] = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i),
-                                    skew=(1088 * len(out)) % 4096, name=p.name, huge=spec.huge_pages,
+            # staggered: every array on its own offset in its pages (17 lines apart), the same for every kernel of a
+            # comparison; aligned: every array at the start of a page
+            skew = (1088 * len(out)) % 4096 if spec.placement == "staggered" else 0
+            out[p.name] = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i), skew=skew, name=p.name,
+                                    huge=spec.huge_pages,
                                     env=env if isinstance(v.fill, str) and v.fill not in FILLS else (),
                                     nonfinite=v.nonfinite, ordered=v.ordered)
     return out
@@ -120,7 +122,7 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
             val = scalars[p.name]
             args.append(int(val) if SCALARS[p.base] not in ("double", "float") else float(val))
     if spec.prototype.returns != "void":  # where the wrapper leaves the value of the last call
-        ret = ArraySpec((1,), POINTEE_DTYPE.get(spec.prototype.returns, "float64"), "zeros", skew=0, name=RETURN)
+        ret = ArraySpec((1,), POINTEE_DTYPE.get(spec.prototype.returns, "float64"), "zeros", name=RETURN)
         argtypes.append(f"{spec.prototype.returns}*")
         args.append(ret)
         arrays.append((RETURN, ret))

@@ -57,9 +57,9 @@ def thp_mode() -> str | None:
     return m.group(1) if m else None
 
 
-def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int = 0,
+def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, skew: int | None = None,
                   huge: bool = True) -> np.ndarray:
-    """A 1-D array whose data starts ``skew`` bytes after an ``align``-byte boundary.
+    """A 1-D array whose data starts ``skew`` bytes past a 4 KiB boundary (None: at an ``align``-byte boundary).
 
     Large allocations come page-aligned, so arrays used together would sit at the same offset in their pages and
     every load would alias the store of the same element in the other array (4K aliasing), slowing copy and triad
@@ -70,10 +70,10 @@ def aligned_array(n: int, dtype, fill: float | None = None, align: int = 64, ske
     dt = np.dtype(dtype)
     nbytes = n * dt.itemsize
     if nbytes >= HUGE_FROM:
-        a = (_huge_backed(nbytes, skew) if huge else _small_backed(nbytes, skew)).view(dt)
+        a = (_huge_backed(nbytes, skew or 0) if huge else _small_backed(nbytes, skew or 0)).view(dt)
     else:
-        raw = np.empty(nbytes + align + skew + 4096, np.uint8)
-        off = (-raw.ctypes.data) % 4096 + skew if skew else (-raw.ctypes.data) % align
+        raw = np.empty(nbytes + align + (skew or 0) + 4096, np.uint8)
+        off = (-raw.ctypes.data) % 4096 + skew if skew is not None else (-raw.ctypes.data) % align
         a = raw[off:off + nbytes].view(dt)
     if fill is not None:
         a.fill(fill)

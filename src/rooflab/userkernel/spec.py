@@ -54,7 +54,8 @@ class SpecError(RooflabError):
 
 
 KERNEL_KEYS = {"name", "source", "function", "prototype", "flags", "profile", "openmp", "threads", "sizes", "flops",
-               "bytes", "args", "check", "timeout", "min_sample", "samples", "precision", "huge_pages"}
+               "bytes", "args", "check", "timeout", "min_sample", "samples", "precision", "huge_pages",
+               "placement"}
 ARRAY_KEYS = {"shape", "dtype", "fill", "output", "seed"}
 FILLS = ("random", "zeros", "ones", "arange")
 # names that generated code uses: a kernel or parameter of the user's may not take them
@@ -125,6 +126,7 @@ class KernelModel(_Model):
     samples: Annotated[int, Field(ge=1, le=100000)] = 11
     precision: Optional[Literal["fp32", "fp64"]] = None
     huge_pages: StrictBool = True
+    placement: Literal["aligned", "staggered"] = "aligned"
 
 
 class CheckModel(_Model):
@@ -208,6 +210,11 @@ class KernelSpec:
     precision: str = "fp64"
     spec_path: Path | None = None
     huge_pages: bool = True  # arrays of 256 KiB and more on transparent huge pages where the OS allows (as NumPy's)
+    # where its arrays start in their 4 KiB pages: "aligned", all at the start of a page, as a program's arrays
+    # usually lie (posix_memalign(4096) and mmap place them there, malloc large arrays 16 bytes in); "staggered",
+    # 1088 bytes (17 lines) further for each array, as rooflab's bandwidth kernels place theirs so that no load
+    # aliases a store to another array 4 KiB away
+    placement: str = "aligned"
     audit_function: str | None = None  # where the hot loop is, when not in `function` itself (the labs' kernels)
     # its calls run with subnormal numbers flushed to zero (an experiment's build): a result that differs from the
     # check's by no more than the smallest normal number of its type is the flushed value, not a wrong one
@@ -243,7 +250,7 @@ class KernelSpec:
                 "sizes": self.sizes, "flags": self.flags, "profile": self.profile, "openmp": self.openmp,
                 "threads": self.threads, "check": self.check, "tolerance": self.tolerance,
                 "precision": self.precision, "huge_pages": self.huge_pages,
-                "spec": str(self.spec_path) if self.spec_path else None}
+                "placement": self.placement, "spec": str(self.spec_path) if self.spec_path else None}
 
 
 def _sizes(raw, where: str) -> list[dict]:
@@ -415,7 +422,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
                       sizes=sizes, args=args, flags=list(m.flags), profile=m.profile, openmp=openmp,
                       threads=threads or 1, check=check, tolerance=chk.tolerance, timeout=m.timeout,
                       min_sample=m.min_sample, samples=m.samples, precision=m.precision or _precision(args),
-                      spec_path=spec_path, huge_pages=m.huge_pages)
+                      spec_path=spec_path, huge_pages=m.huge_pages, placement=m.placement)
     _validate_expressions(spec, where)
     return spec
 

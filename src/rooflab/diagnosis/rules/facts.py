@@ -32,13 +32,17 @@ REFETCH_BEYOND_STRIDE = 1.5
 
 
 def finding(fid: str, factor: float, evidence: list, hypothesis: dict, advice: dict | None = None,
-            experiments: tuple[str, ...] = (), test: str | None = None, after: tuple[str, ...] = ()) -> dict:
+            experiments: tuple[str, ...] = (), test: str | None = None, after: tuple[str, ...] = (),
+            tentative: bool = False) -> dict:
     out = {"id": fid, "factor": max(1.0, float(factor)), "evidence": evidence, "hypothesis": hypothesis,
            "advice": advice, "experiments": list(experiments)}
     if test:
         out["test"] = test  # the experiment that tests it, where it is not the usual one of its kind
     if after:
         out["after"] = list(after)  # findings whose fix removes this one's cause too: it goes after them
+    if tentative:
+        # its evidence is its experiment alone: run before the others, and dropped unless it measured a gain
+        out["tentative"] = True
     return out
 
 
