@@ -626,6 +626,19 @@ CASES = {
     "b38_quat_mul": (SPEC, "b38_quat_mul", "clean", None, None),
     "b38_knn_dists": (SPEC, "b38_knn_dists", "reduction_chain", None, None),
     "b38_masked_mean": (SPEC, "b38_masked_mean", "reduction_chain", None, None),
+    # a thirty-ninth set, each answer written here before its first run (targets/explain/blind39.c)
+    "b39_drift_x": (SPEC, "b39_drift_x", "strided", None, None),
+    "b39_horner8": (SPEC, "b39_horner8", "clean", None, None),
+    "b39_gamma_lut": (SPEC, "b39_gamma_lut", "indirect", None, None),
+    "b39_running_max": (SPEC, "b39_running_max", "dependency_chain", None, None),
+    "b39_dot_i16": (SPEC, "b39_dot_i16", "clean", None, None),
+    "b39_omp_scale": (SPEC, "b39_omp_scale", "omp_overhead", None, None),
+    "b39_row_norms": (SPEC, "b39_row_norms", "reduction_chain", None, None),
+    "b39_exp_decay": (SPEC, "b39_exp_decay", "calls", None, None),
+    "b39_transpose": (SPEC, "b39_transpose", "strided", None, None),
+    "b39_hist_float": (SPEC, "b39_hist_float", "indirect", None, None),
+    "b39_ring_read": (SPEC, "b39_ring_read", "int_div", None, None),
+    "b39_first_negative": (SPEC, "b39_first_negative", "control_flow", None, None),
     "b38_gray_u8": (SPEC, "b38_gray_u8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
