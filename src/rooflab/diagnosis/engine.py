@@ -236,6 +236,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                                                                   for e in row["experiments"])
                         n = within_budget(time.monotonic() - started, at_s,
                                           paired_rounds(at_s, quick) if at is size else rounds, lead, quick)
+                        if n is not None and f.get("tentative"):
+                            # it stands only on a large gain (TENTATIVE_GAIN), which the fewest rounds show
+                            n = min(n, MIN_ROUNDS)
                         if n is None:
                             row["experiments"].append({
                                 "id": exp, "what": msg("experiment {id}", id=exp), "finding": f["id"],
