@@ -3162,6 +3162,8 @@ def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
 # ------------------------------------------------------------------------------------------- 4 KiB aliasing
 
 def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_finding_stands_only_on_that_gain():
+    """4 KiB aliasing: tested by the arrays parted in their pages, and by other offsets as its control (a walk whose
+    time hangs on the cache sets a small array shares gains from one placement and loses from another)."""
     from rooflab.diagnosis.experiments import variant
     from rooflab.interpret.explain import TENTATIVE_GAIN
     from rooflab.userkernel.spec import ArrayArg
@@ -3169,7 +3171,7 @@ def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_findin
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     ctx = {**CTX, "placement": "aligned", "array_args": [("u", False), ("v", True)]}
     (f,) = [x for x in diagnose(code(loop), row(of_roof=0.3), ctx) if x["id"] == "aliasing_4k"]
-    assert f["tentative"] and f["experiments"] == ["placement"] and f["saving_s"] == 0
+    assert f["tentative"] and f["experiments"] == ["placement", "placement_alt"] and f["saving_s"] == 0
     assert "same offset" in text(f["evidence"][0]) and "stores into v while it loads from u" in text(f["evidence"][1])
     # staggered arrays: the evidence and the advice say so
     (g,) = [x for x in diagnose(code(loop), row(of_roof=0.3), {**ctx, "placement": "staggered"})
@@ -3183,15 +3185,20 @@ def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_findin
     found = diagnose(code(loop), row(of_roof=0.3, level="L1"), ctx)
     assert set(ids(found)) == {"aliasing_4k", "unexplained"}
     # its experiment measured the gain: it stands, first, and the silence goes
-    out = weigh(found, [{**experiment("placement", "faster", 3.0), "a_time_s": 1e-3}], 1e-3)
+    both = [{**experiment("placement", "faster", 3.0), "a_time_s": 1e-3}, experiment("placement_alt", "faster", 2.5)]
+    out = weigh(found, both, 1e-3)
     assert ids(out) == ["aliasing_4k"] and out[0]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 3.0))
     # under TENTATIVE_GAIN (what two sets of arrays alike can differ by), no difference, or not run: it goes
-    t = {"id": "aliasing_4k", "saving_s": 0.0, "tentative": True}
-    other = {"id": "strided", "saving_s": 5e-4}
-    for exps in ([experiment("placement", "faster", TENTATIVE_GAIN * 0.95)],
-                 [experiment("placement", "no difference", 1.0)], []):
+    t = {"id": "aliasing_4k", "saving_s": 0.0, "tentative": True, "experiments": ["placement", "placement_alt"]}
+    other = {"id": "strided", "saving_s": 5e-4, "experiments": []}
+    alt = experiment("placement_alt", "faster", 10.0)
+    # its control gaining too is needed: column sums gained 2.38x from one placement and lost 0.38x from another
+    for exps in ([experiment("placement", "faster", TENTATIVE_GAIN * 0.95), alt],
+                 [experiment("placement", "no difference", 1.0), alt], [], [experiment("placement", "faster", 12.0)],
+                 [experiment("placement", "faster", 12.0), experiment("placement_alt", "slower", 0.4)],
+                 [experiment("placement", "faster", 12.0), experiment("placement_alt", "faster", 1.3)]):
         assert ids(weigh([dict(t), dict(other)], exps, 1e-3)) == ["strided"]
-    assert ids(weigh([dict(t), dict(other)], [experiment("placement", "faster", 12.0)], 1e-3)) == \
+    assert ids(weigh([dict(t), dict(other)], [experiment("placement", "faster", 12.0), alt], 1e-3)) == \
         ["aliasing_4k", "strided"]
     # the variant: the other placement, the same build and size
     spec = _spec_with({"x": ArrayArg(("n",), "float64"), "y": ArrayArg(("n",), "float64", output=True)})
@@ -3199,12 +3206,34 @@ def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_findin
     vspec, size, what = variant("placement", spec, {"n": 8}, {})
     assert vspec.placement == "staggered" and size == {"n": 8} and vspec.flags == spec.flags
     assert variant("placement", vspec, {"n": 8}, {})[0].placement == "aligned"
-    assert "staggered" in text(what)
+    assert "1088 bytes" in text(what)
+    # the control: other offsets apart, from either placement
+    cspec, _, what = variant("placement_alt", spec, {"n": 8}, {})
+    assert (cspec.placement, cspec.stagger) == ("staggered", 576) and "576 bytes" in text(what)
+    assert variant("placement_alt", vspec, {"n": 8}, {})[0].stagger == 576
 
 
-@pytest.mark.parametrize("placement,offsets", [("aligned", [0, 0, 0]), ("staggered", [0, 1088, 2176])])
+def test_a_time_that_swings_with_the_arrays_offsets_is_said_to():
+    from rooflab.i18n import msg
+    from rooflab.interpret.explain import kernel_observations, placement_swing
+
+    swing = [experiment("placement", "faster", 3.95), experiment("placement_alt", "slower", 0.34)]
+    assert placement_swing(swing) == (3.95, 0.34)
+    # both gaining is aliasing (the finding's), one alone or a mild difference is no swing
+    assert placement_swing([experiment("placement", "faster", 12.0), experiment("placement_alt", "faster", 11.0)]) \
+        is None
+    assert placement_swing([experiment("placement", "faster", 3.95)]) is None
+    assert placement_swing([experiment("placement", "faster", 1.3), experiment("placement_alt", "slower", 0.5)]) is None
+    top = {"id": "strided", "hypothesis": msg("a column walk"), "saving_s": 5e-4}
+    kernels = [{"name": "k", "sizes": [{"label": "k n=8", "time_s": 1e-3, "findings": [top], "experiments": swing}]}]
+    assert any("3.95x at one placement, 0.34x at another" in text(o) for o in kernel_observations(kernels))
+
+
+@pytest.mark.parametrize("placement,stagger,offsets", [("aligned", 1088, [0, 0, 0]),
+                                                       ("staggered", 1088, [0, 1088, 2176]),
+                                                       ("staggered", 576, [0, 576, 1152])])
 @pytest.mark.parametrize("n", [100, 1 << 16])  # arrays under and over HUGE_FROM
-def test_a_kernels_arrays_start_where_its_placement_says_in_their_pages(placement, offsets, n):
+def test_a_kernels_arrays_start_where_its_placement_says_in_their_pages(placement, stagger, offsets, n):
     import dataclasses
 
     from rooflab.kernels.user import array_specs
@@ -3212,7 +3241,7 @@ def test_a_kernels_arrays_start_where_its_placement_says_in_their_pages(placemen
 
     spec = _spec_with({"x": ArrayArg(("n",), "float64"), "z": ArrayArg(("n",), "float64"),
                        "y": ArrayArg(("n",), "float64", output=True)})
-    specs = array_specs(dataclasses.replace(spec, placement=placement), {"n": n})
+    specs = array_specs(dataclasses.replace(spec, placement=placement, stagger=stagger), {"n": n})
     assert [a.skew for a in specs.values()] == offsets
     for a, off in zip(specs.values(), offsets):
         arr, before, after = a.make_guarded()

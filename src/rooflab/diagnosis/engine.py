@@ -12,7 +12,7 @@ from rooflab.diagnosis.rules.facts import blas_roof, cold
 from rooflab.diagnosis.sampling import sample_offsets
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
-from rooflab.interpret.explain import diagnose, faster_level, weigh
+from rooflab.interpret.explain import TENTATIVE_GAIN, diagnose, faster_level, weigh
 from rooflab.kernels.user import build_spec, config_for, task
 from rooflab.machine.env import tlb_entries, usable_cpus
 from rooflab.model.reference import roofs_at
@@ -222,10 +222,12 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 done: set[str] = set()
                 ectx = {**rctx, "fits": faster_level(row, roofs_one)}
                 # a tentative finding's experiment is its only evidence: it runs first
+                # (they take the fewest rounds, and are not counted among the MAX_EXPERIMENTS)
                 tentative = {f["id"] for f in row["findings"] if f.get("tentative")}
+                probes = {x for f in row["findings"] if f.get("tentative") for x in f["experiments"]}
                 for f in sorted(row["findings"], key=lambda f: not f.get("tentative")):
                     for exp in f["experiments"]:
-                        if exp in done or len(done) >= MAX_EXPERIMENTS:
+                        if exp in done or (not f.get("tentative") and len(done - probes) >= MAX_EXPERIMENTS):
                             continue
                         done.add(exp)
                         # see AT_MEASURED_SIZE
@@ -254,6 +256,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                         if r is not None:
                             r["finding"] = f["id"]
                             row["experiments"].append(r)
+                        if f.get("tentative") and not (r and r.get("verdict") == "faster"
+                                                       and r["speedup"] >= TENTATIVE_GAIN):
+                            break  # its test did not gain enough: its control cannot make it stand
                 row["findings"] = weigh(row["findings"], row["experiments"], row["time_s"])
         row.pop("timing", None)
         entry["sizes"].append(row)

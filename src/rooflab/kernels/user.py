@@ -98,7 +98,7 @@ def array_specs(spec: KernelSpec, size: dict, scalars: dict | None = None) -> di
             shape = tuple(int(arith(d, size, f"args.{p.name}.shape")) for d in v.shape)
             # staggered: every array on its own offset in its pages (17 lines apart), the same for every kernel of a
             # comparison; aligned: every array at the start of a page
-            skew = (1088 * len(out)) % 4096 if spec.placement == "staggered" else 0
+            skew = (spec.stagger * len(out)) % 4096 if spec.placement == "staggered" else 0
             out[p.name] = ArraySpec(shape, v.dtype, v.fill, seed=v.seed or (1000 + i), skew=skew, name=p.name,
                                     huge=spec.huge_pages,
                                     env=env if isinstance(v.fill, str) and v.fill not in FILLS else (),

@@ -215,6 +215,7 @@ class KernelSpec:
     # 1088 bytes (17 lines) further for each array, as rooflab's bandwidth kernels place theirs so that no load
     # aliases a store to another array 4 KiB away
     placement: str = "aligned"
+    stagger: int = 1088  # bytes each array lies further into its pages than the one before, when staggered
     audit_function: str | None = None  # where the hot loop is, when not in `function` itself (the labs' kernels)
     # its calls run with subnormal numbers flushed to zero (an experiment's build): a result that differs from the
     # check's by no more than the smallest normal number of its type is the flushed value, not a wrong one
