@@ -3,8 +3,8 @@ array, is held back until the store's whole address is known, as if it depended 
 offset in their pages (as posix_memalign(4096) and mmap place them, and malloc large arrays within 16 bytes) put a
 stencil's loads of one array right behind its stores into the other; other offsets put other loads there. Nothing in
 the code alone says which offsets a loop's walk trips on, so the finding stands only where its experiment, the same
-build with its arrays placed otherwise, measured the gain, and its control, the arrays parted by other offsets, measured
-it too: it is ``tentative`` (tested first, dropped unless both gained)."""
+build with its arrays placed otherwise, measured a large gain, and its control, the arrays parted by other offsets,
+gained too: it is ``tentative`` (tested first, dropped otherwise)."""
 
 from __future__ import annotations
 
