@@ -639,6 +639,19 @@ CASES = {
     "b39_hist_float": (SPEC, "b39_hist_float", "indirect", None, None),
     "b39_ring_read": (SPEC, "b39_ring_read", "int_div", None, None),
     "b39_first_negative": (SPEC, "b39_first_negative", "control_flow", None, None),
+    # a fortieth set, each answer written here before its first run (targets/explain/blind40.c)
+    "b40_complex_abs": (SPEC, "b40_complex_abs", "calls", None, None),
+    "b40_rod_sweep_omp": (SPEC, "b40_rod_sweep_omp", "clean", None, None),
+    "b40_sum_every8": (SPEC, "b40_sum_every8", "strided", None, None),
+    "b40_smoothstep": (SPEC, "b40_smoothstep", "conversions", None, None),
+    "b40_sum_sqrt": (SPEC, "b40_sum_sqrt", "calls", None, None),
+    "b40_scale_inplace": (SPEC, "b40_scale_inplace", "clean", None, None),
+    "b40_argmax_abs": (SPEC, "b40_argmax_abs", "control_flow", None, None),
+    "b40_list_sum": (SPEC, "b40_list_sum", "pointer_chase", None, None),
+    "b40_quantise": (SPEC, "b40_quantise", "calls", None, None),
+    "b40_idiv_all": (SPEC, "b40_idiv_all", "int_div", None, None),
+    "b40_prefix_counts": (SPEC, "b40_prefix_counts", "dependency_chain", None, None),
+    "b40_scatter_axpy": (SPEC, "b40_scatter_axpy", "indirect", None, None),
     "b38_gray_u8": (SPEC, "b38_gray_u8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
