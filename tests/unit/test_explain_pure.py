@@ -3147,6 +3147,11 @@ def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
     assert partial_strides("{ for (long i = 0; i < n; i++) { r[i] = z[2*i]; m[i] = z[2*i + 1]; } }") == []
     assert partial_strides("{ for (long i = 0; i < n; i++) y[i] = x[2*i] + x[i]; }") == []
     assert partial_strides("{ for (long i = 0; i < n; i++) y[i] = x[i*4 - 1]; }")[0]["stride"] == 4
+    # a loop that steps by 8 reads x[i] at a stride of 8 elements; unrolled by hand over every element, it does not
+    assert partial_strides("{ for (long i = 0; i < n; i += 8) s += x[i]; }") == \
+        [{"array": "x", "var": "i", "stride": 8, "used": 1, "index": "[i]"}]
+    assert partial_strides("{ for (long i = 0; i < n; i = i + 2) s += x[i]; }")[0]["stride"] == 2
+    assert partial_strides("{ for (long i = 0; i < n; i += 2) { s += x[i]; t += x[i + 1]; } }") == []
     loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512}
     c = code(loop, pragmas={"omp": False, "partial_strides": partial_strides(evens)})
     counted = row(level="DRAM", of_roof=0.7, traffic={"method": "cachegrind", "holding_ratio": 1.5,

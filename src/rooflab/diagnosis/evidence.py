@@ -97,6 +97,16 @@ def nested_loops(body: str) -> bool:
 
 def source_innermost_loops(body: str) -> list[tuple[str, str]]:
     """The innermost for loops of a function body, as (loop variable, loop body text)."""
+    return [(var, inner) for var, inner, _ in _innermost_loops(body)]
+
+
+# a loop head's step by a constant: `i += 8`, `i = i + 8`
+_STEP = re.compile(r";\s*([A-Za-z_]\w*)\s*(?:\+=\s*(\d+)|=\s*\1\s*\+\s*(\d+))\s*\)\s*$")
+
+
+def _innermost_loops(body: str) -> list[tuple[str, str, int]]:
+    """The innermost for loops of a function body, as (loop variable, loop body text, the constant its head steps
+    the variable by: 1 where it does not say)."""
     out = []
     for m in _FOR_HEAD.finditer(body):
         head_end = _closing(body, body.index("(", m.start()), "(", ")")
@@ -105,7 +115,9 @@ def source_innermost_loops(body: str) -> list[tuple[str, str]]:
         end = statement_end(body, start)  # a block, or the one statement (an if with its block) it governs
         inner = body[start:end]
         if end > start and not _FOR_HEAD.search(inner):
-            out.append((m.group(1), inner))
+            st = _STEP.search(body[m.start():head_end])
+            step = int(st.group(2) or st.group(3)) if st and st.group(1) == m.group(1) else 1
+            out.append((m.group(1), inner, step))
     return out
 
 
@@ -357,17 +369,20 @@ def partial_strides(body: str) -> list[dict]:
     (``x[2 * i]`` with no ``x[2 * i + 1]``): the rest of each line it brings in goes unused. Interleaved data read
     whole (``z[2 * i]`` and ``z[2 * i + 1]``, a complex array) is not. [{array, var, stride, used, index}]."""
     out: list[dict] = []
-    for var, inner in source_innermost_loops(body):
+    for var, inner, step in _innermost_loops(body):
         v = re.escape(var)
         offsets: dict[tuple[str, int], set[int]] = {}
         plain: set[str] = set()
         first: dict[tuple[str, int], str] = {}
         for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]", inner):
             name, index = m.group(1), " ".join(m.group(2).split())
-            t = re.fullmatch(rf"(?:(\d+)\s*\*\s*{v}|{v}\s*\*\s*(\d+))(?:\s*([+-])\s*(\d+))?", index)
-            if t:
-                k = int(t.group(1) or t.group(2))
-                c = int(t.group(4) or 0) * (-1 if t.group(3) == "-" else 1)
+            # a loop stepping by k reads x[i] at a stride of k elements as x[k * i] would
+            t = re.fullmatch(rf"(?:(\d+)\s*\*\s*{v}|{v}\s*\*\s*(\d+)|(?P<bare>{v}))(?:\s*([+-])\s*(\d+))?", index)
+            if t and t.group("bare") and step == 1:
+                plain.add(name)  # every element, in order
+            elif t:
+                k = step * (1 if t.group("bare") else int(t.group(1) or t.group(2)))
+                c = int(t.group(5) or 0) * (-1 if t.group(4) == "-" else 1)
                 if 2 <= k <= 16:
                     offsets.setdefault((name, k), set()).add(c % k)
                     first.setdefault((name, k), index)
