@@ -3168,7 +3168,7 @@ def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
 
 def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_finding_stands_only_on_that_gain():
     """4 KiB aliasing: tested by the arrays parted in their pages, and by other offsets as its control (a walk whose
-    time hangs on the cache sets a small array shares gains from one placement and loses from another)."""
+    time hangs on the cache sets its arrays share gains from one placement and loses from another)."""
     from rooflab.diagnosis.experiments import variant
     from rooflab.interpret.explain import TENTATIVE_GAIN
     from rooflab.userkernel.spec import ArrayArg
@@ -3197,7 +3197,7 @@ def test_arrays_placed_alike_are_tested_by_placing_them_otherwise_and_the_findin
     t = {"id": "aliasing_4k", "saving_s": 0.0, "tentative": True, "experiments": ["placement", "placement_alt"]}
     other = {"id": "strided", "saving_s": 5e-4, "experiments": []}
     alt = experiment("placement_alt", "faster", 10.0)
-    # its control gaining too is needed: column sums gained 3.95x from one placement and lost 0.34x from another
+    # its control gaining too is needed: a matrix sum walked by columns gained 3.95x from one and lost 0.34x
     for exps in ([experiment("placement", "faster", TENTATIVE_GAIN * 0.95), alt],
                  [experiment("placement", "no difference", 1.0), alt], [], [experiment("placement", "faster", 12.0)],
                  [experiment("placement", "faster", 12.0), experiment("placement_alt", "slower", 0.4)],

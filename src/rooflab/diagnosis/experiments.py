@@ -321,8 +321,8 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                     "further in than the one before", bytes=STAGGER, lines=STAGGER // 64))
     if exp == "placement_alt":
         # its control: other offsets apart. Loads held behind stores 4 KiB away are freed by any offsets that part
-        # the arrays; a walk whose time hangs on which cache sets a small array shares with it gains from one set of
-        # offsets and loses from another (column sums: 0.38x to 2.38x staggered, run after run)
+        # the arrays; a column walk whose time hangs on which cache sets its arrays share gains from one set of offsets
+        # and loses from another (column sums: 0.38x to 2.38x staggered, run after run)
         alt = STAGGER_ALT if spec.placement == "aligned" or spec.stagger != STAGGER_ALT else STAGGER
         return (dataclasses.replace(spec, placement="staggered", stagger=alt), size,
                 msg("the same build with its arrays staggered in their pages, each {bytes} bytes ({lines} lines) "

@@ -141,7 +141,7 @@ def _corroborated(f: dict, ran: dict[str, dict]) -> bool:
     """A tentative finding stands where its test gained TENTATIVE_GAIN or more and each control it names ran and
     gained too, by MATERIAL at least: other offsets free loads held behind stores as well, if not all of them (a
     7-point stencil over planes: 3.06x with its arrays 1088 bytes apart, 1.18x 576 bytes apart), where a walk that
-    shares cache sets with a small array loses from one of them (column sums: 3.95x and 0.34x)."""
+    hangs on the cache sets its arrays share loses from one of them (a matrix sum walked by columns: 3.95x, 0.34x)."""
     return (f.get("confirmed") or {}).get("speedup", 0) >= TENTATIVE_GAIN and all(
         x in ran and ran[x].get("verdict") == "faster" and ran[x]["speedup"] >= 1 + MATERIAL
         for x in f["experiments"] if x != (f.get("confirmed") or {}).get("experiment"))
@@ -337,8 +337,8 @@ def kernel_observations(kernels: list[dict]) -> list[dict]:
 
 def placement_swing(experiments: list[dict]) -> tuple[float, float] | None:
     """(fastest, slowest) speed-up of the placement test and its control where they part by TENTATIVE_GAIN or more
-    each way from one another: the arrays' offsets matter, but not as aliasing does (a column sum over rows: 3.95x
-    with the arrays 1088 bytes apart, 0.34x with them 576 bytes apart)."""
+    each way from one another: the arrays' offsets matter, but not as aliasing does (a matrix sum walked by columns:
+    3.95x with the arrays 1088 bytes apart, 0.34x with them 576 bytes apart)."""
     got = [e["speedup"] for e in experiments if e.get("id") in ("placement", "placement_alt") and not e.get("error")
            and e.get("verdict") in ("faster", "slower") and e.get("speedup")]
     if len(got) < 2:
