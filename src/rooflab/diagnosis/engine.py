@@ -223,7 +223,6 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 ectx = {**rctx, "fits": faster_level(row, roofs_one)}
                 # a tentative finding's experiment is its only evidence: it runs first
                 # (they take the fewest rounds, and are not counted among the MAX_EXPERIMENTS)
-                tentative = {f["id"] for f in row["findings"] if f.get("tentative")}
                 probes = {x for f in row["findings"] if f.get("tentative") for x in f["experiments"]}
                 for f in sorted(row["findings"], key=lambda f: not f.get("tentative")):
                     for exp in f["experiments"]:
@@ -234,8 +233,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                         at = size if exp in AT_MEASURED_SIZE else size_at
                         at_s = row["time_s"] if at is size else call_s
                         # the leading finding's test may run past the budget, not a tentative one's before it
-                        lead = not f.get("tentative") and not any(e["finding"] not in tentative
-                                                                  for e in row["experiments"])
+                        lead = not f.get("tentative") and all(e["id"] in probes for e in row["experiments"])
                         n = within_budget(time.monotonic() - started, at_s,
                                           paired_rounds(at_s, quick) if at is size else rounds, lead, quick)
                         if n is not None and f.get("tentative"):

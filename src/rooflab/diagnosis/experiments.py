@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from rooflab.diagnosis.interchange import interchanged
-from rooflab.diagnosis.rules.aliasing_4k import STAGGER, STAGGER_ALT
+from rooflab.diagnosis.rules.aliasing_4k import STAGGER_ALT
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
 from rooflab.kernels.labkernels import stream_reference
@@ -29,7 +29,7 @@ from rooflab.toolchain.compiler import CompileError, private_dir
 from rooflab.toolchain.remarks import function_lines
 from rooflab.userkernel.expr import ExprError, arith
 from rooflab.userkernel.proto import prototype_from_source
-from rooflab.userkernel.spec import ArrayArg, KernelSpec
+from rooflab.userkernel.spec import STAGGER, ArrayArg, KernelSpec
 
 THRESHOLD = 0.02  # a relative change under this is no difference (as compare's default)
 
@@ -312,21 +312,17 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
             return None
         return (dataclasses.replace(spec, huge_pages=True), size,
                 msg("its arrays on transparent huge pages (2 MiB) instead of 4 KiB pages"))
-    if exp == "placement":
-        if spec.placement == "staggered":
+    if exp in ("placement", "placement_alt"):
+        if exp == "placement" and spec.placement == "staggered":
             return (dataclasses.replace(spec, placement="aligned"), size,
                     msg("the same build with its arrays all at the start of a page (placement = \"aligned\")"))
-        return (dataclasses.replace(spec, placement="staggered", stagger=STAGGER), size,
+        # the control (placement_alt): other offsets apart. Loads held behind stores 4 KiB away are freed by any
+        # offsets that part the arrays; a column walk whose time hangs on which cache sets its arrays share gains
+        # from one set of offsets and loses from another (column sums: 0.38x to 2.38x staggered, run after run)
+        gap = STAGGER if exp == "placement" else STAGGER_ALT
+        return (dataclasses.replace(spec, placement="staggered", stagger=gap), size,
                 msg("the same build with its arrays staggered in their pages, each {bytes} bytes ({lines} lines) "
-                    "further in than the one before", bytes=STAGGER, lines=STAGGER // 64))
-    if exp == "placement_alt":
-        # its control: other offsets apart. Loads held behind stores 4 KiB away are freed by any offsets that part
-        # the arrays; a column walk whose time hangs on which cache sets its arrays share gains from one set of offsets
-        # and loses from another (column sums: 0.38x to 2.38x staggered, run after run)
-        alt = STAGGER_ALT if spec.placement == "aligned" or spec.stagger != STAGGER_ALT else STAGGER
-        return (dataclasses.replace(spec, placement="staggered", stagger=alt), size,
-                msg("the same build with its arrays staggered in their pages, each {bytes} bytes ({lines} lines) "
-                    "further in than the one before", bytes=alt, lines=alt // 64))
+                    "further in than the one before", bytes=gap, lines=gap // 64))
     if exp == "padded":
         bigger = padded_size(spec, size)
         if bigger is None:

@@ -61,6 +61,7 @@ FILLS = ("random", "zeros", "ones", "arange")
 # names that generated code uses: a kernel or parameter of the user's may not take them
 RESERVED_PREFIX = "rooflab_"
 MAX_SIZE = 1e15
+STAGGER = 1088  # bytes each array lies further into its pages than the one before, when staggered (17 lines)
 C_IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
@@ -215,7 +216,7 @@ class KernelSpec:
     # 1088 bytes (17 lines) further for each array, as rooflab's bandwidth kernels place theirs so that no load
     # aliases a store to another array 4 KiB away
     placement: str = "aligned"
-    stagger: int = 1088  # bytes each array lies further into its pages than the one before, when staggered
+    stagger: int = STAGGER  # an experiment's other offsets (explain's control of 4 KiB aliasing)
     audit_function: str | None = None  # where the hot loop is, when not in `function` itself (the labs' kernels)
     # its calls run with subnormal numbers flushed to zero (an experiment's build): a result that differs from the
     # check's by no more than the smallest normal number of its type is the flushed value, not a wrong one

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from rooflab.diagnosis.rules.facts import AT_ROOF, Facts, finding
 from rooflab.i18n import join, msg
+from rooflab.userkernel.spec import STAGGER
 
 ID = "aliasing_4k"
 TEST = "placement"
-STAGGER = 1088  # bytes further into its pages for each array of a kernel under the staggered placement (17 lines)
-STAGGER_ALT = 576  # the control's (9 lines): the gain must hold at other offsets too
+STAGGER_ALT = 576  # the control's offsets (9 lines), beside the staggered placement's: the gain must hold there too
 
 
 def WORD():
