@@ -217,9 +217,11 @@ def test_a_python_timed_call_logs_the_share_of_its_wall_time_it_ran():
     fn = python_timed_running(spin, threads=1)
     assert fn(3) > 0.005 and fn(0) >= 0 and len(fn.log) == 1  # a call with no repetitions logs nothing
     assert 0.0 <= fn.log[0] <= 1.0
-    sleepy = python_timed_running(lambda: time.sleep(0.003), threads=1)
+    # asleep, not running: the CPU time covers little of the wall time. This thread's CPU time: the process's also
+    # counts threads a library started at import (OpenBLAS's spin for a while after numpy loads)
+    sleepy = python_timed_running(lambda: time.sleep(0.003), threads=1, cpu_clock=time.thread_time)
     sleepy(2)
-    assert sleepy.log[0] < 0.5  # asleep, not running: the process's CPU time covers little of the wall time
+    assert sleepy.log[0] < 0.5
 
 
 def test_the_running_share_of_a_python_call_comes_from_its_two_clocks():
@@ -237,3 +239,20 @@ def test_the_running_share_of_a_python_call_comes_from_its_two_clocks():
     two = python_timed_running(call, threads=2, clock=wall, cpu_clock=cpu.now)
     two(1)
     assert two.log == [pytest.approx(0.3)]
+
+
+def test_a_long_checked_call_makes_one_repetition_a_sample_without_calibrating():
+    from rooflab.kernels.runner import LONG_CALL_S, _reps
+
+    clk = FakeClock()
+    cfg = HarnessConfig(min_sample_s=0.02)
+    slow = FakeKernel(clk, 0.4)
+    assert _reps(slow, 0.4, cfg) == 1
+    assert slow.calls == []  # no call spent on calibration
+    # a checked call just short of the bound, or of five sample targets, is calibrated as before
+    fast = FakeKernel(clk, 1e-3)
+    assert _reps(fast, LONG_CALL_S * 0.99, cfg) == 24
+    assert fast.calls[0] == 1 and len(fast.calls) >= 3
+    long_target = HarnessConfig(min_sample_s=0.05)
+    mid = FakeKernel(clk, 0.2)
+    assert _reps(mid, 0.2, long_target) == 1 and len(mid.calls) == 3  # 0.2 s is under 5 targets of 0.05 s

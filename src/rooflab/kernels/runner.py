@@ -305,12 +305,12 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
 
 def _prepare(k: CKernel):
     """Load, allocate and check a kernel once; returns (timed function, rel. error, the arrays it uses, which the
-    caller keeps alive while timing, and their guards). A kernel that writes outside an array is reported as such,
-    checked or not."""
+    caller keeps alive while timing, and their guards, the checked call's seconds). A kernel that writes outside an
+    array is reported as such, checked or not."""
     guards: list = []
     timed, arrays = _bind(k, guards=guards)
     rel_error = None
-    timed(1)
+    first_s = timed(1)
     check_guards(k.name, guards)
     if k.verify is not None:
         # the reference on one BLAS thread: a threaded BLAS keeps its threads spinning for a while after a call,
@@ -320,7 +320,21 @@ def _prepare(k: CKernel):
             rel_error = float(k.verify(arrays))
         if not math.isfinite(rel_error) or rel_error > k.tolerance:
             raise WrongResult(k.name, rel_error, k.tolerance)
-    return timed, rel_error, (arrays, guards)
+    return timed, rel_error, (arrays, guards), first_s
+
+
+# a checked call this long (and this many sample targets) makes one repetition a sample: calibrating would spend three
+# more calls to find it (a 0.4 s call: 1.2 s an alternative, each experiment of a slow kernel). The checked call ran
+# on data just written, cold in the caches, which costs a call milliseconds at most
+LONG_CALL_S = 0.1
+LONG_CALL_TARGETS = 5
+
+
+def _reps(timed: Callable[[int], float], first_s: float, config: HarnessConfig) -> int:
+    """Repetitions per sample of a kernel whose checked call took ``first_s``: one for a long call, else calibrated."""
+    if first_s >= max(LONG_CALL_S, LONG_CALL_TARGETS * config.min_sample_s):
+        return 1
+    return calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
 
 
 def _empty_overhead(k: CKernel) -> tuple[float, float]:
@@ -339,9 +353,9 @@ def _empty_overhead(k: CKernel) -> tuple[float, float]:
 
 def run_c_kernel(k: CKernel, config: HarnessConfig, reps: int | None = None) -> dict:
     """Runs in the worker: allocate, check once, calibrate, sample; returns the timing and the error."""
-    timed, rel_error, (_arrays, guards) = _prepare(k)
+    timed, rel_error, (_arrays, guards), first_s = _prepare(k)
     if reps is None:
-        reps = calibrate(timed, config.min_sample_s, max_reps=config.max_reps)
+        reps = _reps(timed, first_s, config)
     per_call, per_rep = _empty_overhead(k)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     t = run_samples(timed, config, overhead_per_call=per_call, overhead_per_rep=per_rep, reps=reps, name=k.name)
@@ -413,8 +427,8 @@ def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int
     """Runs in the worker: check both, then time them in interleaved rounds (A B, B A, ...). With ``same_output`` (a
     tolerance), B is a rewrite of A that must leave the same arrays after the same call on the same inputs (a loop
     nest reordered): one that does not is wrong, whatever its own check says."""
-    ta, ea, (shared, guards_a) = _prepare(a)
-    tb, eb, (own_b, guards_b) = _prepare(b)
+    ta, ea, (shared, guards_a), first_a = _prepare(a)
+    tb, eb, (own_b, guards_b), first_b = _prepare(b)
     if same_output is not None:
         diff = outputs_differ(shared, own_b)
         if not diff <= same_output:
@@ -424,7 +438,8 @@ def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int
         # the same inputs: time B on A's very arrays, so that neither gets the better memory placement
         tb, _ = _bind(b, shared)
         guards_b = guards_a
-    res = run_interleaved({"A": ta, "B": tb}, config, rounds=rounds)
+    res = run_interleaved({"A": ta, "B": tb}, config, rounds=rounds,
+                          reps={"A": _reps(ta, first_a, config), "B": _reps(tb, first_b, config)})
     check_guards(a.name, guards_a)
     check_guards(b.name, guards_b)
     return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
@@ -433,11 +448,13 @@ def compare_c_kernels(a: CKernel, b: CKernel, config: HarnessConfig, rounds: int
 def compare_with_blas(a: CKernel, n: int, dtype: str, threads: int, config: HarnessConfig, rounds: int) -> dict:
     """Runs in the worker: check the kernel, then time it in interleaved rounds against this machine's BLAS GEMM on
     n x n matrices of ``dtype`` on ``threads`` BLAS threads (itself checked on its first rows)."""
-    ta, ea, (_arrays, guards) = _prepare(a)
+    ta, ea, (_arrays, guards), first_a = _prepare(a)
     with threadpool_limits(limits=threads, user_api="blas"):
         call, _, eb = checked_blas_gemm(n, dtype)
-        res = run_interleaved({"A": ta, "B": python_timed(call)}, config, rounds=rounds,
-                              overheads={"B": python_overhead()})
+        gemm = python_timed(call)
+        res = run_interleaved({"A": ta, "B": gemm}, config, rounds=rounds, overheads={"B": python_overhead()},
+                              reps={"A": _reps(ta, first_a, config),
+                                    "B": calibrate(gemm, config.min_sample_s, max_reps=config.max_reps)})
     check_guards(a.name, guards)
     return {"A": res["A"].to_dict(), "B": res["B"].to_dict(), "rel_error": [ea, eb]}
 
@@ -449,7 +466,7 @@ def interleave_c_kernels(kernels: dict[str, CKernel], config: HarnessConfig, rou
     checked each one in a worker of its own already: one that crashes is left out before it gets here."""
     prepared, first = {}, None
     for label, k in kernels.items():
-        timed, rel_error, (arrays, guards) = _prepare(k)
+        timed, rel_error, (arrays, guards), _first = _prepare(k)
         specs = [x for x in k.args if isinstance(x, ArraySpec)]
         if first is None:
             first = (specs, arrays, guards)
