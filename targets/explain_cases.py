@@ -653,6 +653,18 @@ CASES = {
     "b40_prefix_counts": (SPEC, "b40_prefix_counts", "dependency_chain", None, None),
     "b40_scatter_axpy": (SPEC, "b40_scatter_axpy", "indirect", None, None),
     "b38_gray_u8": (SPEC, "b38_gray_u8", "clean", None, None),
+    "b41_matvec_rows": (SPEC, "b41_matvec_rows", "reduction_chain", None, None),
+    "b41_divisor_counts": (SPEC, "b41_divisor_counts", "int_div", None, None),
+    "b41_hist16": (SPEC, "b41_hist16", "indirect", None, None),
+    "b41_gs_sweep": (SPEC, "b41_gs_sweep", "dependency_chain", None, None),
+    "b41_pow15": (SPEC, "b41_pow15", "calls", None, None),
+    "b41_matvec_cols": (SPEC, "b41_matvec_cols", "strided", None, None),
+    "b41_saxpy_omp": (SPEC, "b41_saxpy_omp", "clean", None, None),
+    "b41_dot_f32_f64": (SPEC, "b41_dot_f32_f64", "reduction_chain", None, None),
+    "b41_popcount_sum": (SPEC, "b41_popcount_sum", "clean", None, None),
+    "b41_interp_table": (SPEC, "b41_interp_table", "indirect", None, None),
+    "b41_div7": (SPEC, "b41_div7", "clean", None, None),
+    "b41_matmul_ijk": (SPEC, "b41_matmul_ijk", "strided", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
