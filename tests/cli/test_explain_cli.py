@@ -166,6 +166,7 @@ def test_a_compute_bound_kernel_is_alternated_with_blas_gemm(monkeypatch):
     from rooflab.kernels.user import build_spec, specs_named
     from rooflab.machine import describe
     from rooflab.session import Session
+    from rooflab.userkernel.spec import ArrayArg
 
     monkeypatch.setattr(Session, "others_for", lambda self, a, b, shared: 0.0)  # (its own test below)
     spec = specs_named(SPEC)[0]
@@ -181,6 +182,10 @@ def test_a_compute_bound_kernel_is_alternated_with_blas_gemm(monkeypatch):
 
     with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
         assert blas_reference_run(s, dataclasses.replace(spec, precision="int32"), None, {"n": 4096}, rounds=5) is None
+        # nor for a kernel of integer arrays only, whatever precision it defaults to
+        ints = {k: dataclasses.replace(a, dtype="int32") if isinstance(a, ArrayArg) else a for k, a in spec.args.items()}
+        assert spec.floating and not dataclasses.replace(spec, args=ints).floating
+        assert blas_reference_run(s, dataclasses.replace(spec, args=ints), None, {"n": 4096}, rounds=5) is None
 
 
 def test_a_wrong_kernel_is_never_compared_with_blas(tmp_path):

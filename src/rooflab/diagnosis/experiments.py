@@ -633,10 +633,11 @@ def blas_reference_run(session, spec: KernelSpec, lib, size: dict, rounds: int,
     """A compute-bound kernel alternated round by round with this machine's BLAS GEMM in its precision on as many
     threads as the kernel keeps busy (``threads``; the spec's by default): its FLOP rate as a share of what the best real code reaches at the same moment. On a shared host the
     second CPU comes and goes; a stored GEMM rate or peak cannot say what the threads get now, the alternation
-    can. None for a precision without a BLAS GEMM."""
+    can. None for a precision without a BLAS GEMM, and for a kernel of integer arrays only (its operations are no
+    floating-point GEMM's: a ratio to one would say nothing)."""
     threads = threads or spec.threads
     dtype = {"fp32": "float32", "fp64": "float64"}.get(spec.precision)
-    if dtype is None or not spec.work(size)[0]:
+    if dtype is None or not spec.work(size)[0] or not spec.floating:
         return None
     n = blas_reference_n(spec, size)
     label = " ".join(f"{k}={v}" for k, v in size.items())

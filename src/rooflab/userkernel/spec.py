@@ -241,6 +241,12 @@ class KernelSpec:
     def array_bytes(self, size: dict) -> int:
         return sum(self.arrays_bytes(size).values())
 
+    @property
+    def floating(self) -> bool:
+        """Whether any of its arrays holds floating-point (or complex) numbers: an integer kernel's work is no
+        floating-point GEMM's kind."""
+        return any(isinstance(a, ArrayArg) and np.dtype(a.dtype).kind in "fc" for a in self.args.values())
+
     def work(self, size: dict) -> tuple[float, float]:
         env = self.scalars(size)
         return (float(arith(self.flops, env, f"{self.name}: flops")),
