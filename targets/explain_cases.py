@@ -665,6 +665,18 @@ CASES = {
     "b41_interp_table": (SPEC, "b41_interp_table", "indirect", None, None),
     "b41_div7": (SPEC, "b41_div7", "clean", None, None),
     "b41_matmul_ijk": (SPEC, "b41_matmul_ijk", "strided", None, None),
+    "b42_count_above": (SPEC, "b42_count_above", "false_sharing", None, None),
+    "b42_tri_scale_omp": (SPEC, "b42_tri_scale_omp", "imbalance", None, None),
+    "b42_scale_tiny": (SPEC, "b42_scale_tiny", "denormals", None, None),
+    "b42_batched_dots": (SPEC, "b42_batched_dots", "short_trips", None, None),
+    "b42_matmul_ikj": (SPEC, "b42_matmul_ikj", "reuse", None, None),
+    "b42_update3": (SPEC, "b42_update3", "aliasing", None, None),
+    "b42_real_parts": (SPEC, "b42_real_parts", "clean", None, None),
+    "b42_relax_steps": (SPEC, "b42_relax_steps", "omp_overhead", None, None),
+    "b42_scale_column": (SPEC, "b42_scale_column", "strided", None, None),
+    "b42_find_zero": (SPEC, "b42_find_zero", "control_flow", None, None),
+    "b42_halve_i16": (SPEC, "b42_halve_i16", "conversions", None, None),
+    "b42_fir64": (SPEC, "b42_fir64", "reduction_chain", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
