@@ -3254,3 +3254,69 @@ def test_a_kernels_arrays_start_where_its_placement_says_in_their_pages(placemen
     for a, off in zip(specs.values(), offsets):
         arr, before, after = a.make_guarded()
         assert arr.ctypes.data % 4096 == off and arr.size == n and (before == before[0]).all()
+
+
+def _fold_left_body(taps: int) -> str:
+    """A 64-tap filter's hot loop as gcc builds it without -ffast-math: the products in vectors, then added one lane
+    at a time in order, starting afresh each iteration from a zero kept in xmm1."""
+    lines, a = [], 0x1000
+    lines.append(f"    {a:x}:\tvmovups (%rsi,%rax,4),%zmm6")
+    a += 8
+    lines.append(f"    {a:x}:\tvmulps (%rdx),%zmm6,%zmm2")
+    a += 8
+    lines.append(f"    {a:x}:\tvaddss %xmm1,%xmm2,%xmm0")
+    for k in range(taps - 1):
+        a += 4
+        lines.append(f"    {a:x}:\tvshufps $0x55,%xmm2,%xmm2,%xmm{3 + k % 3}")
+        a += 4
+        lines.append(f"    {a:x}:\tvaddss %xmm{3 + k % 3},%xmm0,%xmm0")
+    a += 4
+    lines.append(f"    {a:x}:\tvmovss %xmm0,(%rcx,%rax,4)")
+    a += 4
+    lines.append(f"    {a:x}:\tadd    $0x1,%rax")
+    a += 4
+    lines.append(f"    {a:x}:\tcmp    %rax,%rdi")
+    a += 4
+    lines.append(f"    {a:x}:\tjne    1000 <fir+0x10>")
+    return "\n".join(lines) + "\n"
+
+
+# a vectorized 5-point sum: each lane its own output, the adds vector ones
+STENCIL_SUM = """
+    1000:	vmovupd (%rsi,%rax,8),%zmm0
+    1006:	vaddpd 0x8(%rsi,%rax,8),%zmm0,%zmm0
+    100c:	vaddpd 0x10(%rsi,%rax,8),%zmm0,%zmm0
+    1012:	vaddpd 0x18(%rsi,%rax,8),%zmm0,%zmm0
+    1018:	vaddpd 0x20(%rsi,%rax,8),%zmm0,%zmm0
+    101e:	vaddpd 0x28(%rsi,%rax,8),%zmm0,%zmm0
+    1024:	vaddpd 0x30(%rsi,%rax,8),%zmm0,%zmm0
+    102a:	vaddpd 0x38(%rsi,%rax,8),%zmm0,%zmm0
+    1030:	vaddpd 0x40(%rsi,%rax,8),%zmm0,%zmm0
+    1036:	vmovupd %zmm0,(%rdi,%rax,8)
+    103c:	add    $0x8,%rax
+    1040:	cmp    %rax,%rcx
+    1043:	jne    1000 <st+0x10>
+"""
+
+
+def test_a_sum_unrolled_and_added_lane_by_lane_in_each_iteration_is_an_in_order_reduction():
+    d = detail(_fold_left_body(64))
+    # nothing is carried from one iteration to the next, but 64 scalar adds wait one for another within each
+    assert d["longest_chain"] == 0 and d["inner_chain"] == 64 and d["vector_bits"] == 512
+    assert detail(STENCIL_SUM)["inner_chain"] == 0  # vector adds: each lane its own output
+    loop = {k: d[k] for k in ("vector_bits", "scalar_fp", "vector_fp", "accumulators", "longest_chain", "chain_op",
+                              "inner_chain", "element_bits")}
+    pred = {"tool": "llvm-mca", "model": "sapphirerapids", "cycles_per_iteration": 106.3, "block_rthroughput": 60.0,
+            "dependency_share": 0.82}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.02, cycles_per_iteration=92.6), CTX)
+    f = next(x for x in fs if x["id"] == "reduction_chain")
+    assert fs[0]["id"] == "reduction_chain" and f["experiments"] == ["fast_math"]
+    assert "64 values one after another" in " ".join(text(e) for e in f["evidence"])
+    assert "narrow_vectors" not in ids(fs)  # the chain, not the vectors, keeps the sum slow
+    # a short one (4 adds: a horizontal sum after a vector loop) is no finding, nor a chain in scalar code
+    short = detail(_fold_left_body(4))
+    assert short["inner_chain"] == 4
+    fs = diagnose(code({**loop, "inner_chain": 4}, prediction=pred), row(of_roof=0.02, cycles_per_iteration=92.6), CTX)
+    assert "reduction_chain" not in ids(fs)
+    fs = diagnose(code({**loop, "vector_bits": 0}, prediction=pred), row(of_roof=0.02, cycles_per_iteration=92.6), CTX)
+    assert "reduction_chain" not in ids(fs)

@@ -357,6 +357,7 @@ class LoopDetail:
     element_bits: int = 0  # the FP element size the loop works on (64: double, 32: float)
     spills: int = 0
     chain_op: str = ""  # what extends the longest chain: "add" (a sum), "fma" (a recurrence), "add+fma"
+    inner_chain: int = 0  # the most dependent scalar adds one after another within an iteration, carried or not
     stored_chain: bool = False  # the longest chain's register is stored every iteration: a scan (prefix sum)
     int_div: int = 0  # integer divisions (and modulos) per iteration
     conversions: int = 0  # conversions between float and double per iteration (a double constant in a float loop)
@@ -387,6 +388,7 @@ class LoopDetail:
                 "masked": self.masked, "calls": list(self.calls), "accumulators": len(self.chains),
                 "longest_chain": self.longest_chain, "flops": self.flops, "bytes": self.bytes,
                 "element_bits": self.element_bits, "spills": self.spills, "chain_op": self.chain_op,
+                "inner_chain": self.inner_chain,
                 "stored_chain": self.stored_chain, "int_div": self.int_div, "conversions": self.conversions,
                 "branches": self.branches, "memory_chains": self.memory_chains,
                 "pointer_chains": self.pointer_chains, "indexed_loads": self.indexed_loads,
@@ -427,7 +429,8 @@ def _x86_operand_regs(ops: str) -> list[int]:
     return [int(m.group(2)) if (m := None if "(" in p else _X86_VREG.search(p)) else -1 for p in parts]
 
 
-def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool = False) -> None:
+def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool = False,
+                 scalar: bool = False) -> None:
     """Follow accumulators: an add or FMA whose destination it also reads (an FMA always reads it) extends the
     chain of that register when the register's value comes from the previous iteration or from the chain itself;
     any other write makes the register a value of this iteration. ``accumulates``: an FMA whose destination is
@@ -436,6 +439,14 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool 
     (``p *= x[i]``: vmulsd (%rsi),%xmm0,%xmm0)."""
     if dst < 0:
         return
+    # the longest run of dependent scalar adds ending in each register within the iteration, carried or not: a sum
+    # the compiler unrolled and keeps in order, element by element (a 64-tap filter's inner loop: its products
+    # computed in vectors, then added one lane at a time, 64 vaddss one after another)
+    depth = d.setdefault("depth", {})
+    if scalar and (cls == "add" or (cls == "fma" and accumulates)):
+        depth[dst] = max((depth.get(r, 0) for r in srcs | {dst} if r >= 0), default=0) + 1
+    else:
+        depth[dst] = 0
     if cls in ("fma", "add", "max", "mul") and (cls == "fma" or dst in srcs) and \
             (dst in d["chains"] or dst not in d["written"]):
         d["chains"][dst] = d["chains"].get(dst, 0) + 1
@@ -496,12 +507,13 @@ def _detail_x86(body: list[Insn]) -> dict:
             d["element_bits"] = max(d["element_bits"], elem)
             operands = _x86_operand_regs(ops)
             _note_update(d, cls, operands[-1] if operands else -1, set(operands[:-1]),
-                         accumulates=bool(re.match(r"vf(n?m(add|sub))231", m)))
+                         accumulates=bool(re.match(r"vf(n?m(add|sub))231", m)), scalar=scalar)
         elif regs and not m.startswith(_X86_NOT_MEM):
             _note_update(d, "", _x86_operand_regs(ops)[-1], set())
         if not m.startswith(_X86_NOT_MEM) and not _is_branch(m):
             d["bytes"] += len(_x86_mem_operands(ops)[0]) * _x86_access_bytes(m, ops)
     d.pop("written")
+    d["inner_chain"] = max(d.pop("depth", {}).values(), default=0)
     ops = d.pop("chain_ops")
     # a value carried from one iteration to the next through a chain of adds that moves from register to register
     # (gcc's in-order "fold-left" reduction of a vectorized product: sixteen dependent vaddsd, each into another
@@ -1083,13 +1095,14 @@ def _detail_a64(body: list[Insn]) -> dict:
             # fmla/fmls: d += a*b; fmadd d, a, b, c: the addend is the last operand
             acc = m in ("fmla", "fmls") or (m in ("fmadd", "fmsub", "fnmadd", "fnmsub") and len(parts) == 4
                                             and parts[3].strip()[1:] == parts[0].strip()[1:])
-            _note_update(d, cls, int(reg.group(1)) if reg else -1, srcs, accumulates=acc)
+            _note_update(d, cls, int(reg.group(1)) if reg else -1, srcs, accumulates=acc, scalar=not v)
         if m.startswith(("ld", "st")) and "[" in ops:
             width = max((int(a) * {"b": 8, "h": 16, "s": 32, "d": 64}[b] for a, b in re.findall(r"v\d+\.(\d+)([bhsd])",
                                                                                                   ops)), default=0)
             width = width or (128 if re.search(r"\bq\d+", ops) else 64)
             d["bytes"] += (2 if m[2:].startswith(("p", "np")) else 1) * width / 8
     d.pop("written")
+    d["inner_chain"] = max(d.pop("depth", {}).values(), default=0)
     ops = d.pop("chain_ops")
     longest = max(d["chains"], key=d["chains"].get, default=None)
     d["chain_op"] = "+".join(sorted(ops.get(longest, ()))) if longest is not None else ""

@@ -19,6 +19,7 @@ from rooflab.units import binary_bytes, pct, si
 
 AT_ROOF = 0.8  # this share of its roof or more: at the roof
 FP_LATENCY = 4  # cycles of an FP add or FMA on the cores rooflab knows (3 to 4), when no analyzer says more
+INNER_SUM = 8  # dependent adds one after another within an iteration, this many or more: a sum kept in order
 WAITS = 1.5  # a loop measured this many times its in-core prediction or more waits for something besides its ports
 MIN_PARALLEL_S = 20e-6  # a call this long or longer can gain from threads (an OpenMP fork-join costs microseconds)
 # libm functions computed with an instruction (sqrt) or by a vector math library (glibc's libmvec has each of the
@@ -195,6 +196,15 @@ class Facts:
         return red and not self.scan and not self.recurrence and not loop.get("feedback")
 
     @property
+    def inner_sum(self) -> int:
+        """The dependent scalar adds of a sum each iteration of a vectorized loop computes afresh and adds in order
+        (an inner loop of fixed length the compiler unrolled: a 64-tap filter's products computed in vectors, then
+        added one lane at a time, 64 vaddss): INNER_SUM or more, and more than any chain the loop carries; else 0.
+        (A vectorized stencil's sum is vector adds, each lane its own output: no such chain.)"""
+        k = self.loop.get("inner_chain") or 0
+        return k if self.vb and k >= INNER_SUM and k > self.chain and not self.reduction else 0
+
+    @property
     def chain_ops(self) -> set[str]:
         """What extends the longest chain: {"add"} (a sum), {"mul"} (a product), {"add", "mul"} (each value
         multiplied, then added to: a recurrence), {"fma"} ..."""
@@ -243,6 +253,7 @@ class Facts:
     def chained(self) -> bool:
         """A chain that a vectorization finding must not be made over (it is the chain that keeps it scalar)."""
         return self.reduction or self.scan or self.recurrence or self.in_memory or bool(self.select_reduction) or \
+            bool(self.inner_sum) or \
             bool(self.loop.get("memory_recurrences")) or bool(self.loop.get("lookup_chains")) or \
             bool(self.loop.get("feedback"))
 

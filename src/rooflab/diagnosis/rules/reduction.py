@@ -4,7 +4,7 @@ maximum or minimum that the compiler keeps in order (NaN and signed zeros)."""
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules.facts import Facts, finding, measured_cycles
+from rooflab.diagnosis.rules.facts import FP_LATENCY, Facts, finding, measured_cycles
 from rooflab.i18n import msg
 
 ID = "reduction_chain"
@@ -54,6 +54,24 @@ def find(f: Facts) -> list[dict]:
             msg("let the compiler reorder it ({pragma}, or -ffinite-math-only -fno-signed-zeros; -ffast-math "
                 "includes both), or keep several running values (4 to 8) and combine them after the loop",
                 pragma=f"#pragma omp simd reduction({sel['op']}:{sel['var']})"), *_simd_tests(f)))
+    if f.inner_sum and not (f.in_memory or f.scan or f.recurrence or f.loop.get("pointer_chains")):
+        k = f.inner_sum
+        ev = [msg("each iteration adds {k} values one after another into one register, then starts afresh: a sum "
+                  "the compiler unrolled (an inner loop of fixed length) and keeps in source order", k=k)]
+        if f.row.get("cycles_per_iteration"):
+            ev.append(measured_cycles(f.row))
+        ev += f.prediction_evidence()
+        fp = (f.loop.get("scalar_fp") or 0) + (f.loop.get("vector_fp") or 0)
+        gain = f.chain_gain() if f.prediction.get("block_rthroughput") else k * FP_LATENCY / max(1, fp)
+        out.append(finding(
+            ID, gain, ev,
+            msg("the sum each iteration computes is added in order: its {k} adds wait one for another, {k} times an "
+                "add's latency, however wide the vectors its products are computed in", k=k),
+            _simd_advice(f) or
+            msg("let the compiler reassociate the inner sum ({pragma} on the inner loop, or {flag}), keep several "
+                "partial sums, or compute several outputs at once across the outer loop (a filter: y[i..i+15] += "
+                "w[j] * x[i+j..i+j+15] for each j), which needs no reordering at all",
+                pragma="#pragma omp simd reduction(+:s)", flag="-fassociative-math"), *_simd_tests(f)))
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace;
         # a sum down a column goes after the walk's finding, whose interchange makes the sums independent too
