@@ -3320,3 +3320,17 @@ def test_a_sum_unrolled_and_added_lane_by_lane_in_each_iteration_is_an_in_order_
     assert "reduction_chain" not in ids(fs)
     fs = diagnose(code({**loop, "vector_bits": 0}, prediction=pred), row(of_roof=0.02, cycles_per_iteration=92.6), CTX)
     assert "reduction_chain" not in ids(fs)
+
+
+def test_a_scalar_loop_walking_a_column_is_told_strided_not_narrow_vectors():
+    # A[i * m + j] *= s over i: gcc vectorized only a version for m == 1, and the scalar loop runs, waiting on a line
+    # an element; lanes would wait the same: the walk is the finding, not the width
+    walk = [{"array": "A", "index": "[i * m + j]", "var": "i", "stride": "m", "sum": False}]
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 0,
+            "scalar_fp": 1}
+    pred = {"tool": "llvm-mca", "model": "sapphirerapids", "cycles_per_iteration": 1.6, "block_rthroughput": 1.5}
+    slow = row(level="L3", of_roof=0.14, cycles_per_iteration=11.6)
+    fs = diagnose(code(loop, pragmas={"column_walks": walk}, prediction=pred), slow, CTX)
+    assert ids(fs)[0] == "strided" and "narrow_vectors" not in ids(fs)
+    # without the walk the same scalar loop is narrow vectors
+    assert "narrow_vectors" in ids(diagnose(code(loop, prediction=pred), slow, CTX))

@@ -160,6 +160,12 @@ def _walks(f: Facts) -> tuple[list, float] | None:
     return _walk_lines(walks) + ([why] if why else []), factor
 
 
+def column_walk(f: Facts) -> bool:
+    """Whether the source's innermost loop steps by a row at each iteration while the loop waits for memory (or is
+    far below its roof): vector lanes would wait on a line each, so the walk, not the width, is what to change."""
+    return _walks(f) is not None
+
+
 def _summing_walk(f: Facts) -> bool:
     """Whether a column walk of the source is in a loop that also accumulates a scalar (the walk carries the sum):
     a walk elsewhere in the function (a transpose into a scratch buffer before the products) says nothing of the
