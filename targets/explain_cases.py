@@ -677,6 +677,18 @@ CASES = {
     "b42_find_zero": (SPEC, "b42_find_zero", "control_flow", None, None),
     "b42_halve_i16": (SPEC, "b42_halve_i16", "conversions", None, None),
     "b42_fir64": (SPEC, "b42_fir64", "reduction_chain", None, None),
+    "b43_normalize_vec3": (SPEC, "b43_normalize_vec3", "calls", None, None),
+    "b43_add_transpose": (SPEC, "b43_add_transpose", "strided", None, None),
+    "b43_leaky_relu": (SPEC, "b43_leaky_relu", "clean", None, None),
+    "b43_axpy_inc": (SPEC, "b43_axpy_inc", "clean", None, None),
+    "b43_dot_i8": (SPEC, "b43_dot_i8", "clean", None, None),
+    "b43_matmul_jki": (SPEC, "b43_matmul_jki", "strided", None, None),
+    "b43_omp_sum": (SPEC, "b43_omp_sum", "clean", None, None),
+    "b43_divide_arrays": (SPEC, "b43_divide_arrays", "div_sqrt", None, None),
+    "b43_gauss_weights": (SPEC, "b43_gauss_weights", "calls", None, None),
+    "b43_interleave2": (SPEC, "b43_interleave2", "clean", None, None),
+    "b43_to_upper": (SPEC, "b43_to_upper", "clean", None, None),
+    "b43_col_sums_rows": (SPEC, "b43_col_sums_rows", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
