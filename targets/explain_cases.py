@@ -689,6 +689,18 @@ CASES = {
     "b43_interleave2": (SPEC, "b43_interleave2", "clean", None, None),
     "b43_to_upper": (SPEC, "b43_to_upper", "clean", None, None),
     "b43_col_sums_rows": (SPEC, "b43_col_sums_rows", "clean", None, None),
+    "b44_ema_filter": (SPEC, "b44_ema_filter", "dependency_chain", None, None),
+    "b44_string_hash": (SPEC, "b44_string_hash", "dependency_chain", None, None),
+    "b44_log_sum": (SPEC, "b44_log_sum", "calls", None, None),
+    "b44_count_equal": (SPEC, "b44_count_equal", "clean", None, None),
+    "b44_byte_copy": (SPEC, "b44_byte_copy", "clean", None, None),
+    "b44_lcg_hash": (SPEC, "b44_lcg_hash", "clean", None, None),
+    "b44_omp_dynamic1": (SPEC, "b44_omp_dynamic1", "omp_overhead", None, None),
+    "b44_complex_mul_split": (SPEC, "b44_complex_mul_split", "clean", None, None),
+    "b44_forward_subst": (SPEC, "b44_forward_subst", "reduction_chain", None, None),
+    "b44_box3_u8": (SPEC, "b44_box3_u8", "clean", None, None),
+    "b44_soa_from_aos": (SPEC, "b44_soa_from_aos", "clean", None, None),
+    "b44_sum_over_z": (SPEC, "b44_sum_over_z", "strided", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
