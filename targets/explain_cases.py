@@ -701,6 +701,18 @@ CASES = {
     "b44_box3_u8": (SPEC, "b44_box3_u8", "clean", None, None),
     "b44_soa_from_aos": (SPEC, "b44_soa_from_aos", "clean", None, None),
     "b44_sum_over_z": (SPEC, "b44_sum_over_z", "strided", None, None),
+    "b45_nbody_acc": (SPEC, "b45_nbody_acc", "calls", None, None),
+    "b45_complex_div": (SPEC, "b45_complex_div", "calls", None, None),
+    "b45_sum_positive": (SPEC, "b45_sum_positive", "reduction_chain", None, None),
+    "b45_sum_i32": (SPEC, "b45_sum_i32", "clean", None, None),
+    "b45_mc_pi": (SPEC, "b45_mc_pi", "calls", None, None),
+    "b45_symmetrize": (SPEC, "b45_symmetrize", "strided", None, None),
+    "b45_hypot_norm": (SPEC, "b45_hypot_norm", "calls", None, None),
+    "b45_matmul_i32": (SPEC, "b45_matmul_i32", "strided", None, None),
+    "b45_radix_count": (SPEC, "b45_radix_count", "indirect", None, None),
+    "b45_round_half_up": (SPEC, "b45_round_half_up", "clean", None, None),
+    "b45_dist_matrix": (SPEC, "b45_dist_matrix", "write_allocate", None, None),
+    "b45_checked_gather": (SPEC, "b45_checked_gather", "indirect", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
