@@ -3340,3 +3340,57 @@ def test_a_scalar_loop_walking_a_column_is_told_strided_not_narrow_vectors():
     assert ids(fs)[0] == "strided" and "narrow_vectors" not in ids(fs)
     # without the walk the same scalar loop is narrow vectors
     assert "narrow_vectors" in ids(diagnose(code(loop, prediction=pred), slow, CTX))
+
+
+# count[(keys[i] >> 8) & 255]++: the key's second byte read straight from %ah
+RADIX = """
+    8c0:	mov    (%rsi),%eax
+    8c2:	add    $0x4,%rsi
+    8c6:	movzbl %ah,%eax
+    8c9:	mov    %eax,%eax
+    8cb:	addl   $0x1,(%rdx,%rax,4)
+    8cf:	cmp    %rcx,%rsi
+    8d2:	jne    8c0 <radix_count+0x10>
+"""
+# y[i] = (idx[i] >= 0 && idx[i] < m) ? x[idx[i]] : 0.0: gcc copies the loop's closing test into each arm
+CHECKED_GATHER = """
+    c70:	mov    (%rdx,%rax,8),%r9
+    c74:	test   %r9,%r9
+    c77:	js     c7e <checked_gather+0x1e>
+    c79:	cmp    %r9,%rsi
+    c7c:	jg     c90 <checked_gather+0x30>
+    c7e:	movq   $0x0,(%r8,%rax,8)
+    c86:	add    $0x1,%rax
+    c8a:	cmp    %rax,%rdi
+    c8d:	jne    c70 <checked_gather+0x10>
+    c8f:	ret
+    c90:	vmovsd (%rcx,%r9,8),%xmm0
+    c96:	vmovsd %xmm0,(%r8,%rax,8)
+    c9c:	add    $0x1,%rax
+    ca0:	cmp    %rax,%rdi
+    ca3:	jne    c70 <checked_gather+0x10>
+    ca5:	ret
+"""
+
+
+def test_an_update_through_a_keys_second_byte_is_an_indexed_update():
+    assert asm._gp_family("%ah") == asm._gp_family("%al") == "%rax"
+    d = detail(RADIX)
+    assert d["indexed_updates"] == 1 and d["indexed_loads"] >= 1
+
+
+def test_an_arm_of_the_body_that_closes_the_loop_again_is_part_of_the_loop_where_the_samples_fall_in_it():
+    insns = asm.parse_objdump(CHECKED_GATHER)
+    base = insns[0].addr
+    # most samples on the arm that loads through the index: the loop reaches to its closing test
+    hot = {0x00: 30, 0x0c: 10, 0x20: 60, 0x26: 40}
+    (lp,) = asm.sampled_loops(insns, hot)
+    assert (lp.start - base, lp.end - base) == (0, 0x33)
+    assert asm.inner_share(insns, hot) == (140, 140)
+    audit = asm.sampled_loop(insns, hot)
+    d = asm.detail_loop(insns, audit, "x86_64").to_dict()
+    assert d["indexed_loads"] >= 1 and d["branches"] == 2  # the bounds checks; the copied closing test is no branch
+    # samples on the first arm alone: the loop as it closes first (complex multiplication's NaN path stays a side path)
+    cold = {0x00: 30, 0x0c: 10, 0x16: 20}
+    (lp,) = asm.sampled_loops(insns, cold)
+    assert (lp.start - base, lp.end - base) == (0, 0x1d)

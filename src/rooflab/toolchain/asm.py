@@ -471,7 +471,7 @@ def _detail_x86(body: list[Insn]) -> dict:
             d["scalar_rounds"] += 1  # floor, ceil, trunc of one element (vroundsd / vrndscalesd)
         if re.fullmatch(r"v?cvt(ss2sd|sd2ss|ps2pd|pd2ps)[xy]?", m):
             d["conversions"] += 1
-        if _is_conditional(m) and i.addr != last:
+        if _is_conditional(m) and i.addr != last and i.target != body[0].addr:  # (not another copy of the latch)
             d["branches"] += 1
         if m.startswith(("vmov", "mov")) and ops and "(" in re.split(r",(?![^()]*\))", ops)[-1]:
             src = _x86_operand_regs(ops)[:1]
@@ -548,13 +548,13 @@ _X86_GPR = re.compile(r"%(r[a-z0-9]+|e[a-z]{2}|[a-z]{2}l?)\b")
 
 
 def _gp_family(reg: str) -> str:
-    """A general register's 64-bit name (%eax, %ax and %al are %rax; %r8d is %r8)."""
+    """A general register's 64-bit name (%eax, %ax, %al and %ah are %rax; %r8d is %r8)."""
     r = reg.lstrip("%")
     if re.fullmatch(r"r\d+[dwb]?", r):
         return "%" + re.sub(r"[dwb]$", "", r)
     if len(r) == 3 and r[0] in "re":
         return "%r" + r[1:]
-    if len(r) == 2 and r[1] in "xl" and r[0] in "abcd":
+    if len(r) == 2 and r[1] in "xlh" and r[0] in "abcd":  # %ax, %al and %ah (a key's second byte: movzbl %ah)
         return f"%r{r[0]}x"
     if r in ("si", "di", "bp", "sp", "sil", "dil", "bpl", "spl"):
         return "%r" + r[:2]
@@ -1065,7 +1065,7 @@ def _detail_a64(body: list[Insn]) -> dict:
         if m == "fcvt" and re.match(r"[sd]\d+, [sd]\d+$", ops or "") and ops[0] != ops.split(", ")[1][0] or \
                 m in ("fcvtl", "fcvtl2", "fcvtn", "fcvtn2"):
             d["conversions"] += 1
-        if _is_conditional(m) and i.addr != last:
+        if _is_conditional(m) and i.addr != last and i.target != body[0].addr:  # (not another copy of the latch)
             d["branches"] += 1
         if m in ("bl", "blr"):
             name = re.search(r"<([^>@+]+)", ops)
@@ -1239,6 +1239,35 @@ def loop_assembly(insns: list[Insn], loop: LoopAudit | Loop) -> str:
 SAMPLED_SHARE = 0.2  # an innermost loop holding this share of a function's samples or more is where its time goes
 
 
+# samples past a loop's closing branch, up to another branch back to its start, this share of the loop's or more: the
+# code there is an arm of the loop's body (a compiler that copies the closing test into each arm of a branch: a gather
+# behind a bounds check, one arm storing zero, the other loading through the index, each closing the loop), not a rare
+# path that comes back (complex multiplication's NaN recovery through __muldc3: a side path, its calls side calls)
+HOT_ARM_SHARE = 0.2
+
+
+def sampled_loops(insns: list[Insn], offsets: dict[int, int]) -> list[Loop]:
+    """The innermost loops, each reaching to the last branch back to its start where the samples show the code up to
+    it runs as much as an arm of the body (HOT_ARM_SHARE) and no other loop lies there."""
+    base = insns[0].addr if insns else 0
+    loops = find_loops(insns)
+
+    def samples(lo: int, hi: int) -> int:
+        return sum(c for off, c in offsets.items() if lo <= base + off <= hi)
+
+    out = []
+    for lp in innermost(loops):
+        longer = [o for o in loops if o.start == lp.start and o.end > lp.end]
+        if longer:
+            far = max(longer, key=lambda o: o.end)
+            beyond = samples(lp.end + 1, far.end)
+            if beyond >= HOT_ARM_SHARE * max(1, samples(lp.start, far.end)) and \
+                    not any(far.contains(o) for o in loops if o.start != lp.start):
+                lp = far
+        out.append(lp)
+    return out
+
+
 def sampled_loop(insns: list[Insn], offsets: dict[int, int], arch: str | None = None) -> LoopAudit | None:
     """The innermost loop where the samples of a function fall most (``offsets``: samples per byte offset from the
     function's first instruction), when it holds at least SAMPLED_SHARE of them; None otherwise."""
@@ -1247,7 +1276,7 @@ def sampled_loop(insns: list[Insn], offsets: dict[int, int], arch: str | None = 
     base = insns[0].addr
     total = sum(offsets.values())
     best, most = None, 0
-    for lp in innermost(find_loops(insns)):
+    for lp in sampled_loops(insns, offsets):
         n = sum(c for off, c in offsets.items() if lp.start <= base + off <= lp.end)
         if n > most:
             best, most = lp, n
@@ -1261,7 +1290,7 @@ def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
     if not insns:
         return 0, sum(offsets.values())
     base = insns[0].addr
-    loops = innermost(find_loops(insns))
+    loops = sampled_loops(insns, offsets)
     inside = sum(c for off, c in offsets.items() if any(lp.start <= base + off <= lp.end for lp in loops))
     return inside, sum(offsets.values())
 
