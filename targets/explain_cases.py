@@ -713,6 +713,18 @@ CASES = {
     "b45_round_half_up": (SPEC, "b45_round_half_up", "clean", None, None),
     "b45_dist_matrix": (SPEC, "b45_dist_matrix", "write_allocate", None, None),
     "b45_checked_gather": (SPEC, "b45_checked_gather", "indirect", None, None),
+    "b46_jacobi2d": (SPEC, "b46_jacobi2d", "aliasing_4k", None, None),
+    "b46_max_abs_diff": (SPEC, "b46_max_abs_diff", "reduction_chain", None, None),
+    "b46_sines": (SPEC, "b46_sines", "calls", None, None),
+    "b46_invert_perm": (SPEC, "b46_invert_perm", "indirect", None, None),
+    "b46_transpose": (SPEC, "b46_transpose", "strided", None, None),
+    "b46_count_below": (SPEC, "b46_count_below", "clean", None, None),
+    "b46_running_var": (SPEC, "b46_running_var", "dependency_chain", None, None),
+    "b46_scale_rows": (SPEC, "b46_scale_rows", "clean", None, None),
+    "b46_mod_all": (SPEC, "b46_mod_all", "int_div", None, None),
+    "b46_sdot": (SPEC, "b46_sdot", "reduction_chain", None, None),
+    "b46_csr_spmv": (SPEC, "b46_csr_spmv", "indirect", None, None),
+    "b46_clamp": (SPEC, "b46_clamp", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
