@@ -725,6 +725,18 @@ CASES = {
     "b46_sdot": (SPEC, "b46_sdot", "reduction_chain", None, None),
     "b46_csr_spmv": (SPEC, "b46_csr_spmv", "indirect", None, None),
     "b46_clamp": (SPEC, "b46_clamp", "clean", None, None),
+    "b47_axpy_incx": (SPEC, "b47_axpy_incx", "strided", None, None),
+    "b47_softplus": (SPEC, "b47_softplus", "calls", None, None),
+    "b47_floyd_step": (SPEC, "b47_floyd_step", "clean", None, None),
+    "b47_permute_gather": (SPEC, "b47_permute_gather", "indirect", None, None),
+    "b47_lut_map": (SPEC, "b47_lut_map", "indirect", None, None),
+    "b47_cabs_sum": (SPEC, "b47_cabs_sum", "calls", None, None),
+    "b47_moving_avg": (SPEC, "b47_moving_avg", "dependency_chain", None, None),
+    "b47_gemv_t": (SPEC, "b47_gemv_t", "clean", None, None),
+    "b47_sat_add_i16": (SPEC, "b47_sat_add_i16", "clean", None, None),
+    "b47_rank1_update": (SPEC, "b47_rank1_update", "clean", None, None),
+    "b47_row_max": (SPEC, "b47_row_max", "reduction_chain", None, None),
+    "b47_sum_abs_i32": (SPEC, "b47_sum_abs_i32", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
