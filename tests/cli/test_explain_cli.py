@@ -183,7 +183,8 @@ def test_a_compute_bound_kernel_is_alternated_with_blas_gemm(monkeypatch):
     with Session("explain", store=None, machine=describe(), environment={"hostname": "h"}) as s:
         assert blas_reference_run(s, dataclasses.replace(spec, precision="int32"), None, {"n": 4096}, rounds=5) is None
         # nor for a kernel of integer arrays only, whatever precision it defaults to
-        ints = {k: dataclasses.replace(a, dtype="int32") if isinstance(a, ArrayArg) else a for k, a in spec.args.items()}
+        ints = {k: dataclasses.replace(a, dtype="int32") if isinstance(a, ArrayArg) else a
+                for k, a in spec.args.items()}
         assert spec.floating and not dataclasses.replace(spec, args=ints).floating
         assert blas_reference_run(s, dataclasses.replace(spec, args=ints), None, {"n": 4096}, rounds=5) is None
 

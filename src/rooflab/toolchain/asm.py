@@ -444,7 +444,8 @@ def _note_update(d: dict, cls: str, dst: int, srcs: set[int], accumulates: bool 
     # computed in vectors, then added one lane at a time, 64 vaddss one after another)
     depth = d.setdefault("depth", {})
     if scalar and (cls == "add" or (cls == "fma" and accumulates)):
-        depth[dst] = max((depth.get(r, 0) for r in srcs | {dst} if r >= 0), default=0) + 1
+        # (an FMA's addend is its destination; an add reads its destination only where it names it as a source)
+        depth[dst] = max((depth.get(r, 0) for r in (srcs | {dst} if accumulates else srcs) if r >= 0), default=0) + 1
     else:
         depth[dst] = 0
     if cls in ("fma", "add", "max", "mul") and (cls == "fma" or dst in srcs) and \

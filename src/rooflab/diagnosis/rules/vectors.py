@@ -34,10 +34,10 @@ def unused_lanes(f: Facts) -> bool:
 
 def explained_elsewhere(f: Facts) -> bool:
     """Another finding names why the loop is not vectorized: a call (or errno, or a call on a cold path), strided
-    access that the traffic shows or a column walk of the source while the loop waits, an integer division, a branch, or a chain carried from one iteration to the
-    next in a scalar loop (its lanes can only come from independent chains: the chain's finding says so), an
-    update through an index (a histogram's), or records read for a few of their fields (each lane would wait on
-    lines mostly unused)."""
+    access that the traffic shows or a column walk of the source while the loop waits, an integer division, a
+    branch, or a chain carried from one iteration to the next in a scalar loop (its lanes can only come from
+    independent chains: the chain's finding says so), an update through an index (a histogram's), or records read
+    for a few of their fields (each lane would wait on lines mostly unused)."""
     loop, causes = f.loop, f.causes
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
                 or ("stride" in causes and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
