@@ -737,6 +737,18 @@ CASES = {
     "b47_rank1_update": (SPEC, "b47_rank1_update", "clean", None, None),
     "b47_row_max": (SPEC, "b47_row_max", "reduction_chain", None, None),
     "b47_sum_abs_i32": (SPEC, "b47_sum_abs_i32", "clean", None, None),
+    "b48_prefix_sum_f": (SPEC, "b48_prefix_sum_f", "dependency_chain", None, None),
+    "b48_axpby": (SPEC, "b48_axpby", "clean", None, None),
+    "b48_expm1_map": (SPEC, "b48_expm1_map", "calls", None, None),
+    "b48_sum_sq_diff": (SPEC, "b48_sum_sq_diff", "reduction_chain", None, None),
+    "b48_reverse_copy": (SPEC, "b48_reverse_copy", "clean", None, None),
+    "b48_tri_lower_mv": (SPEC, "b48_tri_lower_mv", "reduction_chain", None, None),
+    "b48_double_a": (SPEC, "b48_double_a", "strided", None, None),
+    "b48_frac_fmod": (SPEC, "b48_frac_fmod", "calls", None, None),
+    "b48_count_nan": (SPEC, "b48_count_nan", "clean", None, None),
+    "b48_col_sums_cols": (SPEC, "b48_col_sums_cols", "strided", None, None),
+    "b48_omp_scale_small": (SPEC, "b48_omp_scale_small", "omp_overhead", None, None),
+    "b48_relu_i8": (SPEC, "b48_relu_i8", "clean", None, None),
 }
 SIZES = {"gemm_ijk": {"n": 512}, "gemm_ikj": {"n": 1000}}  # a lab kernel's size, where its own is not the case's
 # what a kernel with nothing wrong may be told: that it is at its roof, or (one thread of several CPUs) to use the
