@@ -5,7 +5,7 @@ experiments' verdicts — and what the kernel printed. The terminal and the HTML
 from __future__ import annotations
 
 from rooflab.contract import Line
-from rooflab.diagnosis.rules.facts import INNER_SUM, cold
+from rooflab.diagnosis.rules.facts import cold, unrolled_sum
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
 from rooflab.units import binary_bytes, pct, seconds, si
@@ -25,8 +25,7 @@ def code_line(code: dict) -> str:
                        ("branches", tr("branches")), ("memory_chains", tr("sums kept in memory"))):
         if loop.get(key):
             parts.append(f"{label} {loop[key]}")
-    if (loop.get("inner_chain") or 0) >= max(INNER_SUM, (loop.get("longest_chain") or 0) + 1) and \
-            loop.get("vector_bits"):
+    if unrolled_sum(loop):
         parts.append(tr("{k} dependent scalar adds within an iteration", k=loop["inner_chain"]))
     if loop.get("calls"):
         parts.append(tr("calls {names}", names=", ".join(dict.fromkeys(loop["calls"]))))

@@ -112,6 +112,13 @@ def cold(hot_loop: dict | None) -> bool:
     return (hot_loop or {}).get("by") == "samples" and share is not None and share < COLD_SHARE
 
 
+def unrolled_sum(loop: dict) -> int:
+    """The dependent scalar adds one after another within an iteration of a vectorized loop, where INNER_SUM or more
+    and more than the chain it carries (a sum the compiler unrolled and adds lane by lane); else 0."""
+    k = loop.get("inner_chain") or 0
+    return k if loop.get("vector_bits") and k >= INNER_SUM and k > (loop.get("longest_chain") or 0) else 0
+
+
 @dataclass
 class Facts:
     """One kernel at one size: ``code`` (code_evidence), ``row`` (the measured size), ``ctx`` (cpus, threads,
@@ -201,8 +208,7 @@ class Facts:
         (an inner loop of fixed length the compiler unrolled: a 64-tap filter's products computed in vectors, then
         added one lane at a time, 64 vaddss): INNER_SUM or more, and more than any chain the loop carries; else 0.
         (A vectorized stencil's sum is vector adds, each lane its own output: no such chain.)"""
-        k = self.loop.get("inner_chain") or 0
-        return k if self.vb and k >= INNER_SUM and k > self.chain and not self.reduction else 0
+        return 0 if self.reduction else unrolled_sum(self.loop)
 
     @property
     def chain_ops(self) -> set[str]:
