@@ -832,6 +832,11 @@ def main() -> int:
     for name in names:  # into this machine's store, beside its roofline (a quick one is measured when it has none)
         print(f"... {name}", file=sys.stderr, flush=True)
         results.append(run_case(name, args.quick))
+    return report(results)
+
+
+def report(results: list[dict]) -> int:
+    """The table of the cases run, their totals, and 0 when every target was met."""
     # of roof: the share of the stored roof; reference: the share of the reference alternated with it (BLAS GEMM
     # for a compute-bound kernel, rooflab's bandwidth kernel for a DRAM-bound one), which explain judges by first
     print(f"{'case':<14} {'top finding':<34} {'right':<6} {'of roof':>8} {'reference':>15} {'wall':>7}  experiments")
