@@ -420,17 +420,21 @@ def loop_signature(audit: dict | None) -> tuple | None:
     return tuple(audit.get(k) for k in LOOP_SIGNATURE) if audit else None
 
 
-def same_hot_loop(spec: KernelSpec, lib, vlib) -> bool | None:
-    """Whether the variant's hottest loop is, instruction class by instruction class, the original's (same vector
-    width, same FMAs, adds, loads, stores, calls counted as instructions): None when either cannot be read."""
+def hot_loops(spec: KernelSpec, lib, vlib) -> tuple[dict, dict] | None:
+    """The audits of the original's and the variant's hottest loops; None when either cannot be read."""
     where = spec.audit_function or spec.function
     try:
         a, b = hot_loop_of(lib.path, where), hot_loop_of(vlib.path, where)
     except RooflabError:
         return None
-    if a is None or b is None:
-        return None
-    return loop_signature(a[1].to_dict()) == loop_signature(b[1].to_dict())
+    return None if a is None or b is None else (a[1].to_dict(), b[1].to_dict())
+
+
+def same_hot_loop(spec: KernelSpec, lib, vlib) -> bool | None:
+    """Whether the variant's hottest loop is, instruction class by instruction class, the original's (same vector
+    width, same FMAs, adds, loads, stores, calls counted as instructions): None when either cannot be read."""
+    pair = hot_loops(spec, lib, vlib)
+    return None if pair is None else loop_signature(pair[0]) == loop_signature(pair[1])
 
 
 # experiments that rewrite the loops themselves: whether the rewrite computes the same is not known beforehand (a loop
@@ -469,9 +473,12 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     out["flags"] = list(vlib.flags)
     if vlib is not lib and vsize == size and exp not in LOOP_BLIND:
         # a rebuild tests a finding only when it changed the loop the finding is about
-        same = same_hot_loop(spec, lib, vlib)
-        if same is not None:
-            out["loop_unchanged"] = same
+        pair = hot_loops(spec, lib, vlib)
+        if pair is not None:
+            out["loop_unchanged"] = loop_signature(pair[0]) == loop_signature(pair[1])
+            # the widest vectors of each: whether the change vectorized the loop (restrict on a loop the compiler
+            # kept scalar for a possible overlap) or left it scalar for another reason
+            out["vector_bits"] = [pair[0].get("vector_bits") or 0, pair[1].get("vector_bits") or 0]
     cfg = _rounds_config(spec, rounds)
     a = task(spec, lib, size, f"A {spec.name} {label}")
     b = task(vspec, vlib, vsize, f"B {spec.name} ({exp}) " + " ".join(f"{k}={val}" for k, val in vsize.items()))

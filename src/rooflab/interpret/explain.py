@@ -83,6 +83,7 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
     cannot vectorize a row sum the output may alias, yet partial sums in the source would)."""
     ran = {e["id"]: e for e in experiments if not e.get("error")}
     by_id = _beyond_included(ran)
+    findings = _scalar_after(findings, ran)
     for f in findings:
         # the experiment that tests it directly: its own where it names one (a chain kept in memory: restrict),
         # else the usual test of its kind (unrolling beside a dependency chain is a control, not a test)
@@ -135,6 +136,23 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
         findings = [f for f in findings if f["id"] != unexplained.ID]
     _joint(findings, by_id, ran, time_s)
     return _sorted(findings)
+
+
+def _scalar_after(findings: list[dict], ran: dict[str, dict]) -> list[dict]:
+    """The findings that name another reason a loop stays scalar beside a possible overlap of its arrays: where
+    restrict's build vectorized the loop, the overlap was the reason and they go; where it left the loop scalar,
+    they stand on their own, no longer ranked after the overlap's finding (whose gain, if any, was something else:
+    loads the compiler no longer repeats)."""
+    out = []
+    for f in findings:
+        e = ran.get(f.get("unless_vectorized_by") or "")
+        bits = (e or {}).get("vector_bits")
+        if bits and bits[1] > bits[0]:
+            continue
+        if bits:
+            f = {k: v for k, v in f.items() if k != "after"}
+        out.append(f)
+    return out
 
 
 def _corroborated(f: dict, ran: dict[str, dict]) -> bool:

@@ -155,6 +155,9 @@ def _x86_fp_class(m: str) -> str | None:
 # (fabs(x[i]): vandpd with a mask), not a vector of elements; a loop vectorized 128 bits wide has packed arithmetic
 # or packed moves besides
 _X86_FP_LOGIC = re.compile(r"v(and|andn|or|xor)p[sd]$")
+# a copy from one xmm register to another: how a scalar loop keeps a value it overwrites (TSVC's s244 with
+# restrict: vmovaps %xmm2,%xmm3 beside scalar FMAs), not a vector of elements
+_X86_REG_COPY = re.compile(r"vmov(ap[sd]|up[sd]|dqa|dqu)(32|64)?$")
 _X86_MINMAX = re.compile(r"v?(max|min)(ps|pd|ss|sd|ph|sh)$")
 _X86_NOT_MEM = ("lea", "nop", "prefetch", "clflush")
 _X86_NT_LOAD = re.compile(r"v?movntdqa$")
@@ -185,7 +188,7 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                 if cls == "fma":
                     c["fma_bits"] = max(c["fma_bits"], width)
         elif regs and m.startswith("v") and not m.startswith("vzero") and not _x86_scalar_move(m) and \
-                not (width == 128 and _X86_FP_LOGIC.match(m)):
+                not (width == 128 and (_X86_FP_LOGIC.match(m) or (_X86_REG_COPY.match(m) and "(" not in i.operands))):
             c["vector_bits"] = max(c["vector_bits"], width)
         for w, n in regs:
             c["regs"].add(int(n))
@@ -1011,7 +1014,7 @@ def _x86_memory_recurrences(body: list[Insn]) -> int:
     dependency chain the in-core analyzer does not see."""
     steps = _x86_steps(body)
     stores, loads = [], []
-    for i in body:
+    for at, i in enumerate(body):
         ops = _x86_operands(i.operands)
         if not ops or _is_branch(i.mnemonic) or i.mnemonic.startswith(("lea", "nop", "prefetch")):
             continue
@@ -1024,9 +1027,9 @@ def _x86_memory_recurrences(body: list[Insn]) -> int:
                      int(m.group(4) or 1))
             is_store = k == len(ops) - 1 and len(ops) > 1 and not i.mnemonic.startswith(
                 ("cmp", "test", "ucomi", "comi", "vucomi", "vcomi"))
-            (stores if is_store else loads).append((where, disp, _x86_access_bytes(i.mnemonic, i.operands)))
+            (stores if is_store else loads).append((where, disp, _x86_access_bytes(i.mnemonic, i.operands), at))
     n = 0
-    for (base, index, scale), ds, ws in stores:
+    for (base, index, scale), ds, ws, s_at in stores:
         # how far the address moves per iteration: the base's step, plus the index's times the scale
         move = _x86_move(base, index, scale, steps)
         if (base and base not in steps and base in {_gp_family(r) for r in _x86_written(body)}) or not move:
@@ -1034,9 +1037,39 @@ def _x86_memory_recurrences(body: list[Insn]) -> int:
         # the next iteration's load, in this iteration's terms, starts at dl + move: it reads back what this store
         # wrote where the two ranges meet (a 16-byte pair stored and the pair one element on loaded: a bubble
         # sort's swap, whose load the store cannot forward in full)
-        if any(w == (base, index, scale) and dl + move < ds + ws and ds < dl + move + wl for w, dl, wl in loads):
+        # and the chain closes only where the value loaded goes into the value stored: a[i] = b[i - 1] + ... beside
+        # b[i] = b[i + 1] - ... reads back what the last iteration stored, but nothing it stores waits on that
+        if any(w == (base, index, scale) and dl + move < ds + ws and ds < dl + move + wl
+               and _x86_flows_into(body, l_at, s_at) for w, dl, wl, l_at in loads):
             n += 1
     return n
+
+
+_X86_READS_DST = re.compile(r"v?fn?m(add|sub)|vpternlog|vpdpbusd|vpdpwssd")
+
+
+def _x86_flows_into(body: list[Insn], load: int, store: int) -> bool:
+    """Whether the value instruction ``load`` of a loop body reads goes, through registers, into the value
+    instruction ``store`` writes to memory, in the same iteration or the next (the body followed twice)."""
+    first = _x86_reg_key(_x86_operands(body[load].operands)[-1])
+    tainted = {first} if first else set()
+    for at in list(range(load + 1, len(body))) + list(range(len(body))):
+        i = body[at]
+        ops = _x86_operands(i.operands)
+        keys = [_x86_reg_key(o) for o in ops]
+        if at == store:
+            if keys and keys[0] in tainted:
+                return True
+            continue
+        m = i.mnemonic
+        if _is_branch(m) or not keys or not keys[-1] or m.startswith(_NO_WRITE):
+            continue
+        srcs = {k for k in keys[:-1] if k}
+        if (len(ops) == 2 and not m.startswith(("mov", "vmov", "lea", "vbroadcast", "vcvt", "cvt", "set"))) or \
+                _X86_READS_DST.match(m) or "{%k" in (i.operands or ""):
+            srcs.add(keys[-1])  # two-operand arithmetic, an FMA or a merging mask reads its destination too
+        (tainted.add if srcs & tainted else tainted.discard)(keys[-1])
+    return False
 
 
 def _x86_access_bytes(m: str, ops: str) -> int:

@@ -25,7 +25,9 @@ def _early_exit(loop: dict) -> bool:
                                             or loop.get("pointer_chains"))
 
 
-def applies(f: Facts) -> bool:
+def applies(f: Facts, beside_aliasing: bool = False) -> bool:
+    """Whether a branch in the loop keeps it scalar; ``beside_aliasing``: or would, where the compiler also names
+    a possible overlap of the arrays (restrict's experiment says which of the two it was)."""
     loop = f.loop
     if f.packed_stores and not (loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)):
         return True  # where each element goes depends on the tests before it: scalar, branch or no branch
@@ -39,7 +41,8 @@ def applies(f: Facts) -> bool:
     if _with_position(f):
         return True  # the branch keeps a maximum and its position: no flag if-converts that
     # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
-    return "control_flow" in f.causes or not (f.vb or {"aliasing", "call", "stride", "reduction"} & set(f.causes))
+    blockers = {"call", "stride", "reduction"} | (set() if beside_aliasing else {"aliasing"})
+    return "control_flow" in f.causes or not (f.vb or blockers & set(f.causes))
 
 
 def _with_position(f: Facts) -> dict | None:
@@ -48,7 +51,10 @@ def _with_position(f: Facts) -> dict | None:
 
 
 def find(f: Facts) -> list[dict]:
-    if not applies(f):
+    # where the compiler also names a possible overlap, the branch stands only if restrict leaves the loop scalar
+    # (TSVC's s277: its tests and a store to b[i + 1] between them kept it scalar with restrict too)
+    alone = applies(f)
+    if not alone and not ("aliasing" in f.causes and applies(f, beside_aliasing=True)):
         return []
     width = msg("runs on {bits}-bit vectors", bits=f.vb) if f.vb else msg("is scalar")
     sel = _with_position(f)
@@ -97,4 +103,5 @@ def find(f: Facts) -> list[dict]:
                      "stopping where the data allow it (in a sorted table, the number of elements below the key), "
                      "or search by halves")
     ev += f.cause_remarks("control_flow")
-    return [finding(ID, f.lanes, ev, why, change)]
+    return [finding(ID, f.lanes, ev, why, change, after=() if alone else ("aliasing",),
+                    unless_vectorized_by=None if alone else "restrict")]

@@ -34,13 +34,17 @@ REFETCH_BEYOND_STRIDE = 1.5
 
 def finding(fid: str, factor: float, evidence: list, hypothesis: dict, advice: dict | None = None,
             experiments: tuple[str, ...] = (), test: str | None = None, after: tuple[str, ...] = (),
-            tentative: bool = False) -> dict:
+            tentative: bool = False, unless_vectorized_by: str | None = None) -> dict:
     out = {"id": fid, "factor": max(1.0, float(factor)), "evidence": evidence, "hypothesis": hypothesis,
            "advice": advice, "experiments": list(experiments)}
     if test:
         out["test"] = test  # the experiment that tests it, where it is not the usual one of its kind
     if after:
         out["after"] = list(after)  # findings whose fix removes this one's cause too: it goes after them
+    if unless_vectorized_by:
+        # a reason a loop stays scalar beside another finding's (a possible overlap): it stands where that finding's
+        # experiment left the loop scalar, and goes where it vectorized it
+        out["unless_vectorized_by"] = unless_vectorized_by
     if tentative:
         # its evidence is its experiment alone: run before the others, and dropped unless it measured a gain
         out["tentative"] = True

@@ -42,7 +42,8 @@ def explained_elsewhere(f: Facts) -> bool:
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
                 or ("stride" in causes and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
                 or strided.column_walk(f)
-                or (f.vb == 0 and (loop.get("int_div") or loop.get("indexed_updates") or control_flow.applies(f)
+                or (f.vb == 0 and (loop.get("int_div") or loop.get("indexed_updates")
+                                   or control_flow.applies(f, beside_aliasing=True)
                                    or dependency.find(f))))
 
 
