@@ -5,8 +5,8 @@ each a test of what a compiler can vectorize: recurrences, reductions, condition
 interchange... This script does not hold their code. Given a checkout of TSVC_2, it cuts each loop out of
 ``src/tsvc.c`` as its authors wrote it, and writes it as a kernel of its own:
 
-- TSVC's global arrays become the kernel's parameters (plain pointers, no ``restrict``: the form of a user's kernel);
-  the two-dimensional ones keep their ``aa[i][j]`` indexing through a macro over the pointer;
+- TSVC's global arrays become the kernel's parameters (no ``restrict``: the form of a user's kernel), the
+  two-dimensional ones as ``float aa[LEN_2D][LEN_2D]``;
 - the repetition loop around each test (``for (int nl = 0; ...)``) is left out: rooflab repeats the call;
 - ``dummy(...)``, which keeps a result alive, becomes the kernel's return value (its last argument);
 - a loop's argument (``func_args->arg_info``) becomes a parameter with the value TSVC's ``main`` gives it;
@@ -234,10 +234,11 @@ def init_fills(common: str) -> dict[str, dict]:
             else:
                 continue
             n = "n2" if arr in ARRAYS_2D else "n1" if arr != "flat_2d_array" else "n2"
+            shaped = f".reshape({LEN_2D}, {LEN_2D})" if arr in ARRAYS_2D else ""
             if stride == "frac":
-                fills[arr] = f"1.0 / (np.arange({n}) % {LEN_2D if arr in ARRAYS_2D else n} + 1)"
+                fills[arr] = f"(1.0 / (np.arange({n}) % {LEN_2D if arr in ARRAYS_2D else n} + 1)){shaped}"
             elif stride == "frac2":
-                fills[arr] = f"1.0 / (np.arange({n}) % {LEN_2D if arr in ARRAYS_2D else n} + 1) ** 2"
+                fills[arr] = f"(1.0 / (np.arange({n}) % {LEN_2D if arr in ARRAYS_2D else n} + 1) ** 2){shaped}"
             elif stride == "unit":
                 fills[arr] = value
         out[m.group(1)] = fills
@@ -294,16 +295,13 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
         last = returned.group(1)
     inner = inner[:d.start()] + f"ret = {last}" + inner[call_end:]
     used = [a for a in ARRAYS_1D + ARRAYS_2D + ("indx",) if re.search(rf"\b{a}\s*\[", before + inner)]
-    lines, undefs = [], []
 
     def written(a: str) -> bool:  # assigned somewhere in the loop (a[i] = ..., a[i] += ..., aa[i][j] *= ...)
         return bool(re.search(rf"\b{a}\s*(\[[^][]*(\[[^][]*\][^][]*)*\]\s*)+[-+*/]?=(?!=)", before + inner))
     for a in used:
         if a in ARRAYS_2D:
-            params.append(f"float *p_{a}")
-            lines.append(f"#define {a} ((real_t (*)[LEN_2D]) p_{a})")
-            undefs.append(f"#undef {a}")
-            args[f"p_{a}"] = {"shape": [LEN_2D * LEN_2D], "dtype": "float32", "output": written(a)}
+            params.append(f"float {a}[LEN_2D][LEN_2D]")
+            args[a] = {"shape": [LEN_2D, LEN_2D], "dtype": "float32", "output": written(a)}
         elif a == "indx":
             params.append("int *indx")
             args["indx"] = {"shape": [LEN_1D], "dtype": "int32", "fill": "(np.arange(n1) + 1) % 4 + 1"}
@@ -313,8 +311,7 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
             args[a] = {"shape": [n], "dtype": "float32", "output": written(a)}
     if not used:
         return "no array"
-    src = "\n".join(lines) + f"\nfloat {name}({', '.join(params)})\n{{\n    real_t ret = 0;\n{before}\n" \
-        f"{inner}\n    return ret;\n}}\n" + "\n".join(undefs) + "\n"
+    src = f"float {name}({', '.join(params)})\n{{\n    real_t ret = 0;\n{before}\n{inner}\n    return ret;\n}}\n"
     return src, args
 
 
@@ -359,9 +356,8 @@ def write(tsvc: Path, out: Path, names: list[str]) -> tuple[Path, dict[str, str]
             continue
         code, args = got
         for arr, fill in fills.get(name, {}).items():
-            key = f"p_{arr}" if arr in ARRAYS_2D else arr
-            if key in args:
-                args[key]["fill"] = fill
+            if arr in args:
+                args[arr]["fill"] = fill
         want, flops, nbytes = ANSWERS.get(name, ("?", "0", "0"))
         c_parts.append(code)
         toml_parts.append(f'[[kernel]]\nname = "{name}"\nsource = "tsvc_kernels.c"\nfunction = "{name}"\n'

@@ -118,6 +118,13 @@ def test_array_parameters_are_pointers_to_their_first_element():
     assert "double *C" in p.declaration()
     with pytest.raises(RooflabError, match="arrays of pointers"):
         parse_prototype("void f(double *rows[4])")
+    # a pointer to rows of m elements is the first row of the same row-major buffer
+    q = parse_prototype("void h(int n, int m, double (*restrict A)[m], const float (*B)[256])")
+    assert [(x.name, x.base, x.pointer, x.const) for x in q.params][2:] == [
+        ("A", "double", True, False), ("B", "float", True, True)]
+    assert "double *A" in q.declaration()
+    with pytest.raises(RooflabError, match="arrays of pointers"):
+        parse_prototype("void f(double *(*rows)[4])")
 
 
 def test_wrapper_calls_the_kernel_reps_times_with_names_no_user_can_take():

@@ -113,6 +113,13 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
                     f["confirmed"]["bound"] = True
                 else:
                     f["saving_s"] = measured
+        elif exact and e.get("loop_unchanged") and e["verdict"] != "faster" and not e.get("disturbed_cores"):
+            # the advice itself, applied, and the compiler built the very same hot loop: no interval, however wide
+            # a noisy moment made it, leaves a gain to the same instructions (restrict on a[i] = a[0], whose one
+            # array overlaps itself whatever the pointers say)
+            f["refuted"] = {"experiment": e["id"], "verdict": e["verdict"], "speedup": e["speedup"],
+                            "loop_unchanged": True}
+            f["saving_s"] = 0.0
         elif e["id"] in PROBES:
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "probe": True}
         elif e.get("loop_unchanged") and not exact:

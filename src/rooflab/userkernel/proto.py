@@ -347,6 +347,11 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
             t = t.type
             if isinstance(t, c_ast.PtrDecl):
                 raise RooflabError(f"{where}: pointers to pointers are not supported ({text!r})")
+            # a pointer to rows (double (*A)[m]): the first row of one contiguous row-major buffer, as double A[][m]
+            while isinstance(t, c_ast.ArrayDecl):
+                t = t.type
+            if isinstance(t, c_ast.PtrDecl):
+                raise RooflabError(f"{where}: arrays of pointers are not supported ({text!r})")
         if isinstance(t, c_ast.TypeDecl):
             const = "const" in (t.quals or [])
             t = t.type

@@ -25,6 +25,8 @@ def find(f: Facts) -> list[dict]:
     if not (vectors.unused_lanes(f) and not vectors.explained_elsewhere(f)) or vectors.scalar_build(f):
         return []
     computes = aliased and not vectors.plain_copy(f)
+    if computes and vectors.other_walk(f):
+        return []  # a gather, a column walk or a stride the compiler names is the reason beside the overlap
     flags = vectors.build_flags(f)
     narrow = f.ctx.get("profile") == "portable" or not any(x.startswith(("-march", "-mcpu")) for x in flags)
     ev = vectors.width_evidence(f) + [msg("built with: {flags}", flags=" ".join(

@@ -13,13 +13,19 @@ from rooflab.i18n import msg
 STREAMS_NEAR_ROOF = 0.5
 
 
+def other_walk(f: Facts) -> bool:
+    """The loop walks memory along a path another finding names: an index loaded (a gather), a column walk in the
+    source (a transpose), a stride the compiler names."""
+    loop = f.loop
+    return bool(loop.get("indexed_loads") or loop.get("gathers") or (f.code.get("pragmas") or {}).get("column_walks")
+                or "stride" in f.causes)
+
+
 def plain_copy(f: Facts) -> bool:
     """A scalar loop that moves data without computing on it, along no walk another finding names: no column walk
     in the source (a transpose: strided access), no index loaded (a gather: indirect access), no stride the
     compiler names."""
-    loop = f.loop
-    return bool(loop.get("moves_only") and not f.vb and not loop.get("indexed_loads") and not loop.get("gathers")
-                and not (f.code.get("pragmas") or {}).get("column_walks") and "stride" not in f.causes)
+    return bool(f.loop.get("moves_only") and not f.vb and not other_walk(f))
 
 
 def unused_lanes(f: Facts) -> bool:
@@ -34,13 +40,15 @@ def unused_lanes(f: Facts) -> bool:
 
 def explained_elsewhere(f: Facts) -> bool:
     """Another finding names why the loop is not vectorized: a call (or errno, or a call on a cold path), strided
-    access that the traffic shows or a column walk of the source while the loop waits, an integer division, a
+    access that the traffic shows (a stride the compiler names, or a column walk of the source: TSVC's s141, whose
+    traffic out of L2 was 5.9x the model) or a column walk while the loop waits, an integer division, a
     branch, or a chain carried from one iteration to the next in a scalar loop (its lanes can only come from
     independent chains: the chain's finding says so), an update through an index (a histogram's), or records read
     for a few of their fields (each lane would wait on lines mostly unused)."""
     loop, causes = f.loop, f.causes
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
-                or ("stride" in causes and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
+                or (("stride" in causes or (f.code.get("pragmas") or {}).get("column_walks"))
+                    and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
                 or strided.column_walk(f)
                 or (f.vb == 0 and (loop.get("int_div") or loop.get("indexed_updates")
                                    or control_flow.applies(f, beside_aliasing=True)
