@@ -1184,6 +1184,29 @@ def test_l1_traffic_beyond_any_stride_with_the_last_level_holding_everything_is_
     assert "reuse" not in ids(fs) and "strided" in ids(fs)
 
 
+def test_results_stored_and_loaded_again_at_every_step_of_the_outer_loop_are_missing_register_reuse():
+    """TSVC's s176, a convolution: a[i] += b[i + m - j - 1] * c[j], j outside i. Its vector loop loads a and b and
+    stores a for each FMA, 6 bytes a FLOP, where its model needs 0.0006; cachegrind could not finish at its size."""
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "vector_fp": 1, "scalar_fp": 0, "fma": 1, "flops": 32.0, "bytes": 192.0, "element_bits": 32}
+    live = {"kind": "blas_gemm", "ratio": 0.27, "ci95": [0.27, 0.28], "rounds": 10, "n": 512, "threads": 1,
+            "reference_flops_per_s": 1e11}
+    skipped = {"skipped": {"id": "not counted: cachegrind did not finish", "args": {}, "text": "not counted"}}
+    r = row(bound="compute", level="L2", of_roof=0.24, reference=live, intensity=1600.0, traffic=skipped,
+            flops=5.1e8, **timed(0.02))
+    c = code(loop, audit={"loads": 2, "stores": 1, "vector_bits": 512, "fma": 1})
+    fs = diagnose(c, r, {**CTX, "precision": "fp32"})
+    assert fs[0]["id"] == "reuse" and fs[0]["factor"] == pytest.approx(1 / 0.27)
+    words = " ".join(text(e) for e in fs[0]["evidence"])
+    assert "6 bytes per FLOP" in words and "2 load(s) and 1 store(s)" in words
+    assert "unroll the outer loop" in text(fs[0]["advice"])
+    # a loop that stores nothing keeps its sums in registers; a kernel its model calls memory-bound is not this
+    assert "reuse" not in ids(diagnose(code(loop, audit={"loads": 2, "stores": 0}), r, CTX))
+    assert "reuse" not in ids(diagnose(c, {**r, "intensity": 0.1}, CTX))
+    # as fast as BLAS: nothing to reuse
+    assert "reuse" not in ids(diagnose(c, {**r, "reference": {**live, "ratio": 0.8, "ci95": [0.79, 0.81]}}, CTX))
+
+
 def test_lines_fetched_again_in_a_sliver_of_the_time_are_neither_missing_reuse_nor_stride():
     """An n-body loop: its arrays are a little larger than L1 and come back from L2 38 times a call, but moving
     those bytes at L2's roof takes a sliver of the call; it divides and takes square roots the rest of it."""

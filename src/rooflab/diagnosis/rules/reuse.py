@@ -41,7 +41,8 @@ def applies(f: Facts) -> bool:
         return False
     if (f.code.get("pragmas") or {}).get("column_walks"):
         return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
-    if not ((f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio)):
+    if not ((f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio) or
+            (f.excess is None and register_traffic(f))):
         return False
     share = traffic_share(f)
     return share is None or share >= PACES
@@ -69,6 +70,25 @@ def traffic_share(f: Facts) -> float | None:
     return t["l1_bytes"] * row["flops"] / flops / source / time_s
 
 
+# a vectorized hot loop whose own loads and stores move this many bytes per FLOP or more, where the kernel's model
+# (its intensity) needs a tenth of that or less (REGISTER_REUSE): each result goes back to memory and returns at
+# every step of an outer loop instead of staying in a register (TSVC's s176, a convolution: a[i] += b[...] * c[j]
+# over j outside i, 6 bytes a FLOP in its loop, 0.0006 in its model; cachegrind could not finish at its size)
+LOOP_BYTES_PER_FLOP = 1.0
+REGISTER_REUSE = 10.0
+
+
+def register_traffic(f: Facts) -> float | None:
+    """The bytes per FLOP the hot loop's own loads and stores move, where that is what keeps a kernel its model
+    calls compute-bound from its roof (see LOOP_BYTES_PER_FLOP); None otherwise."""
+    loop, intensity = f.loop, f.row.get("intensity")
+    stores = (f.code.get("audit") or {}).get("stores")
+    if not (f.vb and loop.get("flops") and loop.get("bytes") and stores and intensity):
+        return None  # (a loop that stores nothing keeps its results in registers: its loads are its inputs)
+    per_flop = loop["bytes"] / loop["flops"]
+    return per_flop if per_flop >= LOOP_BYTES_PER_FLOP and per_flop * intensity >= REGISTER_REUSE else None
+
+
 def _uncounted_product(f: Facts, ratio: float | None) -> bool:
     return bool(f.ctx.get("gemm_like") and ratio is not None and f.excess is None and
                 (f.traffic.get("skipped") or f.traffic.get("error")))
@@ -83,7 +103,17 @@ def find(f: Facts) -> list[dict]:
     flops = t.get("flops") or row["flops"]
     elem = 4 if f.ctx.get("precision") == "fp32" else 8
     tiles = tile_sizes(row, elem)
-    if excess is None:  # a matrix product whose traffic was not counted: the BLAS measured alongside is the gap
+    in_loop = register_traffic(f) if excess is None else None
+    audit = f.code.get("audit") or {}
+    if in_loop:  # the hot loop's own loads and stores: what it moves per FLOP against what the model needs
+        ev = [msg("its hot loop loads and stores {b:.3g} bytes per FLOP ({loads} load(s) and {stores} store(s) a "
+                  "vector FMA), where the kernel's model needs {m:.3g}: each result goes back to memory and comes "
+                  "back for the next step instead of staying in a register", b=in_loop,
+                  loads=audit.get("loads", "?"), stores=audit.get("stores", "?"),
+                  m=1 / row["intensity"])]
+        if t.get("skipped") or t.get("error"):
+            ev.append(msg("its traffic was not counted ({why})", why=t.get("skipped") or t.get("error")))
+    elif excess is None:  # a matrix product whose traffic was not counted: the BLAS measured alongside is the gap
         ev = [msg("a matrix product by its shapes and FLOP count; its traffic was not counted ({why})",
                   why=t.get("skipped") or t.get("error"))]
     else:
@@ -110,6 +140,15 @@ def find(f: Facts) -> list[dict]:
                       "{p:.1f} predicted in-core): reuse pays once the chain no longer sets the pace",
                       m=measured, p=pred["cycles_per_iteration"]))
     level = t.get("holding_level") or row.get("level") or "?"
+    if in_loop and not f.ctx.get("gemm_like"):
+        return [finding(
+            ID, factor, ev,
+            msg("it does enough work per byte to be bound by compute, but its inner loop reads and writes its "
+                "results in memory at every step of the loop around it, so loads and stores, not arithmetic, set "
+                "its pace"),
+            msg("keep several results in registers across the outer loop: unroll the outer loop by 4 to 8 and fuse "
+                "the copies into one inner loop (unroll and jam: a register tile, as a GEMM's micro-kernel keeps its "
+                "block of C), then block the loops for the cache"))]
     return [finding(
         ID, factor, ev,
         msg("it does enough work per byte to be bound by compute, but each operand is fetched again from {level} "
