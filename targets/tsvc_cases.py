@@ -381,6 +381,10 @@ def main() -> int:
         print(f"{args.tsvc}: no src/tsvc.c (a checkout of TSVC_2 is needed)", file=sys.stderr)
         return 2
     src = (args.tsvc / "src" / "tsvc.c").read_text()
+    unknown = [c for c in args.case or () if c not in ANSWERS and not args.write_only]
+    if unknown:
+        print(f"no answer for {', '.join(unknown)} (the loops with one: {', '.join(ANSWERS)})", file=sys.stderr)
+        return 2
     names = args.case or (list(functions(src)) if args.all or args.write_only else list(ANSWERS))
     out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-tsvc-"))
     spec, skipped = write(args.tsvc, out, names)
