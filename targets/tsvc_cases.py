@@ -15,8 +15,10 @@ interchange... This script does not hold their code. Given a checkout of TSVC_2,
 
 The answer for each loop (the finding that should come first, or "clean") and its work (flops and bytes per call)
 are this project's, in ANSWERS below, written down before explain first ran on them. Loops the conversion cannot take
-(a struct argument, the aliased global pointers ``xx``/``yy``, calls to TSVC's helper functions) are listed and left
-out.
+(no repetition loop, code after it, no array) are listed and left out. The loops first converted (127; answers in
+commit 0795cf3) and those converted after (struct arguments, TSVC's global pointers ``xx``/``yy`` as locals, its
+helper functions as static functions of the kernels' file; answers in EXTRA, written down before explain first ran
+on them) are run together.
 
     git clone https://github.com/UoB-HPC/TSVC_2 /tmp/TSVC_2
     python targets/tsvc_cases.py /tmp/TSVC_2 [--quick] [--case s000 ...] [--write-only DIR]
@@ -39,7 +41,7 @@ import explain_cases  # noqa: E402  (the case runner and its report)
 LEN_1D, LEN_2D = 32000, 256
 ARRAYS_1D = ("a", "b", "c", "d", "e", "x", "flat_2d_array")
 ARRAYS_2D = ("aa", "bb", "cc", "tt")
-HELPERS = ("test(", "f(", "s151s(", "s152s(", "s471s(")
+HELPERS = ("s151s", "s152s", "test", "s471s", "f")  # TSVC's own functions that some tests call
 
 # loop -> (the finding right first, flops per call, bytes per call). The finding: where two causes are both the
 # reason a loop falls short and which one weighs more is for the machine to say (a column walk that also carries a
@@ -179,6 +181,30 @@ ANSWERS: dict[str, tuple[str, str, str]] = {
     "vbor": ("clean", "59*256", "28*256"),
 }
 
+# the loops converted once struct arguments, xx/yy and TSVC's helper functions were: answers written down before
+# explain first ran on them (s424 writes flat[i + 64] from flat[i], a distance gcc sees as xx = flat_2d_array + 63)
+EXTRA: dict[str, tuple[str, str, str]] = {
+    "s122": ("clean", "n1", "12*n1"),
+    "s151": ("clean", "n1", "12*n1"),
+    "s152": ("clean", "3*n1", "24*n1"),
+    "s172": ("clean", "n1", "12*n1"),
+    "s174": ("clean", "n1/2", "6*n1"),
+    "s242": ("dependency_chain", "5*n1", "16*n1"),
+    "s31111": ("reduction_chain", "32", "128"),
+    "s1351": ("clean", "n1", "12*n1"),
+    "s421": ("clean", "n1", "12*n1"),
+    "s1421": ("clean", "n1/2", "6*n1"),
+    "s422": ("clean", "n1", "12*n1"),
+    "s423": ("clean", "n1", "12*n1"),
+    "s424": ("clean", "n1", "12*n1"),
+    "s471": ("clean", "4*n1", "24*n1"),
+    "s4112": ("indirect|aliasing", "2*n1", "16*n1"),
+    "s4114": ("indirect|aliasing", "2*n1", "20*n1"),
+    "s4116": ("reduction_chain|indirect", "510", "3060"),
+    "s4121": ("clean", "2*n1", "16*n1"),
+}
+ANSWERS.update(EXTRA)
+
 
 def _match(text: str, start: int, open_: str = "{", close: str = "}") -> int:
     """The index just after the bracket that closes the one at ``start``."""
@@ -206,6 +232,17 @@ def functions(src: str) -> dict[str, str]:
         end = _match(src, m.end() - 1)
         out[m.group(1)] = src[m.end():end - 1]
     return out
+
+
+def helpers(src: str) -> str:
+    """TSVC's functions that tests call (s151s, test, f...), as static functions of the kernels' file."""
+    src = _strip_comments(src)
+    out = []
+    for name in HELPERS:
+        m = re.search(rf"^(?:void|int|real_t) {name}\([^)]*\)\s*\{{", src, flags=re.M)
+        if m:
+            out.append("static " + src[m.start():_match(src, m.end() - 1)] + "\n")
+    return "\n".join(out)
 
 
 def _call_args(src: str) -> dict[str, str]:
@@ -245,14 +282,36 @@ def init_fills(common: str) -> dict[str, dict]:
     return out
 
 
+# the values TSVC's main passes its tests, by name
+VALUES = {"n1": 1, "n3": 1, "s1": 1.0, "s2": 2.0, "LEN_1D/2": LEN_1D // 2, "LEN_2D/2": LEN_2D // 2}
+# TSVC's init(): ip, a permutation of each five consecutive indices
+IP = {"shape": [LEN_1D], "dtype": "int32",
+      "fill": "(np.arange(n1) // 5) * 5 + np.tile(np.array([4, 2, 0, 3, 1]), n1 // 5)"}
+
+
+def _literal(arg: str) -> list[str]:
+    """The values of the compound literal TSVC's main passes (``&(struct{int a;int b;}){n1, n3}``), or of a plain
+    address (``&n1``)."""
+    m = re.search(r"\)\{(.*)\}$", arg)
+    return [v.strip() for v in m.group(1).split(",")] if m else [arg.lstrip("&")]
+
+
+def _param(ctype: str, var: str, value: str, params: list, args: dict) -> str | None:
+    """A value TSVC passes as a kernel's parameter; why not, where it cannot be."""
+    if value == "ip":
+        params.append(f"int *{var}")
+        args[var] = dict(IP)
+        return None
+    if value not in VALUES:
+        return f"an argument the conversion does not know ({value})"
+    real = "real_t" in ctype
+    params.append(f"{'float' if real else 'int'} {var}")
+    args[var] = float(VALUES[value]) if real else int(VALUES[value])
+    return None
+
+
 def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
     """One test as a kernel's C source and its spec's args; or why it cannot be converted."""
-    if "struct{" in body or "struct {" in body:
-        return "a struct argument"
-    if re.search(r"\b(xx|yy)\b", body):
-        return "the aliased global pointers xx and yy"
-    if any(re.search(r"(?<![\w.])" + re.escape(h), body) for h in HELPERS):
-        return "a call to one of TSVC's helper functions"
     nl = re.search(r"for \(int nl = 0;.*?nl\+\+\)\s*\{", body)
     if not nl:
         return "no repetition loop"
@@ -270,19 +329,24 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
     params, args = [], {}
     m = re.search(r"(\w+(?: \w+)?) (\w+) = \*\((\w+)\*\)func_args->arg_info;", before)
     if m:
-        ctype, var = m.group(1), m.group(2)
-        if arg not in ("&n1", "&n3", "&s1"):
-            return f"an argument the conversion does not know ({arg})"
-        params.append(f"{'float' if ctype == 'real_t' else ctype} {var}")
-        args[var] = 1.0 if arg == "&s1" and ctype == "real_t" else 1
+        why = _param(m.group(1), m.group(2), _literal(arg)[0], params, args)
+        if why:
+            return why
         before = before.replace(m.group(0), "")
     m = re.search(r"int \* __restrict__ ip = func_args->arg_info;", before)
     if m:
-        params.append("int *ip")
-        # TSVC's init(): a permutation of each five consecutive indices
-        args["ip"] = {"shape": [LEN_1D], "dtype": "int32",
-                      "fill": "(np.arange(n1) // 5) * 5 + np.tile(np.array([4, 2, 0, 3, 1]), n1 // 5)"}
+        _param("int *", "ip", "ip", params, args)
         before = before.replace(m.group(0), "")
+    m = re.search(r"struct\s*\{([^}]*)\}\s*\*\s*x = func_args->arg_info;", before)
+    if m:  # a struct of arguments: each field read into a local becomes a parameter of that name
+        fields = re.findall(r"(\w+)\s*;", m.group(1))
+        values = dict(zip(fields, _literal(arg)))
+        before = before.replace(m.group(0), "")
+        for d in re.finditer(r"((?:int|real_t)\s*\*?\s*(?:__restrict__\s*)?)(\w+) = x->(\w+);", before):
+            why = _param(d.group(1), d.group(2), values.get(d.group(3), "?"), params, args)
+            if why:
+                return why
+            before = before.replace(d.group(0), "")
     if "func_args" in before + inner:
         return "another use of its argument"
     d = re.search(r"dummy\(", inner)
@@ -294,7 +358,9 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
     if returned and not re.fullmatch(r"\w+", last):
         last = returned.group(1)
     inner = inner[:d.start()] + f"ret = {last}" + inner[call_end:]
-    used = [a for a in ARRAYS_1D + ARRAYS_2D + ("indx",) if re.search(rf"\b{a}\s*\[", before + inner)]
+    # an array indexed, or passed whole (to a helper, or into xx); x only indexed (a local scalar of some tests)
+    used = [a for a in ARRAYS_1D + ARRAYS_2D + ("indx",)
+            if re.search(rf"\b{a}\s*\[" if a == "x" else rf"\b{a}\b", before + inner)]
 
     def written(a: str) -> bool:  # assigned somewhere in the loop (a[i] = ..., a[i] += ..., aa[i][j] *= ...)
         return bool(re.search(rf"\b{a}\s*(\[[^][]*(\[[^][]*\][^][]*)*\]\s*)+[-+*/]?=(?!=)", before + inner))
@@ -311,7 +377,9 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
             args[a] = {"shape": [n], "dtype": "float32", "output": written(a)}
     if not used:
         return "no array"
-    src = f"float {name}({', '.join(params)})\n{{\n    real_t ret = 0;\n{before}\n{inner}\n    return ret;\n}}\n"
+    # TSVC's global pointers into the arrays (xx, yy), set by the tests that use them: locals of the kernel
+    local = "".join(f"    real_t *{p};\n" for p in ("xx", "yy") if re.search(rf"\b{p}\b", before + inner))
+    src = f"float {name}({', '.join(params)})\n{{\n    real_t ret = 0;\n{local}{before}\n{inner}\n    return ret;\n}}\n"
     return src, args
 
 
@@ -345,7 +413,7 @@ def write(tsvc: Path, out: Path, names: list[str]) -> tuple[Path, dict[str, str]
     fills = init_fills((tsvc / "src" / "common.c").read_text())
     funcs, calls = functions(src), _call_args(src)
     out.mkdir(parents=True, exist_ok=True)
-    c_parts, toml_parts, skipped = [HEADER], [], {}
+    c_parts, toml_parts, skipped = [HEADER + helpers(src)], [], {}
     for name in names:
         if name not in funcs:
             skipped[name] = "not in tsvc.c"
