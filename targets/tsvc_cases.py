@@ -349,6 +349,11 @@ def convert(name: str, body: str, arg: str) -> tuple[str, dict] | str:
             before = before.replace(d.group(0), "")
     if "func_args" in before + inner:
         return "another use of its argument"
+    for taken in ("n1", "n2"):  # the spec's size names: a test's own n1 (an argument) is renamed
+        if taken in args:
+            args[f"tsvc_{taken}"] = args.pop(taken)
+            params = [re.sub(rf"\b{taken}\b", f"tsvc_{taken}", q) for q in params]
+            before, inner = (re.sub(rf"\b{taken}\b", f"tsvc_{taken}", t) for t in (before, inner))
     d = re.search(r"dummy\(", inner)
     if not d:
         return "no dummy call"
