@@ -253,6 +253,10 @@ def _call_args(src: str) -> dict[str, str]:
 INIT_VALUES = {"any": 0.0, "zero": 0.0, "half": 0.5, "one": 1.0, "two": 2.0, "small": 0.000001}
 
 
+# set_1d_array(a, LEN_1D, one, unit), set_2d_array(aa, any, frac): (array, value, stride)
+_SET_ARRAY = re.compile(r"set_[12]d_array\(\s*(\w+),\s*(?:LEN_\w+(?:\*LEN_\w+)?,\s*)?([\w.]+),\s*(\w+)\)")
+
+
 def init_fills(common: str) -> dict[str, dict]:
     """Per test, the fill of each array TSVC's initialise_arrays sets as one whole-array pattern."""
     common = _strip_comments(common)
@@ -262,8 +266,7 @@ def init_fills(common: str) -> dict[str, dict]:
             continue  # calc_checksum's branch, after initialise_arrays'
         body = common[m.end():_match(common, m.end() - 1) - 1]
         fills = {}
-        for arr, value, stride in re.findall(r"set_[12]d_array\(\s*(\w+),\s*(?:LEN_\w+(?:\*LEN_\w+)?,\s*)?([\w.]+),\s*(\w+)\)",
-                                             body):
+        for arr, value, stride in _SET_ARRAY.findall(body):
             if value in INIT_VALUES:
                 value = INIT_VALUES[value]
             elif re.fullmatch(r"\d+\.\d*", value):
@@ -434,7 +437,8 @@ def write(tsvc: Path, out: Path, names: list[str]) -> tuple[Path, dict[str, str]
         want, flops, nbytes = ANSWERS.get(name, ("?", "0", "0"))
         c_parts.append(code)
         toml_parts.append(f'[[kernel]]\nname = "{name}"\nsource = "tsvc_kernels.c"\nfunction = "{name}"\n'
-                          f'flops = "{flops}"\nbytes = "{nbytes}"\nsizes = {{n1 = [{LEN_1D}], n2 = [{LEN_2D * LEN_2D}]}}\n'
+                          f'flops = "{flops}"\nbytes = "{nbytes}"\n'
+                          f'sizes = {{n1 = [{LEN_1D}], n2 = [{LEN_2D * LEN_2D}]}}\n'
                           f"args = {_toml_value(args)}\n")
     (out / "tsvc_kernels.c").write_text("\n".join(c_parts))
     spec = out / "tsvc.toml"
