@@ -686,6 +686,26 @@ def test_a_table_lookup_at_the_last_steps_result_is_a_chain_and_its_iterations_c
 def test_a_running_value_added_to_with_a_term_computed_from_itself_is_a_recurrence_not_a_reduction():
     d = detail(WELFORD)
     assert d["accumulators"] == 2 and d["feedback"] == 1  # the mean feeds back; the sum of squares does not
+    # a running value subtracted from a term computed from it (LFK 19: b5[k] = sa[k] + stb5 * sb[k];
+    # stb5 = b5[k] - stb5) is a recurrence too
+    lin = detail("""
+    1120:	vmovsd (%rcx,%rax,1),%xmm1
+    1125:	vfmadd213sd (%rdx,%rax,1),%xmm0,%xmm1
+    112b:	vmovsd %xmm1,(%rsi,%rax,1)
+    1130:	add    $0x8,%rax
+    1134:	vsubsd %xmm0,%xmm1,%xmm0
+    1138:	cmp    %rax,%r8
+    113b:	jne    1120 <g+0x20>
+""")
+    assert lin["feedback"] == 1
+    # a loaded value subtracted from the running one (s -= x[i]) is a reduction still
+    sub = detail("""
+    1120:	vsubsd (%rcx,%rax,8),%xmm0,%xmm0
+    1125:	add    $0x1,%rax
+    1129:	cmp    %rax,%rsi
+    112c:	jne    1120 <g+0x20>
+""")
+    assert sub["accumulators"] == 1 and sub["feedback"] == 0
     assert detail(REDUCTION)["feedback"] == 0 and detail(RECURRENCE)["feedback"] == 0
     # gcc's in-order fold-left passes the running sum from register to register through adds and shuffles: the
     # register that held it is reused for a lane before the sum comes back to it
@@ -2746,6 +2766,63 @@ def test_a_call_on_a_path_the_loop_branches_to_and_comes_back_from_is_a_side_cal
     assert leaving != CMUL
     ins2 = asm.parse_objdump(leaving)
     assert asm.side_calls(ins2, asm.hot_loop(ins2)) == []
+
+
+# if (d[i] > 0) ... else { s = sqrt(...); }: the arm computing the root laid out past the closing branch, which
+# branches again to the library's sqrt for the inputs that set errno; both jump back to the rest of the arm
+ARM_AFTER_LATCH = """
+    1650:	vmovsd (%r14,%rbx,1),%xmm0
+    1656:	vmovsd %xmm0,(%r12,%rbx,1)
+    165c:	add    $0x8,%rbx
+    1660:	cmp    %rbx,%r13
+    1663:	je     1700 <k+0x100>
+    1665:	vmovsd (%r15,%rbx,1),%xmm2
+    166b:	vcomisd %xmm12,%xmm2
+    1670:	ja     1650 <k+0x50>
+    1672:	vmulsd %xmm2,%xmm2,%xmm10
+    1676:	vcomisd %xmm10,%xmm16
+    167c:	jb     16a0 <k+0xa0>
+    167e:	vmovsd (%r10,%rbx,1),%xmm6
+    1684:	jmp    1650 <k+0x50>
+    16a0:	vucomisd %xmm10,%xmm12
+    16a5:	ja     16c0 <k+0xc0>
+    16a7:	vsqrtsd %xmm10,%xmm10,%xmm0
+    16ab:	jmp    167e <k+0x7e>
+    16c0:	call   1030 <sqrt@plt>
+    16c5:	jmp    167e <k+0x7e>
+    1700:	ret
+"""
+
+
+def test_a_call_on_an_arm_laid_out_past_the_closing_branch_is_a_side_call():
+    insns = asm.parse_objdump(ARM_AFTER_LATCH)
+    lp = next(x for x in asm.find_loops(insns) if x.start == 0x1650)
+    assert lp.end == 0x1670
+    # past the closing branch (ja, taken for one arm), through a branch to the inline root and another to the call
+    assert asm.side_calls(insns, lp) == ["sqrt"]
+    assert asm.detail_loop(insns, lp, "x86_64").to_dict()["side_calls"] == ["sqrt"]
+    # a closing branch whose fall-through leaves for good (the arm returns): no side call
+    ret = ARM_AFTER_LATCH.replace("    1684:\tjmp    1650 <k+0x50>\n", "    1684:\tret\n") \
+        .replace("16ab:\tjmp    167e <k+0x7e>", "16ab:\tret").replace("16c5:\tjmp    167e <k+0x7e>", "16c5:\tret")
+    assert ret.count("ret") == 4
+    ins2 = asm.parse_objdump(ret)
+    assert asm.side_calls(ins2, next(x for x in asm.find_loops(ins2) if x.start == 0x1650)) == []
+    # an outer loop's conditional branch back to the inner loop is not an arm of it: past the inner loop's
+    # closing branch, only a jump counts as coming back
+    outer = """
+    2000:	vaddsd (%rdi,%rax,8),%xmm0,%xmm0
+    2005:	add    $0x1,%rax
+    2009:	cmp    %rax,%rsi
+    200c:	jne    2000 <o+0x0>
+    200e:	call   1040 <report@plt>
+    2013:	add    $0x1,%rcx
+    2017:	cmp    %rcx,%rdx
+    201a:	jne    2000 <o+0x0>
+    201c:	ret
+"""
+    ins3 = asm.parse_objdump(outer)
+    inner = next(x for x in asm.find_loops(ins3) if x.end == 0x200c)
+    assert asm.side_calls(ins3, inner) == []
 
 
 def test_complex_arithmetic_with_its_nan_recovery_is_a_calls_finding_tested_by_limited_range():

@@ -724,6 +724,8 @@ def _x86_feeds_back(body: list[Insn], acc: int) -> bool:
         elif cls == "add":
             if "sub" in m:  # AT&T: the destination is the last source minus the first
                 minuend, sub = (dst, regs[0]) if two else (regs[-2], regs[0])
+                if sub in running and minuend in derived:
+                    return True  # the running value subtracted from a term computed from it (s = a + s*b - s)
                 terms_run = [minuend in running]
                 terms_der = [minuend in derived, sub in derived, sub in running]
             else:
@@ -1148,28 +1150,69 @@ def _call_name(i: Insn) -> str:
     return name.group(1) if name else (i.operands or "").strip()
 
 
-def _side_path(insns: list[Insn], at: int, loop: LoopAudit | Loop, limit: int = 64) -> tuple[bool, list[str]]:
+def _side_path(insns: list[Insn], at: int, loop: LoopAudit | Loop, limit: int = 64,
+               seen: set[int] | None = None, jump_back: bool = False, nested: bool = False) -> tuple[bool, list[str]]:
     """Follow the code from index ``at`` (where a branch of the loop leads out of its body): whether it comes back
     into the loop (a cold path, an arm of an if laid out after the loop) rather than leaving it for good (a return,
-    a jump elsewhere), and the functions it calls on the way."""
+    a jump elsewhere), and the functions it calls on the way. A conditional branch forward on the path is followed
+    too, a few levels deep, and on such a branch's path (and past the closing branch) a jump is followed where it
+    goes (gcc's sqrt: the root computed inline on a side path, which branches again to call the library for the
+    inputs that set errno, and both jump back to the rest of the arm). ``jump_back``: only a jump (not a
+    conditional branch, an outer loop's) counts as coming back."""
+    seen = set() if seen is None else seen
     found: list[str] = []
-    for i in insns[at:at + limit]:
+    by_addr = None
+    k, steps = at, 0
+    while 0 <= k < len(insns) and steps < limit and k not in seen:
+        i = insns[k]
+        if loop.start <= i.addr <= loop.end:
+            # fallen into the loop from above: an arm laid out before the loop comes back so; past the closing
+            # branch, it is an outer loop's next iteration
+            return not jump_back, found
+        seen.add(k)
+        steps += 1
+        k += 1
         if i.mnemonic.startswith("call") or i.mnemonic == "bl":
             found.append(_call_name(i))
         elif i.mnemonic.startswith("ret"):
-            return False, found
+            break
         elif _is_branch(i.mnemonic) and i.target is not None:
-            if loop.start <= i.target <= loop.end:
+            if loop.start <= i.target <= loop.end and not (jump_back and _is_conditional(i.mnemonic)):
                 return True, found
+            by_addr = by_addr or {x.addr: n for n, x in enumerate(insns)}
             if not _is_conditional(i.mnemonic):
-                return False, found
+                if not (jump_back or nested) or i.target not in by_addr:
+                    break
+                k = by_addr[i.target]  # the rest of the arm, laid out elsewhere
+            elif i.target > i.addr and len(seen) < 4 * limit and i.target in by_addr:
+                again, calls = _side_path(insns, by_addr[i.target], loop, limit, seen, jump_back, True)
+                if again:
+                    back_calls = [c for c in found + calls]
+                    rest = _side_path(insns, k, loop, limit, seen, jump_back, nested)
+                    return True, list(dict.fromkeys(back_calls + rest[1]))
     return False, found
 
 
 def _out_branches(insns: list[Insn], loop: LoopAudit | Loop) -> list[tuple[bool, list[str]]]:
-    """For each conditional branch of the body that leads out of it: (comes back, calls on the way)."""
+    """For each conditional branch of the body that leads out of it: (comes back, calls on the way); and the path
+    past a conditional closing branch (:func:`_latch_path`)."""
     by_addr = {i.addr: k for k, i in enumerate(insns)}
-    return [_side_path(insns, by_addr[b.target], loop) for b in _exit_branches(insns, loop, by_addr)]
+    return [_side_path(insns, by_addr[b.target], loop) for b in _exit_branches(insns, loop, by_addr)] + \
+        _latch_path(insns, loop, by_addr)
+
+
+def _latch_path(insns: list[Insn], loop: LoopAudit | Loop, by_addr: dict[int, int]) -> list[tuple[bool, list[str]]]:
+    """The path where a conditional closing branch falls through, where it comes back into the loop: gcc lays out
+    one arm of an if after the loop's closing branch (``ja .L50`` taken for one arm, the other falling through,
+    computing and jumping back), so that arm, and a call on it, is part of the iteration."""
+    end = by_addr.get(loop.end)
+    if end is None or end + 1 >= len(insns):
+        return []
+    latch = insns[end]
+    if not (_is_conditional(latch.mnemonic) and latch.target == loop.start):
+        return []
+    back, calls = _side_path(insns, end + 1, loop, jump_back=True)
+    return [(True, calls)] if back else []
 
 
 def _exit_branches(insns: list[Insn], loop: LoopAudit | Loop, by_addr: dict[int, int]) -> list[Insn]:
@@ -1240,6 +1283,7 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     exits = _exit_branches(insns, loop, by_addr)
     outs = [_side_path(insns, by_addr[b.target], loop) for b in exits]
     leave = [b for b, (back, _) in zip(exits, outs) if not back]
+    outs += _latch_path(insns, loop, by_addr)
     d["branches"] = max(0, d["branches"] - len(leave))
     if arch == "x86_64":
         # a loop that stops on its data (a search): an exit, or its closing branch (while (i < n && s[i] != 0):
