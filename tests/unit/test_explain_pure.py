@@ -3490,6 +3490,33 @@ def test_a_sum_unrolled_and_added_lane_by_lane_in_each_iteration_is_an_in_order_
     # nothing is carried from one iteration to the next, but 64 scalar adds wait one for another within each
     assert d["longest_chain"] == 0 and d["inner_chain"] == 64 and d["vector_bits"] == 512
     assert detail(STENCIL_SUM)["inner_chain"] == 0  # vector adds: each lane its own output
+    # LFK 10's differences, each step stored (ar = cx[i][4]; br = ar - px[i][4]; px[i][4] = ar; ...), gcc
+    # packing eight of the steps into one vector store: a chain of outputs, not a sum to add in another order
+    diffs = detail("""
+  20:	vmovsd 0x20(%rdx),%xmm0
+  33:	vsubsd -0xc8(%rsi),%xmm0,%xmm5
+  3b:	vsubsd -0xc0(%rsi),%xmm5,%xmm2
+  43:	vsubsd -0xb8(%rsi),%xmm2,%xmm6
+  4b:	vsubsd -0xb0(%rsi),%xmm6,%xmm1
+  53:	vunpcklpd %xmm5,%xmm0,%xmm0
+  57:	vsubsd -0xa8(%rsi),%xmm1,%xmm7
+  5f:	vsubsd -0xa0(%rsi),%xmm7,%xmm3
+  67:	vunpcklpd %xmm6,%xmm2,%xmm2
+  6b:	vinsertf128 $0x1,%xmm2,%ymm0,%ymm0
+  71:	vsubsd -0x98(%rsi),%xmm3,%xmm8
+  79:	vsubsd -0x90(%rsi),%xmm8,%xmm4
+  81:	vunpcklpd %xmm7,%xmm1,%xmm1
+  85:	vunpcklpd %xmm8,%xmm3,%xmm3
+  8a:	vinsertf128 $0x1,%xmm3,%ymm1,%ymm1
+  90:	vinsertf64x4 $0x1,%ymm1,%zmm0,%zmm0
+  97:	vmovupd %zmm0,-0xc8(%rsi)
+  a1:	vsubsd -0x88(%rsi),%xmm4,%xmm0
+  a9:	vmovsd %xmm4,-0x88(%rsi)
+  b1:	vmovsd %xmm0,-0x80(%rsi)
+  b6:	cmp    %rax,%rdx
+  b9:	jne    20 <dp+0x20>
+""")
+    assert diffs["inner_chain"] == 0 and diffs["vector_bits"] == 512
     loop = {k: d[k] for k in ("vector_bits", "scalar_fp", "vector_fp", "accumulators", "longest_chain", "chain_op",
                               "inner_chain", "element_bits")}
     pred = {"tool": "llvm-mca", "model": "sapphirerapids", "cycles_per_iteration": 106.3, "block_rthroughput": 60.0,

@@ -465,6 +465,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     stored_at: list[tuple[int, str]] = []  # (vector register, address operand) of each store
+    partials = 0  # stores of values on a chain of adds
     d.update(int_div=0, conversions=0, branches=0, scalar_rounds=0)
     last = body[-1].addr if body else None
     for i in body:
@@ -481,6 +482,13 @@ def _detail_x86(body: list[Insn]) -> dict:
             src = _x86_operand_regs(ops)[:1]
             if src and src[0] >= 0:
                 stored_at.append((src[0], re.split(r",(?![^()]*\))", ops)[-1].replace(" ", "")))
+        if _X86_MOVES.match(m) and d.get("depth"):
+            # a value on a chain of adds moved, packed or stored: the chain's steps are outputs (a sum's steps
+            # feed only its next add)
+            regs_read = _x86_operand_regs(ops)
+            last_op = re.split(r",(?![^()]*\))", ops)[-1]
+            read = regs_read if "(" in last_op else regs_read[:-1]
+            partials += sum(1 for r in set(read) if r >= 0 and d["depth"].get(r, 0) >= 1)
         if m.startswith(("call",)):
             name = re.search(r"<([^>@+]+)", ops)
             d["calls"].append(name.group(1) if name else ops)
@@ -518,6 +526,10 @@ def _detail_x86(body: list[Insn]) -> dict:
             d["bytes"] += len(_x86_mem_operands(ops)[0]) * _x86_access_bytes(m, ops)
     d.pop("written")
     d["inner_chain"] = max(d.pop("depth", {}).values(), default=0)
+    if partials >= max(2, d["inner_chain"] // 2):
+        # most steps of the chain stored (LFK 10's differences: ar = cx - px[4]; px[4] = ar; br = ar - px[5]; ...):
+        # each partial value is an output, not a sum the compiler may add in another order
+        d["inner_chain"] = 0
     ops = d.pop("chain_ops")
     # a value carried from one iteration to the next through a chain of adds that moves from register to register
     # (gcc's in-order "fold-left" reduction of a vectorized product: sixteen dependent vaddsd, each into another
