@@ -3348,6 +3348,25 @@ def test_an_array_read_at_a_small_stride_for_some_elements_is_strided_access():
     at_model = row(level="DRAM", of_roof=0.7, traffic={"method": "cachegrind", "holding_ratio": 1.0,
                                                       "holding_level": "DRAM", "model_bytes": 16e6})
     assert "strided" not in ids(diagnose(c, at_model, CTX))
+    # the unused bytes fetched, but all the lines L1 brought in take a small part of the time at DRAM's roof: they
+    # pace nothing (LFK 4's stride-5 sum, 24 cycles an iteration of in-order adds); where they take most of it, the
+    # finding stands
+    fetched = {**counted["traffic"], "l1_bytes": 32e6, "flops": 2e6}
+    assert "strided" not in ids(diagnose(c, {**counted, "traffic": fetched, "time_s": 0.1}, CTX))
+    assert ids(diagnose(c, {**counted, "traffic": fetched}, CTX))[0] == "strided"
+
+
+def test_traffic_beyond_the_model_is_not_strided_where_the_hot_loop_walks_every_array_at_one_pace():
+    """Several loops streaming the same arrays out of L3 one after another (LCALS's energy update: six loops over
+    nine arrays, 2.5x the bytes of one pass) move more than the model, each line used whole: not a stride."""
+    traffic = {"method": "cachegrind", "holding_ratio": 2.5, "holding_level": "L3", "model_bytes": 16e6}
+    r = row(level="L3", of_roof=0.18, traffic=traffic)
+    even = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
+            "streams": [64, 64, 64, 64]}
+    assert "strided" not in ids(diagnose(code(even), r, CTX))
+    # one address moving five times as far as the other (a stride of 5), or a single walked address: strided
+    for streams in ([64, 320], [64]):
+        assert ids(diagnose(code({**even, "streams": streams}), r, CTX))[0] == "strided"
 
 
 # ------------------------------------------------------------------------------------------- 4 KiB aliasing

@@ -57,6 +57,12 @@ def find(f: Facts) -> list[dict]:
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
     named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and not f.refetched if counted else f.vb < f.isa_vb)
+    if (excess or 0) >= EXCESS and not (named or walked) and _one_pace(f.loop):
+        # the hot loop walks every array it touches at one pace, a few vectors' width at most: each line it brings
+        # in is used whole, so the bytes beyond the model come from elsewhere (arrays streamed again out of the level
+        # that holds them by each of several loops: LCALS's energy update, six loops over nine arrays in L3, 2.5x),
+        # not from a stride
+        excess = None
     if not ((excess or 0) >= EXCESS or named or walked):
         return []
     if walked and not ((excess or 0) >= EXCESS or named):
@@ -105,6 +111,11 @@ def partial_lines(f: Facts) -> dict | None:
     excess = f.excess
     if (excess is not None and excess < RECORD_TRAFFIC) or (excess is None and f.row.get("bound") != "memory"):
         return None
+    share = reuse.traffic_share(f)
+    if share is not None and share < reuse.PACES:
+        # the unused bytes are fetched, but moving all the lines takes a small part of the time: something else
+        # paces the loop (LFK 4's stride-5 sum: 24 cycles an iteration, its eight adds in order)
+        return None
     if recs:
         r = recs[0]
         unused = r["record_bytes"] / r["used_bytes"]
@@ -128,6 +139,17 @@ def partial_lines(f: Facts) -> dict | None:
     if excess is not None:
         ev.append(f.traffic_evidence())
     return finding(ID, min(unused, excess) if excess is not None else unused, ev, why, change)
+
+
+# bytes an address may move per iteration and still be read whole: four 512-bit vectors (an unrolled vector loop)
+ONE_PACE_BYTES = 256
+
+
+def _one_pace(loop: dict) -> bool:
+    """Whether the hot loop walks two or more addresses, all moving by the same small step per iteration: contiguous
+    streams (a stride, a record's field or a column walk moves one address by more than the others)."""
+    streams = loop.get("streams") or []
+    return len(streams) >= 2 and len(set(streams)) == 1 and 0 < streams[0] <= ONE_PACE_BYTES
 
 
 def _walks(f: Facts) -> tuple[list, float] | None:
