@@ -1204,6 +1204,17 @@ def test_l1_traffic_beyond_any_stride_with_the_last_level_holding_everything_is_
     assert "reuse" not in ids(fs) and "strided" in ids(fs)
 
 
+def test_spills_are_a_finding_where_they_are_a_material_share_of_the_loops_memory_work():
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512, "spills": 4}
+    c = code(loop)
+    c["audit"] = {"loads": 12, "stores": 4}
+    (f,) = [x for x in diagnose(c, row(of_roof=0.3, bound="compute"), CTX) if x["id"] == "spills"]
+    assert f["factor"] == pytest.approx(1.25) and "4 value(s)" in text(f["evidence"][0])
+    # one value reloaded beside 40 loads and stores: nothing to measure, no advice
+    c["audit"] = {"loads": 30, "stores": 10}
+    assert "spills" not in ids(diagnose(code({**loop, "spills": 1}, audit=c["audit"]), row(of_roof=0.3), CTX))
+
+
 def test_results_stored_and_loaded_again_at_every_step_of_the_outer_loop_are_missing_register_reuse():
     """TSVC's s176, a convolution: a[i] += b[i + m - j - 1] * c[j], j outside i. Its vector loop loads a and b and
     stores a for each FMA, 6 bytes a FLOP, where its model needs 0.0006; cachegrind could not finish at its size."""
