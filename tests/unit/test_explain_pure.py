@@ -3373,11 +3373,13 @@ def test_traffic_beyond_the_model_is_not_strided_where_the_hot_loop_walks_every_
     traffic = {"method": "cachegrind", "holding_ratio": 2.5, "holding_level": "L3", "model_bytes": 16e6}
     r = row(level="L3", of_roof=0.18, traffic=traffic)
     even = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "vector_bits": 512,
-            "streams": [64, 64, 64, 64]}
+            "vector_fp": 4, "scalar_fp": 0, "streams": [64, 64, 64, 64]}
     assert "strided" not in ids(diagnose(code(even), r, CTX))
-    # one address moving five times as far as the other (a stride of 5), or a single walked address: strided
-    for streams in ([64, 320], [64]):
-        assert ids(diagnose(code({**even, "streams": streams}), r, CTX))[0] == "strided"
+    # one address moving five times as far as the other (a stride of 5), a single walked address, or rows of 25
+    # doubles walked by scalar code (200 bytes an iteration, each read for a few elements): strided
+    for loop in ({**even, "streams": [64, 320]}, {**even, "streams": [64]},
+                 {**even, "vector_fp": 0, "scalar_fp": 9, "streams": [200, 200]}):
+        assert ids(diagnose(code(loop), r, CTX))[0] == "strided"
 
 
 # ------------------------------------------------------------------------------------------- 4 KiB aliasing

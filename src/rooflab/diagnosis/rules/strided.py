@@ -141,15 +141,19 @@ def partial_lines(f: Facts) -> dict | None:
     return finding(ID, min(unused, excess) if excess is not None else unused, ev, why, change)
 
 
-# bytes an address may move per iteration and still be read whole: four 512-bit vectors (an unrolled vector loop)
-ONE_PACE_BYTES = 256
+# how many of the loop's widest accesses an address may move per iteration and still be read whole (an unrolled
+# loop's x[i] and x[i + 8] are one address moving by two vectors)
+ONE_PACE_ACCESSES = 4
 
 
 def _one_pace(loop: dict) -> bool:
-    """Whether the hot loop walks two or more addresses, all moving by the same small step per iteration: contiguous
-    streams (a stride, a record's field or a column walk moves one address by more than the others)."""
+    """Whether the hot loop walks two or more addresses, all moving by the same step per iteration, a few of its
+    accesses wide at most (a vector's bytes where its arithmetic is in vectors, an element's where it is scalar):
+    contiguous streams. A stride, a record's field or a row walked moves an address by more (LFK 10's rows of 25
+    doubles: 200 bytes an iteration, scalar code)."""
     streams = loop.get("streams") or []
-    return len(streams) >= 2 and len(set(streams)) == 1 and 0 < streams[0] <= ONE_PACE_BYTES
+    width = (loop.get("vector_bits") if loop.get("vector_fp") else loop.get("element_bits")) or 64
+    return len(streams) >= 2 and len(set(streams)) == 1 and 0 < streams[0] <= ONE_PACE_ACCESSES * width // 8
 
 
 def _walks(f: Facts) -> tuple[list, float] | None:
