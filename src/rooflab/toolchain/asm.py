@@ -465,7 +465,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d = dict(scalar_fp=0, vector_fp=0, fma=0, fp_add=0, fp_mul=0, div_sqrt=0, gathers=0, scatters=0, masked=0,
              calls=[], chains={}, flops=0.0, bytes=0.0, element_bits=0, written=set(), chain_ops={})
     stored_at: list[tuple[int, str]] = []  # (vector register, address operand) of each store
-    partials = 0  # stores of values on a chain of adds
+    partials = 0  # values on a chain of adds moved, packed or stored
     d.update(int_div=0, conversions=0, branches=0, scalar_rounds=0)
     last = body[-1].addr if body else None
     for i in body:
@@ -1198,10 +1198,9 @@ def _side_path(insns: list[Insn], at: int, loop: LoopAudit | Loop, limit: int = 
                 k = by_addr[i.target]  # the rest of the arm, laid out elsewhere
             elif i.target > i.addr and len(seen) < 4 * limit and i.target in by_addr:
                 again, calls = _side_path(insns, by_addr[i.target], loop, limit, seen, jump_back, True)
-                if again:
-                    back_calls = [c for c in found + calls]
+                if again:  # the rest of this path, for its calls too
                     rest = _side_path(insns, k, loop, limit, seen, jump_back, nested)
-                    return True, list(dict.fromkeys(back_calls + rest[1]))
+                    return True, list(dict.fromkeys(found + calls + rest[1]))
     return False, found
 
 
