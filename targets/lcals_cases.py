@@ -37,8 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import explain_cases  # noqa: E402  (the case runner and its report)
-from tsvc_cases import _match, _strip_comments, _toml_value, judge  # noqa: E402  (the same cutting and judging)
+from tsvc_cases import _match, _strip_comments, _toml_value, run_answered  # noqa: E402  (cutting, judging)
 
 LCALS = Path("MicroBenchmarks/LCALS")
 SOURCES = ("SubsetARawLoops/RawSubsetAbenchmarks.cxx", "SubsetBRawLoops/RawSubsetBbenchmarks.cxx",
@@ -266,15 +265,7 @@ def main() -> int:
     if args.write_only:
         print(spec)
         return 0
-    explain_cases.CASES.clear()
-    for name in names:
-        if _loop(name) not in skipped and name in ANSWERS:
-            explain_cases.CASES[name] = (spec, name, ANSWERS[name][0], None, None)
-    results = []
-    for name in explain_cases.CASES:
-        print(f"... {name}", file=sys.stderr, flush=True)
-        results.append(judge(explain_cases.run_case(name, args.quick), ANSWERS[name][0]))
-    return explain_cases.report(results)
+    return run_answered(spec, [n for n in names if _loop(n) not in skipped], ANSWERS, args.quick)
 
 
 if __name__ == "__main__":

@@ -470,14 +470,20 @@ def main() -> int:
     if args.write_only:
         print(spec)
         return 0
+    return run_answered(spec, [n for n in names if n not in skipped], ANSWERS, args.quick)
+
+
+def run_answered(spec: Path, names: list[str], answers: dict[str, tuple], quick: bool) -> int:
+    """Explain each of ``names`` that has an answer, kernel by kernel of ``spec``, judge it against its answer (the
+    first field of ``answers[name]``) and print explain_cases' report; its exit status."""
     explain_cases.CASES.clear()
     for name in names:
-        if name not in skipped and name in ANSWERS:
-            explain_cases.CASES[name] = (spec, name, ANSWERS[name][0], None, None)
+        if name in answers:
+            explain_cases.CASES[name] = (spec, name, answers[name][0], None, None)
     results = []
     for name in explain_cases.CASES:
         print(f"... {name}", file=sys.stderr, flush=True)
-        results.append(judge(explain_cases.run_case(name, args.quick), ANSWERS[name][0]))
+        results.append(judge(explain_cases.run_case(name, quick), answers[name][0]))
     return explain_cases.report(results)
 
 

@@ -44,8 +44,7 @@ def applies(f: Facts) -> bool:
     if not ((f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio) or
             (f.excess is None and register_traffic(f))):
         return False
-    share = traffic_share(f)
-    return share is None or share >= PACES
+    return traffic_may_pace(f)
 
 
 # the counted traffic, moved at the roof of the slowest level it can come from, takes at least this share of the
@@ -53,6 +52,12 @@ def applies(f: Facts) -> bool:
 # 84 KB of arrays come back from L2 38 times a call would take 0.2% of its time doing so at L2's roof: it divides
 # and takes square roots the rest)
 PACES = 0.25
+
+
+def traffic_may_pace(f: Facts) -> bool:
+    """Whether the counted traffic can be what paces the loop: its share of the time PACES or more, or unknown."""
+    share = traffic_share(f)
+    return share is None or share >= PACES
 
 
 def traffic_share(f: Facts) -> float | None:

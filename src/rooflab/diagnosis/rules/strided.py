@@ -49,8 +49,7 @@ def find(f: Facts) -> list[dict]:
     # carries an in-order sum: then the interchange makes the sums independent whatever the lines cost (a sum over
     # a 3-D array's middle index, its lines reused from L1 by the next element: reordered 1.75x, partial sums 1.4x)
     walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED or (f.reduction and _summing_walk(f)) else None
-    share = reuse.traffic_share(f)
-    if share is not None and share < reuse.PACES:
+    if not reuse.traffic_may_pace(f):
         # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
         excess = l1 = None
     # the compiler names the access pattern: strided where L1 brings in several times the bytes used (each line used
@@ -111,8 +110,7 @@ def partial_lines(f: Facts) -> dict | None:
     excess = f.excess
     if (excess is not None and excess < RECORD_TRAFFIC) or (excess is None and f.row.get("bound") != "memory"):
         return None
-    share = reuse.traffic_share(f)
-    if share is not None and share < reuse.PACES:
+    if not reuse.traffic_may_pace(f):
         # the unused bytes are fetched, but moving all the lines takes a small part of the time: something else
         # paces the loop (LFK 4's stride-5 sum: 24 cycles an iteration, its eight adds in order)
         return None
