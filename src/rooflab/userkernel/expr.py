@@ -92,6 +92,14 @@ def names_in(text: str, where: str = "expression", names=()) -> set[str]:
     return {_name(n) for n in ast.walk(_parse(text, where, names)) if isinstance(n, ast.Name)}
 
 
+def bare_names(text: str, where: str = "expression", names=()) -> set[str]:
+    """The names an expression uses as values, not only as the object of an attribute (``n`` in ``n * 2``, not
+    ``np`` in ``np.arange(n)``)."""
+    tree = _parse(text, where, names)
+    owners = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return {_name(n) for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in owners}
+
+
 def _bounded(v, text: str, where: str):
     """A value of an arithmetic expression, refused when it is not a finite number within MAX_MAGNITUDE."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):

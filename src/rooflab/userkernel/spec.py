@@ -40,7 +40,7 @@ from rooflab.machine.env import cgroup_memory_left, usable_cpus
 from rooflab.paths import MAX_THREADS
 from rooflab.timing.memory import address_space_left
 from rooflab.toolchain.remarks import blank_comments, function_lines
-from rooflab.userkernel.expr import ExprError, arith, names_in, numpy_expr
+from rooflab.userkernel.expr import ExprError, arith, bare_names, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
 
 try:  # Python >= 3.11
@@ -466,12 +466,15 @@ def check_size(spec: KernelSpec, size: dict, where: str, avail: int | None = Non
                     if n < 0 or int(n) != n:
                         raise SpecError(f"{where}: args.{k}.shape: {d!r} gives {n}, not a size")
                 if isinstance(v.fill, str) and v.fill not in FILLS:
-                    hidden = sorted({"rng", "np"} & set(env))
+                    # in a fill, np is NumPy and rng the generator, whatever else bears the name (PolyBench's
+                    # doitgen has a size parameter np): a size or parameter of that name is refused where the
+                    # expression uses the name as a value, which would be read as the size
+                    hidden = sorted({"rng", "np"} & set(env) & bare_names(v.fill, f"{where}: args.{k}.fill", env))
                     if hidden:
-                        raise SpecError(f"{where}: args.{k}.fill: a size or parameter named "
-                                        f"{' and '.join(hidden)} would hide what a fill expression calls so (the "
-                                        "random generator, NumPy): rename it, or give this array a fill that is not "
-                                        "an expression")
+                        what = {"np": "np is NumPy", "rng": "rng is the random generator"}
+                        raise SpecError(f"{where}: args.{k}.fill: in a fill, {' and '.join(what[h] for h in hidden)}"
+                                        ", not the size or parameter of that name: write its value in the "
+                                        "expression")
                     known = set(env) | {"rng", "np"}
                     unknown = names_in(v.fill, f"{where}: args.{k}.fill", known) - known
                     if unknown:
