@@ -3633,3 +3633,112 @@ def test_an_arm_of_the_body_that_closes_the_loop_again_is_part_of_the_loop_where
     cold = {0x00: 30, 0x0c: 10, 0x16: 20}
     (lp,) = asm.sampled_loops(insns, cold)
     assert (lp.start - base, lp.end - base) == (0, 0x1d)
+
+
+# ------------------------------------------------------------------------------------- PolyBench/C's kernels
+
+# gcc's scalar fallback of floyd-warshall's j loop (its vector version runs only where path[i][k] lies outside the
+# row written, which it never does): integer work on one lane of xmm registers, moved by vmovd
+FLOYD_SCALAR = """
+    6740:	vmovd  0x0(%r13,%rax,1),%xmm1
+    6747:	vmovd  (%r12),%xmm0
+    674d:	vpaddd %xmm1,%xmm0,%xmm0
+    6751:	vmovd  (%r9,%rax,1),%xmm1
+    6757:	vpminsd %xmm1,%xmm0,%xmm0
+    675c:	vmovd  %xmm0,(%r9,%rax,1)
+    6762:	add    $0x4,%rax
+    6766:	cmp    %rax,%rsi
+    6769:	jne    6740 <f+0x380>
+"""
+
+
+def test_integer_work_on_one_lane_of_an_xmm_register_is_scalar_and_counted_as_work():
+    d = detail(FLOYD_SCALAR)
+    assert d["vector_bits"] == 0 and d["int_ops"] == 2 and d["streams"] == [4, 4]
+    # the same arithmetic on packed data out of memory is a 128-bit vector; a register zeroed is no work
+    packed = FLOYD_SCALAR.replace("vmovd  0x0(%r13,%rax,1),%xmm1", "vmovdqu 0x0(%r13,%rax,1),%xmm1")
+    assert detail(packed)["vector_bits"] == 128
+    zeroed = FLOYD_SCALAR.replace("vpminsd %xmm1,%xmm0,%xmm0", "vpxor  %xmm2,%xmm2,%xmm2")
+    assert detail(zeroed)["int_ops"] == 1
+
+
+def test_an_integer_loop_left_scalar_by_a_dependence_gcc_cannot_resolve_has_narrow_vectors_not_a_stride():
+    """floyd-warshall: gcc's "complicated access pattern" is path[i][k], read at one address that the loop writes
+    at j = k; every address the hot loop walks moves by one element, and the loop does integer work."""
+    loop = {"vector_bits": 0, "vector_fp": 0, "scalar_fp": 0, "flops": 0, "int_ops": 2, "bytes": 16,
+            "element_bits": 64, "streams": [4, 4], "calls": [], "accumulators": 0, "longest_chain": 0}
+    found = diagnose(code(loop, causes=["aliasing", "stride"]), row(of_roof=0.08, bound="compute", traffic=None),
+                     CTX)
+    assert "strided" not in ids(found) and "narrow_vectors" in ids(found)
+    # a loop that computes nothing, FP or integer, leaves no lanes unused; a stride the loop walks stays strided
+    assert "narrow_vectors" not in ids(diagnose(code({**loop, "int_ops": 0}, causes=["aliasing", "stride"]),
+                                                row(of_roof=0.08, bound="compute", traffic=None), CTX))
+    walked = diagnose(code({**loop, "streams": [4, 2000]}, causes=["aliasing", "stride"]),
+                      row(of_roof=0.08, bound="compute", traffic=None), CTX)
+    assert "strided" in ids(walked) and "narrow_vectors" not in ids(walked)
+
+
+def test_columns_walked_under_a_vectorized_loop_whose_lines_come_back_each_row_are_strided():
+    """syr2k: the j loop walks A[j][k] and B[j][k] down their columns, vectorized lane by lane; L1 brings in 148x
+    the model (reuse leaves a column walk to this finding)."""
+    loop = {"vector_bits": 512, "vector_fp": 5, "scalar_fp": 0, "fma": 1, "fp_add": 1, "fp_mul": 3, "flops": 48,
+            "bytes": 320, "element_bits": 64, "streams": [64, 12800, 12800], "calls": [], "accumulators": 0,
+            "longest_chain": 0}
+    traffic = {"method": "cachegrind", "l1_ratio": 148.0, "holding_ratio": 0.58, "holding_level": "L3",
+               "model_bytes": 1e6, "l1_bytes": 1.48e8, "flops": 3.5e7}
+    walks = {"column_walks": [{"array": "A", "index": "[j][k]", "var": "j", "stride": "", "sum": False}]}
+    r = row(level="L3", of_roof=0.17, bound="compute", traffic=traffic, flops=3.5e7, time_s=3.5e-3,
+            time_ci95=[3.45e-3, 3.55e-3])
+    found = diagnose(code(loop, causes=["aliasing", "stride"], pragmas=walks), r, CTX)
+    assert ids(found)[0] == "strided"
+    assert any("come in again at each step of an outer loop" in text(e) for e in found[0]["evidence"])
+    # no column walked in the source: lines fetched again and again are reuse's, not a stride
+    assert "strided" not in ids(diagnose(code(loop, causes=["aliasing", "stride"]), r, CTX))
+
+
+def test_loops_reordered_into_an_in_order_sum_that_ran_slower_refute_nothing():
+    from rooflab.interpret.outline import _standing
+
+    """syrk: the reordered nest sums dot products in order (0.48x), where the original's column walk was
+    vectorized: what it measured is the chain the fix would split, so it is inconclusive and bounds nothing."""
+    fs = [{"id": "strided", "saving_s": 5e-3}, {"id": "single_thread", "saving_s": 1e-3}]
+    slow = {**experiment("interchange", "slower", 0.48), "approaches": True, "a_time_s": 1e-2}
+    out = weigh(fs, [slow], 1e-2)
+    assert ids(out)[0] == "strided" and out[0]["inconclusive"]["in_order"] and not out[0].get("refuted")
+    assert "sums into one element in order" in _standing(out[0], {"time_s": 1e-2})
+    # the same reordering, slower, where the new innermost loop sums nothing: refuted
+    out = weigh([dict(f) for f in fs], [{**slow, "approaches": False}], 1e-2)
+    assert out[-1]["id"] == "strided" and out[-1]["refuted"]
+
+
+def test_an_outer_loop_reading_one_input_per_step_still_repeats_over_the_same_data():
+    from rooflab.diagnosis.evidence import loop_heads, repeat_loop
+    fdtd = "{ for (t = 0; t < tmax; t++) { for (j = 0; j < ny; j++) ey[0][j] = fict[t]; " \
+           "for (i = 1; i < nx; i++) for (j = 0; j < ny; j++) ey[i][j] = ey[i][j] - hz[i][j]; } }"
+    assert repeat_loop(loop_heads(fdtd))["var"] == "t"
+    # the variable indexing the data worked on, or an array the loop writes, is no repetition
+    assert repeat_loop(loop_heads(fdtd.replace("fict[t]", "hz[t][j]"))) is None
+    assert repeat_loop(loop_heads(fdtd.replace("ey[0][j] = fict[t];", "fict[t] = ey[0][j];"))) is None
+
+
+def test_arrays_streamed_again_at_each_time_step_are_no_missing_reuse_and_no_stride():
+    """jacobi-2d: 100 steps of two sweeps over 1 MB, 199x the model out of L2 (2x a step); heat-3d 366x (3.7x a
+    step): the sweeps' own passes, each needing the last one's results."""
+    loop = {"vector_bits": 512, "vector_fp": 5, "scalar_fp": 0, "fp_add": 4, "fp_mul": 1, "flops": 40, "bytes": 384,
+            "element_bits": 64, "streams": [64, 64, 64, 64, 64, 320], "calls": [], "accumulators": 0,
+            "longest_chain": 0}
+    traffic = {"method": "cachegrind", "l1_ratio": 199.0, "holding_ratio": 199.0, "holding_level": "L2",
+               "model_bytes": 1e6, "l1_bytes": 2e8, "flops": 6e7}
+    r = row(level="L2", of_roof=0.27, bound="compute", traffic=traffic, flops=6e7, time_s=3.9e-3, intensity=61.5,
+            time_ci95=[3.85e-3, 3.95e-3],
+            flops_per_s=1.57e10, roof_flops_per_s=5.8e10, working_set_bytes=1e6, bytes=1e6,
+            reference={"kind": "blas_gemm", "ratio": 0.32, "threads": 1, "n": 512, "ci95": [0.3, 0.33], "rounds": 10,
+                       "flops_per_s": 1.6e10, "reference_flops_per_s": 4.9e10})
+    stepped = {**CTX, "repeats": 100, "repeat_var": "t"}
+    found = ids(diagnose(code(loop, causes=["aliasing"]), r, stepped))
+    assert "reuse" not in found and "strided" not in found
+    # the same traffic without the time steps: operands fetched again, which blocking keeps
+    assert ids(diagnose(code(loop, causes=["aliasing"]), r, CTX))[0] == "reuse"
+    # far more than a few passes a step: beyond the sweeps, reuse speaks again
+    more = {**traffic, "holding_ratio": 5000.0, "l1_ratio": 5000.0}
+    assert "reuse" in ids(diagnose(code(loop, causes=["aliasing"]), {**r, "traffic": more}, stepped))

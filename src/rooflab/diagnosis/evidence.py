@@ -147,17 +147,28 @@ def loop_heads(body: str) -> list[dict]:
                     "outer": not any(s < start and start < e for s, _c, e, _h in spans),
                     "inner": not any(start < s < end for s, _c, _e, _h in spans),
                     "indexes": bool(re.search(rf"\[[^\]]*\b{re.escape(var)}\b", inner_text)),
-                    "used": bool(re.search(rf"\b{re.escape(var)}\b", inner_text))})
+                    "used": bool(re.search(rf"\b{re.escape(var)}\b", inner_text)),
+                    "step_inputs": _step_inputs_only(var, inner_text)})
     return out
+
+
+def _step_inputs_only(var: str, text: str) -> bool:
+    """Whether a loop's body uses its variable only to read one element of arrays it never writes, ``in[t]``: an
+    input for each repetition (PolyBench's fdtd-2d, ``ey[0][j] = _fict_[t]``), the data it works on the same."""
+    uses = list(re.finditer(rf"\b{re.escape(var)}\b", text))
+    reads = list(re.finditer(rf"\b([A-Za-z_]\w*)\s*\[\s*{re.escape(var)}\s*\](?!\s*\[)", text))
+    if not uses or len(reads) != len(uses):
+        return False
+    return not any(re.search(rf"\b{re.escape(m.group(1))}\s*(\[[^;=]*\])?\s*[-+*/]?=(?!=)", text) for m in reads)
 
 
 def repeat_loop(heads: list[dict]) -> dict | None:
     """Of a function body's ``loop_heads``, an outermost loop that holds other loops and whose body never uses its
-    variable: a repetition over the same data (time steps, sweeps, iterations), each depending on the last, which
+    variable, or uses it only to read each repetition's input (``in[t]``): a repetition over the same data (time steps, sweeps, iterations), each depending on the last, which
     threads cannot share; only the loops inside it can be, one parallel region per repetition. {var, start, bound,
     inclusive}; None where there is none."""
     for lp in heads:
-        if lp["outer"] and not lp["inner"] and not lp.get("used", True):
+        if lp["outer"] and not lp["inner"] and (not lp.get("used", True) or lp.get("step_inputs")):
             return {k: lp[k] for k in ("var", "start", "bound", "inclusive")}
     return None
 

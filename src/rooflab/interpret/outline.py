@@ -103,6 +103,9 @@ def _standing(f: dict, r: dict) -> str:
     if f.get("inconclusive"):
         save += " — " + (tr("its experiment was inconclusive: the build left the hot loop as it was")
                          if f["inconclusive"].get("loop_unchanged") else
+                         tr("its experiment was inconclusive: the reordered loop sums into one element in order, "
+                            "which the fix would split")
+                         if f["inconclusive"].get("in_order") else
                          tr("its probe found no cost in the order of the indices; the indirect loads' own cost "
                             "is not tested") if f["inconclusive"].get("probe") else
                          tr("its experiment was inconclusive"))

@@ -189,7 +189,13 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                     c["fma_bits"] = max(c["fma_bits"], width)
         elif regs and m.startswith("v") and not m.startswith("vzero") and not _x86_scalar_move(m) and \
                 not (width == 128 and (_X86_FP_LOGIC.match(m) or (_X86_REG_COPY.match(m) and "(" not in i.operands))):
-            c["vector_bits"] = max(c["vector_bits"], width)
+            if width == 128 and m.startswith("vp") and "(" not in i.operands:
+                # packed integer arithmetic between xmm registers: a vector only where packed data comes from memory
+                # (gcc's scalar fallback of an int loop: vmovd loads, vpaddd and vpminsd on one lane, vmovd stores)
+                c["int_xmm"] = True
+            else:
+                c["vector_bits"] = max(c["vector_bits"], width)
+                c["packed_xmm_memory"] = c.get("packed_xmm_memory") or (width == 128 and "(" in i.operands)
         for w, n in regs:
             c["regs"].add(int(n))
         if m.startswith(_X86_NOT_MEM) or _is_branch(m):
@@ -206,6 +212,9 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                 c["nt_loads"] += bool(_X86_NT_LOAD.match(m))
             if stack:
                 c["spills"] += 1
+    if c.pop("int_xmm", False) and c.pop("packed_xmm_memory", False):
+        c["vector_bits"] = max(c["vector_bits"], 128)
+    c.pop("packed_xmm_memory", None)
     return c
 
 
@@ -379,6 +388,7 @@ class LoopDetail:
     exits: int = 0  # conditional branches out of the loop that do not come back, on the data it loads (a search)
     atomics: int = 0  # atomic read-modify-writes of memory per iteration (lock add: #pragma omp atomic)
     moves_only: bool = False  # it loads and stores data and computes nothing on it (a copy, a gather by counters)
+    int_ops: int = 0  # integer arithmetic in vector registers per iteration (vpaddd, vpminsd...), packed or on one lane
 
     @property
     def longest_chain(self) -> int:
@@ -400,7 +410,7 @@ class LoopDetail:
                 "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics,
-                "moves_only": self.moves_only}
+                "moves_only": self.moves_only, "int_ops": self.int_ops}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -557,7 +567,18 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["int_scans"] = _x86_int_scans(body)
     d["streams"] = _x86_streams(body)
     d["moves_only"] = _x86_moves_only(body)
+    d["int_ops"] = sum(1 for i in body if _X86_INT_OP.match(i.mnemonic) and not _x86_zeroing(i))
     return d
+
+
+# integer arithmetic, logic and compares on vector registers (not moves, shuffles, inserts or broadcasts)
+_X86_INT_OP = re.compile(r"v?p(add|sub|min|max|mul|abs|avg|sad|madd|and|or|xor|sll|srl|sra|sign|cmp)\w*$")
+
+
+def _x86_zeroing(i: Insn) -> bool:
+    """``vpxor %xmm1,%xmm1,%xmm1``: a register set to zero, no work on data."""
+    ops = _x86_operands(i.operands)
+    return i.mnemonic.startswith(("vpxor", "pxor", "vpsub", "psub")) and len(set(ops)) == 1
 
 
 _X86_GPR = re.compile(r"%(r[a-z0-9]+|e[a-z]{2}|[a-z]{2}l?)\b")

@@ -41,10 +41,26 @@ def applies(f: Facts) -> bool:
         return False
     if (f.code.get("pragmas") or {}).get("column_walks"):
         return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
+    if repeated_sweeps(f):
+        return False
     if not ((f.excess or 0) >= EXCESS or f.refetched or _uncounted_product(f, ratio) or
             (f.excess is None and register_traffic(f))):
         return False
     return traffic_may_pace(f)
+
+
+# an outer loop repeating over the same data (time steps) brings its arrays in again at each repetition, each
+# needing the last one's results: the traffic beyond the model up to this many passes over them a repetition is the
+# sweeps' own (PolyBench's jacobi-2d: 100 steps of two sweeps, 199x its model out of L2; fdtd-2d: 100 steps, 64.5x
+# out of L3), which the tiles this finding sizes cannot keep in a cache; tiling in time (time skewing) can
+SWEEP_PASSES = 4
+
+
+def repeated_sweeps(f: Facts) -> bool:
+    """Whether the kernel's source repeats over the same data (an outer loop of time steps) and the traffic beyond
+    its model is no more than its arrays streamed again at each repetition (or was not counted)."""
+    reps = f.ctx.get("repeats")
+    return bool(reps and reps >= 2 and (f.excess is None or f.excess <= SWEEP_PASSES * reps))
 
 
 # the counted traffic, moved at the roof of the slowest level it can come from, takes at least this share of the

@@ -49,14 +49,24 @@ def find(f: Facts) -> list[dict]:
     # carries an in-order sum: then the interchange makes the sums independent whatever the lines cost (a sum over
     # a 3-D array's middle index, its lines reused from L1 by the next element: reordered 1.75x, partial sums 1.4x)
     walked = _walks(f) if not counted or (l1 or 0) >= L1_REFETCHED or (f.reduction and _summing_walk(f)) else None
-    if not reuse.traffic_may_pace(f):
-        # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing
+    if not reuse.traffic_may_pace(f) or reuse.repeated_sweeps(f):
+        # lines brought in again or in part, but moving them takes a small part of the time: they pace nothing; or
+        # the bytes beyond the model are the arrays streamed again at each time step (PolyBench's heat-3d: 100
+        # steps, 366x out of L2, 3.7x a step), which says nothing of how each step walks them
         excess = l1 = None
     # the compiler names the access pattern: strided where L1 brings in several times the bytes used (each line used
     # in part), or where nothing was counted and the loop is not vectorized to full width; a stride remark with
     # traffic at the model (atax, trisolv: 1.00x) or with rows reused out of L2 (bicg: 3x) is no evidence
-    named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and not f.refetched if counted else f.vb < f.isa_vb)
-    if (excess or 0) >= EXCESS and not (named or walked) and _one_pace(f.loop):
+    # lines fetched again and again are reuse's to tell, except where the source's innermost loop walks a column:
+    # reuse leaves those to this finding, loop order before blocking (PolyBench's syr2k: two columns walked under
+    # the vectorized j loop, L1 bringing in 148x the model)
+    walks = bool((f.code.get("pragmas") or {}).get("column_walks"))
+    # uncounted, the remark stands where the loop is not vectorized to full width, unless every address the hot loop
+    # walks moves an element at a time: the pattern gcc could not follow is then no stride (PolyBench's
+    # floyd-warshall: path[i][k], read at one address and written by the loop at j = k)
+    named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and (walks or not f.refetched) if counted
+                                      else f.vb < f.isa_vb and not one_pace(loop))
+    if (excess or 0) >= EXCESS and not (named or walked) and one_pace(f.loop):
         # the hot loop walks every array it touches at one pace, a few vectors' width at most: each line it brings
         # in is used whole, so the bytes beyond the model come from elsewhere (arrays streamed again out of the level
         # that holds them by each of several loops: LCALS's energy update, six loops over nine arrays in L3, 2.5x),
@@ -73,6 +83,9 @@ def find(f: Facts) -> list[dict]:
     ev = []
     if (excess or 0) >= EXCESS:
         ev.append(f.traffic_evidence())
+    elif l1 and f.refetched:
+        ev.append(msg("{method}: L1 brought in {r:.1f}x the bytes the model counts: the lines of the columns it walks "
+                      "come in again at each step of an outer loop", method=f.traffic["method"], r=l1))
     elif l1:
         ev.append(msg("{method}: L1 brought in {r:.1f}x the bytes the model counts, while {level}, where the working "
                       "set lives, delivered them about once: each line brought into L1 was used only in part",
@@ -144,7 +157,7 @@ def partial_lines(f: Facts) -> dict | None:
 ONE_PACE_ACCESSES = 4
 
 
-def _one_pace(loop: dict) -> bool:
+def one_pace(loop: dict) -> bool:
     """Whether the hot loop walks two or more addresses, all moving by the same step per iteration, a few of its
     accesses wide at most (a vector's bytes where its arithmetic is in vectors, an element's where it is scalar):
     contiguous streams. A stride, a record's field or a row walked moves an address by more (LFK 10's rows of 25

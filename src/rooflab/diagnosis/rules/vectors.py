@@ -18,7 +18,7 @@ def other_walk(f: Facts) -> bool:
     source (a transpose), a stride the compiler names."""
     loop = f.loop
     return bool(loop.get("indexed_loads") or loop.get("gathers") or (f.code.get("pragmas") or {}).get("column_walks")
-                or "stride" in f.causes)
+                or ("stride" in f.causes and not strided.one_pace(loop)))
 
 
 def plain_copy(f: Facts) -> bool:
@@ -29,12 +29,12 @@ def plain_copy(f: Facts) -> bool:
 
 
 def unused_lanes(f: Facts) -> bool:
-    """The loop computes (or copies data it computes nothing on, element by element: a 2x upsampling through
-    ``in[j / 2]``), the core has wider vectors than it uses, no chain is what keeps it scalar, and it is not a
-    stream from L3 or DRAM already near its roof."""
+    """The loop computes (in floating point, or on integers in vector registers) or copies data it computes nothing
+    on, element by element (a 2x upsampling through ``in[j / 2]``), the core has wider vectors than it uses, no
+    chain is what keeps it scalar, and it is not a stream from L3 or DRAM already near its roof."""
     streaming = f.row.get("bound") == "memory" and f.row.get("level") in ("L3", "DRAM") and \
         (f.of_roof or 0) >= STREAMS_NEAR_ROOF
-    works = f.loop.get("flops") or plain_copy(f)
+    works = f.loop.get("flops") or f.loop.get("int_ops") or plain_copy(f)
     return bool(works and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
 
 
