@@ -3742,3 +3742,40 @@ def test_arrays_streamed_again_at_each_time_step_are_no_missing_reuse_and_no_str
     # far more than a few passes a step: beyond the sweeps, reuse speaks again
     more = {**traffic, "holding_ratio": 5000.0, "l1_ratio": 5000.0}
     assert "reuse" in ids(diagnose(code(loop, causes=["aliasing"]), {**r, "traffic": more}, stepped))
+
+
+# syrk's j loop (C[i][j] += alpha * A[i][k] * A[j][k]): gcc builds each vector of A's column from 8 loads a row apart
+SYRK_LANES = """
+    29f0:	vmovsd 0x2580(%rdx),%xmm3
+    29f8:	vmovsd (%rdx),%xmm10
+    29fc:	add    $0x40,%r13
+    2a00:	add    $0x3200,%rdx
+    2a07:	vmovhpd -0x640(%rdx),%xmm3,%xmm2
+    2a0f:	vmovsd -0x1900(%rdx),%xmm3
+    2a17:	vmovhpd -0x2bc0(%rdx),%xmm10,%xmm8
+    2a1f:	vmovhpd -0x12c0(%rdx),%xmm3,%xmm3
+    2a27:	vinsertf128 $0x1,%xmm2,%ymm3,%ymm2
+    2a2d:	vmovsd -0x2580(%rdx),%xmm3
+    2a35:	vmovhpd -0x1f40(%rdx),%xmm3,%xmm3
+    2a3d:	vinsertf128 $0x1,%xmm3,%ymm8,%ymm3
+    2a43:	vinsertf64x4 $0x1,%ymm2,%zmm3,%zmm3
+    2a4a:	vfmadd213pd -0x40(%r13),%zmm12,%zmm3
+    2a51:	vmovupd %zmm3,-0x40(%r13)
+    2a58:	cmp    %r13,%rdi
+    2a5b:	jne    29f0 <f+0x1e0>
+"""
+
+
+def test_a_vector_built_lane_by_lane_from_a_column_is_strided_whatever_the_traffic():
+    d = detail(SYRK_LANES)
+    assert d["vector_bits"] == 512 and d["lane_loads"] == 8 and d["streams"] == [64, 12800]
+    walks = {"column_walks": [{"array": "A", "index": "[j][k]", "var": "j", "stride": "", "sum": False}]}
+    # its lines stay in L1 between rows (traffic at the model), its time what its instructions predict: still strided
+    traffic = {"method": "cachegrind", "l1_ratio": 1.0, "holding_ratio": 1.0, "holding_level": "L2", "model_bytes": 6e5}
+    r = row(level="L2", of_roof=0.2, bound="compute", traffic=traffic, time_ci95=[0.99e-3, 1.0e-3])
+    found = diagnose(code(d, causes=["aliasing", "stride"], pragmas=walks), r, CTX)
+    assert ids(found)[0] == "strided" and "from 8 loads of one element" in text(found[0]["evidence"][0])
+    # no column walked in the source (a gather of a few scalars beside the vectors), or near its roof: no
+    assert "strided" not in ids(diagnose(code(d, causes=["aliasing"]), r, CTX))
+    assert "strided" not in ids(diagnose(code(d, causes=["aliasing", "stride"], pragmas=walks),
+                                         {**r, "of_roof": 0.6}, CTX))

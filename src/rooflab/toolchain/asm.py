@@ -389,6 +389,7 @@ class LoopDetail:
     atomics: int = 0  # atomic read-modify-writes of memory per iteration (lock add: #pragma omp atomic)
     moves_only: bool = False  # it loads and stores data and computes nothing on it (a copy, a gather by counters)
     int_ops: int = 0  # integer arithmetic in vector registers per iteration (vpaddd, vpminsd...), packed or on one lane
+    lane_loads: int = 0  # loads of one element into a lane of a vector (vmovhpd, vpinsrd...) in a vector loop
 
     @property
     def longest_chain(self) -> int:
@@ -410,7 +411,7 @@ class LoopDetail:
                 "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics,
-                "moves_only": self.moves_only, "int_ops": self.int_ops}
+                "moves_only": self.moves_only, "int_ops": self.int_ops, "lane_loads": self.lane_loads}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -568,7 +569,14 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["streams"] = _x86_streams(body)
     d["moves_only"] = _x86_moves_only(body)
     d["int_ops"] = sum(1 for i in body if _X86_INT_OP.match(i.mnemonic) and not _x86_zeroing(i))
+    d["lane_loads"] = sum(1 for i in body if _X86_LANE_LOAD.match(i.mnemonic) and "(" in i.operands
+                          and _X86_VREG.search(i.operands.split(")")[-1]))
     return d
+
+
+# a load of one element into a vector register (the first lane, or another one beside what the register holds):
+# how a vector is built from addresses that are not next to each other
+_X86_LANE_LOAD = re.compile(r"v(movs[sd]|mov[hl]p[sd]|pinsr[bwdq]|insertps|movq|movd)$")
 
 
 # integer arithmetic, logic and compares on vector registers (not moves, shuffles, inserts or broadcasts)

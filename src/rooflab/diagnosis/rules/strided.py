@@ -41,6 +41,9 @@ def find(f: Facts) -> list[dict]:
     records = partial_lines(f)
     if records:
         return [records]
+    built = lane_built(f)
+    if built:
+        return [built]
     l1 = f.traffic.get("l1_ratio")
     counted = excess is not None or l1 is not None
     # counted or not, an innermost loop of the source walking a column while the loop waits for memory or carries an
@@ -101,6 +104,29 @@ def find(f: Facts) -> list[dict]:
     else:
         ev += _walk_lines((f.code.get("pragmas") or {}).get("column_walks") or [])
     return [_finding(ev, factor)]
+
+
+# a vectorized loop loading this share of its vectors' lanes one element at a time, with the source's innermost loop
+# walking a column: each vector is put together from elements a row apart
+LANE_BUILT_SHARE = 0.5
+
+
+def lane_built(f: Facts) -> dict | None:
+    """A vectorized hot loop that builds its vectors an element at a time from addresses a row apart (the
+    source's innermost loop walks a column: gcc loads each lane with vmovsd / vmovhpd and joins them), far below its
+    roof: however the lines come (from L1, when the column's lines stay there), each vector costs a load a lane and
+    the shuffles joining them, where a contiguous walk loads it whole (PolyBench's syrk: 8 loads and 3 inserts for
+    8 FMAs, 5.1 cycles an iteration as predicted, at 20% of its roof)."""
+    loop = f.loop
+    walks = (f.code.get("pragmas") or {}).get("column_walks") or []
+    lanes = (f.vb or 0) // max(8, loop.get("element_bits") or 64)
+    loaded = loop.get("lane_loads") or 0
+    if not (walks and lanes >= 2 and loaded >= LANE_BUILT_SHARE * lanes and (f.of_roof or 1.0) <= FAR_BELOW):
+        return None
+    ev = [msg("its hot loop builds each {bits}-bit vector from {n} loads of one element (elements a row apart: the "
+              "source's innermost loop walks a column), where a contiguous walk loads a vector at once",
+              bits=f.vb, n=loaded)] + _walk_lines(walks)
+    return _finding(ev, min(1 / max(f.of_roof or 1.0, 1e-3), max(1.5, loaded / 2)))
 
 
 def _finding(ev: list, factor: float) -> dict:
