@@ -17,8 +17,8 @@ benchmark's ``kernel_*`` function out as its authors wrote it and writes it as a
 
 Each benchmark runs at PolyBench's MEDIUM dataset (its data in L2 or L3 here) and, where one call of it does at most
 1e8 operations, at its LARGE dataset too (in L3 or memory): one case each. The answer for each (the finding that
-should come first, or "clean") and its work (operations and bytes per call) are this project's, in ANSWERS below,
-written down before explain first ran on them.
+should come first, or "clean") and its work (operations and bytes per call) are this project's, in
+ANSWERS_BY_BENCHMARK below, written down before explain first ran on them (commit 34e871f).
 
     # PolyBench/C 4.2.1 (polybench-c-4.2.1-beta.tar.gz from http://polybench.sourceforge.net, unpacked; or a git
     # copy: the first commit of https://github.com/shinawy/PolyBenchC-4.2.1, 3e87254, is the one used here)
