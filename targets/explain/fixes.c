@@ -228,18 +228,18 @@ void pb_doitgen_fixed(long nr, long nq, long np, double *restrict A, const doubl
         }
 }
 
-/* floyd-warshall (nests.c pb_floyd): each sweep's rows split between threads (row and column k do not change
-   during sweep k) */
-void pb_floyd_omp(long n, double *path)
+/* floyd-warshall (nests.c pb_floyd): path[i][k] read once a row, before the j loop: the loop no longer reads an
+   element of the row it writes, and gcc's vector version runs */
+void pb_floyd_hoisted(long n, double *path)
 {
-    for (long k = 0; k < n; k++) {
-#pragma omp parallel for
-        for (long i = 0; i < n; i++)
+    for (long k = 0; k < n; k++)
+        for (long i = 0; i < n; i++) {
+            double pik = path[i * n + k];
             for (long j = 0; j < n; j++) {
-                double via = path[i * n + k] + path[k * n + j];
+                double via = pik + path[k * n + j];
                 path[i * n + j] = path[i * n + j] < via ? path[i * n + j] : via;
             }
-    }
+        }
 }
 
 /* jacobi-2d (nests.c pb_jacobi2d): each sweep's rows split between threads */
