@@ -166,8 +166,7 @@ def repeat_loop(heads: list[dict]) -> dict | None:
     """Of a function body's ``loop_heads``, an outermost loop that holds other loops and whose body never uses its
     variable, or uses it only to read each repetition's input (``in[t]``): a repetition over the same data (time
     steps, sweeps, iterations), each depending on the last, which threads cannot share; only the loops inside it can
-    be, one parallel region per repetition. {var, start, bound,
-    inclusive}; None where there is none."""
+    be, one parallel region per repetition. {var, start, bound, inclusive}; None where there is none."""
     for lp in heads:
         if lp["outer"] and not lp["inner"] and (not lp.get("used", True) or lp.get("step_inputs")):
             return {k: lp[k] for k in ("var", "start", "bound", "inclusive")}
