@@ -61,15 +61,15 @@ CASES = {
     "pb_gesummv": (SPEC, "pb_gesummv", "reduction_chain", "restrict", "pb_gesummv_fixed"),
     # i-j-k order: the k loop walks B and C by columns, which loop interchange fixes first
     "pb_2mm": (SPEC, "pb_2mm", "strided", None, "pb_2mm_fixed"),
-    # memory-bound sweeps of L3 on one CPU: L2's roof here is only ~1.2x L3's, so blocking for L2 gains less than
-    # the second CPU would
-    # written down as one thread on several CPUs (its fix then: OpenMP on the i loop, 0.79x in the whole run at
-    # 5ddae3e); path[i][k] lies in the row the j loop writes, so gcc's vector version never runs: read once a row
-    # before the loop, the kernel ran 5.75x (rooflab compare at n = 400, 95% CI 5.71-5.77)
+    # written down as one thread on several CPUs, a memory-bound sweep of L3 (its fix then: OpenMP on the i loop,
+    # 0.79x in the whole run at 5ddae3e); path[i][k] lies in the row the j loop writes, so gcc's vector version never
+    # runs: read once a row before the loop, the kernel ran 5.75x (rooflab compare at n = 400, 95% CI 5.71-5.77)
     "pb_floyd": (SPEC, "pb_floyd", "narrow_vectors", None, "pb_floyd_fixed"),
     "pb_durbin": (SPEC, "pb_durbin", "reduction_chain", "fast_math", "pb_durbin_fixed"),
     # the s loop walks C4 by columns (stride np): interchanging p and s makes it contiguous and vectorizable
     "pb_doitgen": (SPEC, "pb_doitgen", "strided", None, "pb_doitgen_fixed"),
+    # memory-bound sweeps of L3 on one CPU: L2's roof here is only ~1.2x L3's, so blocking for L2 gains less than
+    # the second CPU would
     "pb_jacobi2d": (SPEC, "pb_jacobi2d", "single_thread", None, "pb_jacobi2d_fixed"),
     # written down before their first run: syrk's innermost j loop walks A by columns; fdtd-2d sweeps its fields
     # (29 MiB, L3) on one CPU, vectorized, with nothing else wrong in the loops
