@@ -95,9 +95,10 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
             (e["id"], f["id"]) in EXACT_WHEN_CHANGED and e.get("loop_unchanged") is False and not e.get("beyond")) or (
             e["id"] in PROBES and bool(f.get("probe_bounds")))
         small = e["verdict"] == "faster" and e["speedup"] < 1 + MATERIAL and not e.get("surrogate")
-        if small and e.get("loop_unchanged") and not exact:
-            # a few percent faster from a build that left the hot loop as it was: it tested nothing (PolyBench's
-            # cholesky, -ffast-math 1.04x on a sum kept in memory it cannot vectorize)
+        if e.get("loop_unchanged") and not exact and (small or e["verdict"] != "faster"):
+            # the build left the hot loop as it was and could not make the change the source fix would (-ffast-math
+            # on a sum the output may alias): no difference, or a few percent (PolyBench's cholesky: 1.04x on a sum
+            # kept in memory it cannot vectorize), tests nothing, refutes nothing and bounds nothing
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "loop_unchanged": True}
         elif small:
             # faster, but by a few percent: measured, and not why the kernel is slow
@@ -127,10 +128,6 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
             f["saving_s"] = 0.0
         elif e["id"] in PROBES:
             f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "probe": True}
-        elif e.get("loop_unchanged") and not exact:
-            # the build left the hot loop as it was and could not make the change the source fix would (-ffast-math
-            # on a sum the output may alias): it tested nothing, refutes nothing and bounds nothing
-            f["inconclusive"] = {"experiment": e["id"], "speedup_ci95": e["speedup_ci95"], "loop_unchanged": True}
         elif e.get("approaches") and e["verdict"] != "faster":
             # loops reordered so that the new innermost sums into one element, in order, where the original's walk
             # was vectorized: the chain of adds the reordering brought in, which the fix would split, is what it

@@ -175,6 +175,7 @@ def _x86_scalar_move(m: str) -> bool:
 def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
     c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
              nt_stores=0, regs=set())
+    int_xmm = packed_xmm_memory = False
     for i in body:
         m = i.mnemonic
         regs = _X86_VREG.findall(i.operands)
@@ -192,10 +193,10 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
             if width == 128 and m.startswith("vp") and "(" not in i.operands:
                 # packed integer arithmetic between xmm registers: a vector only where packed data comes from memory
                 # (gcc's scalar fallback of an int loop: vmovd loads, vpaddd and vpminsd on one lane, vmovd stores)
-                c["int_xmm"] = True
+                int_xmm = True
             else:
                 c["vector_bits"] = max(c["vector_bits"], width)
-                c["packed_xmm_memory"] = c.get("packed_xmm_memory") or (width == 128 and "(" in i.operands)
+                packed_xmm_memory = packed_xmm_memory or (width == 128 and "(" in i.operands)
         for w, n in regs:
             c["regs"].add(int(n))
         if m.startswith(_X86_NOT_MEM) or _is_branch(m):
@@ -212,9 +213,8 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
                 c["nt_loads"] += bool(_X86_NT_LOAD.match(m))
             if stack:
                 c["spills"] += 1
-    if c.pop("int_xmm", False) and c.pop("packed_xmm_memory", False):
+    if int_xmm and packed_xmm_memory:
         c["vector_bits"] = max(c["vector_bits"], 128)
-    c.pop("packed_xmm_memory", None)
     return c
 
 
