@@ -475,3 +475,16 @@ def test_a_spec_loaded_for_some_kernels_reads_the_others_no_further_than_their_n
     text = (tmp_path / "k.toml").read_text().replace('name = "good"\n', "").replace('name = "odd"\n', "")
     (tmp_path / "k.toml").write_text(text)
     assert [k.name for k in load_spec(tmp_path / "k.toml", ("good",))] == ["good"]
+
+
+def test_prototype_types_from_the_sources_macros(tmp_path):
+    """A prototype whose types are the source's macros, chosen by its conditionals (LINPACK's ``REAL``), is read as
+    the preprocessor reads it with the kernel's flags; a source whose prototype cannot be read at all still says so."""
+    src = ("#ifdef SP\n#define REAL float\n#endif\n#ifdef DP\n#define REAL double\n#endif\n"
+           "void scale(int n, REAL a, REAL x[], REAL y[]) { for (int i = 0; i < n; i++) y[i] = a * x[i]; }\n")
+    (k,) = load_spec(write(tmp_path, 'flags = ["-DSP"]\n' + GOOD, src))
+    assert [p.base for p in k.prototype.params] == ["int", "float", "float", "float"]
+    (k,) = load_spec(write(tmp_path, 'flags = ["-DDP"]\n' + GOOD.replace("float32", "float64"), src))
+    assert [p.base for p in k.prototype.params] == ["int", "double", "double", "double"]
+    with pytest.raises(SpecError, match="cannot parse"):
+        load_spec(write(tmp_path, GOOD, src))  # neither defined: REAL is no type

@@ -118,6 +118,19 @@ def find_compiler(env: dict | None = None) -> Compiler:
                            "xcode-select --install) or set CC")
 
 
+def preprocess(source: Path, flags: Sequence[str] = ()) -> str | None:
+    """``source`` as the C preprocessor reads it with the kernel's own ``-D``/``-U``/``-I`` flags (its macros and
+    conditionals resolved: ``#ifdef SP`` / ``#define REAL float``); None where no compiler runs or it fails."""
+    keep = [f for f in flags if len(f) > 2 and f.startswith(("-D", "-U", "-I"))]
+    try:
+        cc = find_compiler()
+        r = subprocess.run([cc.path, *cc.extra, "-E", "-P", "-std=gnu11", f"-I{source.parent}", *keep, str(source)],
+                           capture_output=True, text=True, errors="replace", timeout=30)
+    except (CompilerNotFound, OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout if r.returncode == 0 and r.stdout.strip() else None
+
+
 # ---------------------------------------------------------------------------------------------- flag profiles
 
 PROFILES = ("portable", "native", "bare")

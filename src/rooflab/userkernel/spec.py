@@ -39,6 +39,7 @@ from rooflab.errors import RooflabError
 from rooflab.machine.env import cgroup_memory_left, usable_cpus
 from rooflab.paths import MAX_THREADS
 from rooflab.timing.memory import address_space_left
+from rooflab.toolchain.compiler import preprocess
 from rooflab.toolchain.remarks import blank_comments, function_lines
 from rooflab.userkernel.expr import ExprError, arith, bare_names, names_in, numpy_expr
 from rooflab.userkernel.proto import POINTEE_DTYPE, Prototype, int_range, parse_prototype, prototype_from_source
@@ -319,6 +320,23 @@ def _check_name(name: str, what: str, where: str) -> None:
                         "rooflab generates around a kernel; rename it")
 
 
+def _prototype(src: Path, text: str, function: str, flags: list[str], where: str) -> Prototype:
+    """The entry's prototype as written; where its types or bounds are the source's macros (``REAL dx[]`` with
+    ``#define REAL float`` under ``#ifdef SP``), as the C preprocessor reads it with the kernel's flags."""
+    try:
+        return prototype_from_source(text, function, where)
+    except RooflabError as first:
+        if not re.search(r"^[ \t]*#[ \t]*(define|if)", text, flags=re.M):
+            raise
+        expanded = preprocess(src, flags)
+        if expanded is None:
+            raise
+        try:
+            return prototype_from_source(expanded, function, where)
+        except RooflabError:
+            raise first from None
+
+
 def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
     try:
         m = KernelModel.model_validate(raw)
@@ -342,7 +360,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
         if m.prototype is not None:
             proto = parse_prototype(m.prototype, f"{where}: prototype")
         else:
-            proto = prototype_from_source(text, m.function, f"{where}: function")
+            proto = _prototype(src, text, m.function, list(m.flags), f"{where}: function")
     except RooflabError as exc:
         raise SpecError(str(exc)) from None
     except OSError as exc:
