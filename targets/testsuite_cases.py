@@ -27,7 +27,8 @@ authors wrote it and writes it as a C file of its own:
 
 rooflab compiles them with its own flags (not the suite's ``-ffp-contract=off`` for LINPACK). The answer for each
 case (the finding that should come first, or "clean") and its work (operations and bytes per call) are this
-project's, in CASES below, written down before explain first ran on them.
+project's, in CASES below, written down before explain first ran on them (commit 319c410); RELABELED lists the four
+changed after that first run, each on a measurement of its own.
 
     git clone --depth 1 https://github.com/llvm/llvm-test-suite /tmp/llvm-test-suite
     python targets/testsuite_cases.py /tmp/llvm-test-suite [--quick] [--case box_blur ...] [--write-only DIR]
@@ -127,6 +128,26 @@ CASES: dict[str, dict] = {
     "spectral_at_u": {"spectral": ["eval_A", "eval_At_times_u"], "n": 2000, "answer": "div_sqrt|reduction_chain",
                       "flops": "3*N*N", "bytes": "16*N"},
 }
+
+
+# answers changed after the first run, each on a measurement of its own (the answer written down first, then why):
+# the report judges by the new one; the first run's figure (14 of 23) was judged by the old
+RELABELED: dict[str, tuple[str, str]] = {
+    # rows padded from 1024 to 1040 ints (the kernel's bounds unchanged): 1.32x (`rooflab compare`, 95% CI
+    # 1.314-1.320): the window's eight rows, 4 KiB apart, evict each other from L1's sets
+    "box_blur": ("clean|short_trips", "conflicts"),
+    # the threshold written without a branch (255 & -(pixel > threshold)): 1.63x; the divisor a constant (256 / 16):
+    # 1.56x. The two weigh alike
+    "ordered_dither": ("int_div", "control_flow|int_div"),
+    # with restrict gcc vectorizes the j loop (64-byte vectors; without it, "couldn't vectorize loop"): the possible
+    # overlap of the two images, not the j / 4 index, keeps it scalar (explain's restrict build: 1.36x)
+    "bicubic_zoom": ("narrow_vectors|strided", "aliasing"),
+    # gcc, with or without restrict: "not vectorized: control flow in loop" on the j loop (its three border cases)
+    "bilinear_zoom": ("narrow_vectors|strided", "control_flow"),
+}
+for _name, (_first, _now) in RELABELED.items():
+    assert CASES[_name]["answer"] == _first
+    CASES[_name]["answer"] = _now
 
 
 def _defines(text: str) -> dict[str, str]:

@@ -3786,3 +3786,84 @@ def test_a_vector_built_lane_by_lane_from_a_column_is_strided_whatever_the_traff
     assert "strided" not in ids(diagnose(code(d, causes=["aliasing"]), r, CTX))
     assert "strided" not in ids(diagnose(code(d, causes=["aliasing", "stride"], pragmas=walks),
                                          {**r, "of_roof": 0.6}, CTX))
+
+
+def test_a_few_iterations_counted_between_numbers_carry_no_running_maximum():
+    """A 3-wide window's maximum (LLVM's dilation: ``value = MAX(in[i][j + k], value)`` over k = -1..1, value reset
+    at each j) is unrolled into the loop around it: no in-order reduction; a maximum over n elements still is."""
+    from rooflab.diagnosis.evidence import constant_trips
+
+    window = ("{ for (j = 0; j < w; j++) { int value = 0; for (int k = -1; k <= 1; k++) "
+              "{ if ((j + k) > 0 && (j + k) < w) { value = (in[i][j + k] > value) ? in[i][j + k] : value; } } "
+              "out[i][j] = value; } }")
+    assert select_reductions(window) == []
+    assert select_reductions(window.replace("k <= 1", "k <= 20")) == [{"var": "value", "op": "max"}]
+    assert select_reductions(window.replace("k <= 1", "k <= r")) == [{"var": "value", "op": "max"}]
+    assert constant_trips("int k = -1; k <= 1; k++") == 3 and constant_trips("k = 0; k < 8; ++k") == 8
+    assert constant_trips("k = 0; k < n; k++") is None and constant_trips("k = 9; k < 2; k++") == 0
+
+
+def test_a_loop_that_calls_a_looping_function_of_the_source_is_not_innermost():
+    """LINPACK's dgefa calls daxpy for each column j: ``a[lda*j+l]``, read once per column, is no column walk of an
+    innermost loop, since the innermost loop is daxpy's."""
+    from rooflab.diagnosis.evidence import column_walks, looping_functions
+
+    src = ("static void daxpy(int n, float da, float *dx, float *dy) /* for ( */\n{ int i;\n"
+           "  for (i = 0; i < n; i++) dy[i] += da * dx[i]; }\n"
+           "static float twice(float v) { return 2 * v; }\nvoid helper(int n);\n"
+           "void dgefa(float *a, int lda, int n)\n{ int j, k, l = 0; for (k = 0; k < n - 1; k++)\n"
+           "  for (j = k + 1; j < n; j++) { float t = a[lda*j+l]; daxpy(n-(k+1), t, &a[lda*k+k+1], "
+           "&a[lda*j+k+1]); } }\n")
+    assert looping_functions(src) == {"daxpy", "dgefa"}
+    body = src[src.index("{ int j"):]
+    assert column_walks(body)[0]["index"] == "[lda*j+l]"  # read alone, the j loop looks innermost
+    assert column_walks(body, looping_functions(src) - {"dgefa"}) == []
+    assert column_walks(body, frozenset({"twice"})) == column_walks(body)  # a call to a function without a loop
+
+
+def test_contiguous_integer_vector_streams_are_no_stride_whatever_l1_brought_in():
+    """An integer loop vectorized over full-width contiguous loads (a box blur's 8 x 8 window, 11 streams of 64 bytes
+    an iteration) uses every line it brings in whole: L1 bringing in 9.8x the model is lines fetched again (rows a
+    power of two apart evicting each other), not a stride, whatever the compiler said of another loop."""
+    from rooflab.diagnosis.rules import strided
+
+    loop = {"arch": "x86_64", "instructions": 130, "vector_bits": 512, "bytes": 4408.0, "streams": [64] * 11,
+            "int_ops": 69}
+    assert strided.one_pace(loop)
+    assert not strided.one_pace({**loop, "int_ops": 0})  # scalar work: 64 bytes a step is 8 elements
+    assert not strided.one_pace({**loop, "streams": [64, 4096]})
+    traffic = {"method": "cachegrind", "l1_ratio": 9.8, "holding_level": "L3", "holding_ratio": 1.0,
+               "l1_bytes": 8.2e7, "model_bytes": 8.4e6}
+    c = code(loop, causes=["stride"])
+    r = row(of_roof=0.42, level="L3", traffic=traffic)
+    assert not any(f["id"] == "strided" for f in diagnose(c, r, CTX))
+    c = code({**loop, "int_ops": 0, "vector_bits": 0, "streams": [8, 8192]}, causes=["stride"])
+    assert any(f["id"] == "strided" for f in diagnose(c, r, CTX))
+
+
+def test_a_scalar_branchy_loop_far_slower_than_its_instructions_mispredicts():
+    """LLVM's ordered dither compares each pixel with a threshold table and stores 255 or 0 behind a branch, on
+    random pixels: 16 cycles an iteration against 1.7 predicted, nothing else to wait for. The branch is the
+    finding, whatever gcc said of the table's loads ("not suitable for gather"); a load through an index, traffic
+    beyond the model or a loop near its prediction leave it to the other rules."""
+    from rooflab.diagnosis.rules import control_flow
+    from rooflab.diagnosis.rules.facts import Facts
+
+    loop = {"arch": "x86_64", "instructions": 12, "vector_bits": 0, "bytes": 8.0, "branches": 1, "streams": [4]}
+    pred = {"cycles_per_iteration": 1.7, "block_rthroughput": 1.7, "bound": "resources", "tool": "llvm-mca 19.1.7"}
+    traffic = {"method": "cachegrind", "l1_ratio": 1.7, "holding_level": "L3", "holding_ratio": 1.6,
+               "l1_bytes": 5.2e6, "holding_bytes": 5.1e6, "model_bytes": 3.1e6}
+    r = row(of_roof=0.03, level="L3", cycles_per_iteration=16.2, traffic=traffic)
+    fs = diagnose(code(loop, causes=["stride"], prediction=pred), r, CTX)
+    assert fs[0]["id"] == "control_flow"
+    assert any("mispredicts" in text(e) and "16.2" in text(e) for e in fs[0]["evidence"])
+    assert control_flow.mispredicts(Facts(code(loop, prediction=pred), r, CTX)) == pytest.approx(16.2 / 1.7)
+    for other in ({"indexed_loads": 1}, {"int_div": 1}, {"calls": ["exp"]}, {"vector_bits": 256}):
+        fs = diagnose(code({**loop, **other}, causes=["stride"], prediction=pred), r, CTX)
+        assert not any("mispredicts" in text(e) for f in fs for e in f["evidence"])
+    near = row(of_roof=0.3, level="L3", cycles_per_iteration=3.0, traffic=traffic)
+    assert not any("mispredicts" in text(e) for f in diagnose(code(loop, prediction=pred), near, CTX)
+                   for e in f["evidence"])
+    refetched = row(of_roof=0.03, level="L3", cycles_per_iteration=16.2, traffic={**traffic, "holding_ratio": 3.0})
+    assert not any("mispredicts" in text(e) for f in diagnose(code(loop, prediction=pred), refetched, CTX)
+                   for e in f["evidence"])

@@ -24,7 +24,7 @@ from rooflab.timing.harness import Timing
 from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
 from rooflab.toolchain.compiler import Library, find_compiler
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
-from rooflab.toolchain.remarks import causes_of, compiler_remarks, function_lines
+from rooflab.toolchain.remarks import blank_comments, causes_of, compiler_remarks, function_lines
 from rooflab.units import binary_bytes
 from rooflab.userkernel.expr import ExprError, arith
 from rooflab.userkernel.spec import ArrayArg, KernelSpec
@@ -67,7 +67,7 @@ def _pragmas(spec: KernelSpec) -> dict:
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
             "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
-            "column_walks": column_walks(body), "regions_in_loops": regions_in_loops(body),
+            "column_walks": column_walks(body, looping_functions(text) - {spec.function}), "regions_in_loops": regions_in_loops(body),
             "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
             "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body),
             "packed_stores": packed_stores(body),
@@ -95,18 +95,20 @@ def nested_loops(body: str) -> bool:
     return False
 
 
-def source_innermost_loops(body: str) -> list[tuple[str, str]]:
-    """The innermost for loops of a function body, as (loop variable, loop body text)."""
-    return [(var, inner) for var, inner, _ in _innermost_loops(body)]
+def source_innermost_loops(body: str, callees: frozenset = frozenset()) -> list[tuple[str, str]]:
+    """The innermost for loops of a function body, as (loop variable, loop body text); ``callees``: functions with
+    loops of their own, a loop that calls one of them holds that loop (LINPACK's dgefa calls daxpy for each
+    column)."""
+    return [(var, inner) for var, inner, _, _ in _innermost_loops(body, callees)]
 
 
 # a loop head's step by a constant: `i += 8`, `i = i + 8`
 _STEP = re.compile(r";\s*([A-Za-z_]\w*)\s*(?:\+=\s*(\d+)|=\s*\1\s*\+\s*(\d+))\s*\)\s*$")
 
 
-def _innermost_loops(body: str) -> list[tuple[str, str, int]]:
+def _innermost_loops(body: str, callees: frozenset = frozenset()) -> list[tuple[str, str, int, str]]:
     """The innermost for loops of a function body, as (loop variable, loop body text, the constant its head steps
-    the variable by: 1 where it does not say)."""
+    the variable by: 1 where it does not say, the head's text between its parentheses)."""
     out = []
     for m in _FOR_HEAD.finditer(body):
         head_end = _closing(body, body.index("(", m.start()), "(", ")")
@@ -114,11 +116,27 @@ def _innermost_loops(body: str) -> list[tuple[str, str, int]]:
         start = len(body) - len(rest)
         end = statement_end(body, start)  # a block, or the one statement (an if with its block) it governs
         inner = body[start:end]
-        if end > start and not _FOR_HEAD.search(inner):
+        if end > start and not _FOR_HEAD.search(inner) and not any(
+                re.search(rf"(?<![\w.>]){re.escape(c)}\s*\(", inner) for c in callees):
             st = _STEP.search(body[m.start():head_end])
             step = int(st.group(2) or st.group(3)) if st and st.group(1) == m.group(1) else 1
-            out.append((m.group(1), inner, step))
+            out.append((m.group(1), inner, step, body[body.index("(", m.start()) + 1:head_end - 1]))
     return out
+
+
+UNROLLED_TRIPS = 16  # a loop of at most this many iterations, known when compiled, is unrolled away whole
+
+
+def constant_trips(head: str) -> int | None:
+    """The iterations of a loop whose head counts up by one between two numbers (``k = -1; k <= 1; k++``: 3);
+    None where its bounds are not numbers."""
+    c = _COUNTED.match(head)
+    if not c or not (c.group(1) == c.group(3) == (c.group(6) or c.group(7) or c.group(8))):
+        return None
+    try:
+        return max(0, int(c.group(5)) - int(c.group(2)) + (c.group(4) == "<="))
+    except ValueError:
+        return None
 
 
 _FOR_PARTS = re.compile(r"\bfor\s*\(")
@@ -257,14 +275,29 @@ def flat_stride(index: str, var: str) -> str | None:
     return "*".join(([str(abs(v))] if abs(v) != 1 else []) + names)
 
 
-def column_walks(body: str) -> list[dict]:
+def looping_functions(source: str) -> frozenset:
+    """The functions a C source defines whose bodies hold a loop (for, while, do)."""
+    src = blank_comments(source)
+    out = set()
+    for m in re.finditer(r"^[A-Za-z_][\w \t*]*?\b([A-Za-z_]\w*)\s*\(", src, flags=re.M):
+        close = _closing(src, src.index("(", m.start(1)), "(", ")")
+        brace = re.match(r"\s*\{", src[close:])
+        if not brace:
+            continue  # a declaration or a call
+        end = _closing(src, close + brace.end() - 1, "{", "}")
+        if re.search(r"\b(for|while)\s*\(|\bdo\s*\{", src[close:end]):
+            out.add(m.group(1))
+    return frozenset(out)
+
+
+def column_walks(body: str, callees: frozenset = frozenset()) -> list[dict]:
     """Accesses in an innermost loop that step by a row (or more) at each iteration: the loop variable multiplied by
     a length in a flat index (``B[k * N + j]`` in a loop over k), or in a row index of a multi-dimensional array
     and not in its last (``A[k][i]``): each iteration touches another cache line. [{array, index, var, stride, sum}],
     ``stride`` the length multiplied ("" for a row of a multi-dimensional array), ``sum`` whether that loop also
     accumulates a scalar (an in-order sum the walk carries)."""
     out: list[dict] = []
-    for var, inner in source_innermost_loops(body):
+    for var, inner in source_innermost_loops(body, callees):
         v = re.escape(var)
         for m in _ACCESS.finditer(inner):
             name, subs = m.group(1), m.group(2)
@@ -380,7 +413,7 @@ def partial_strides(body: str) -> list[dict]:
     (``x[2 * i]`` with no ``x[2 * i + 1]``): the rest of each line it brings in goes unused. Interleaved data read
     whole (``z[2 * i]`` and ``z[2 * i + 1]``, a complex array) is not. [{array, var, stride, used, index}]."""
     out: list[dict] = []
-    for var, inner, step in _innermost_loops(body):
+    for var, inner, step, _ in _innermost_loops(body):
         v = re.escape(var)
         offsets: dict[tuple[str, int], set[int]] = {}
         plain: set[str] = set()
@@ -423,10 +456,15 @@ def select_reductions(body: str) -> list[dict]:
     """Running maxima and minima kept in a scalar by an innermost loop (``if (x[i] > m) m = x[i];``,
     ``m = x[i] > m ? x[i] : m;``, ``m = fmax(m, x[i]);``), not stored at each element (that is a scan). The compiler
     vectorizes them only where NaN and -0.0 need not be ordered (-ffinite-math-only, -fno-signed-zeros), and not
-    at all where the branch also sets another scalar with it (``with``: an argmax's position).
+    at all where the branch also sets another scalar with it (``with``: an argmax's position). A loop of a few
+    iterations counted between two numbers is left out: the compiler unrolls it into the loop around it, where the
+    value starts again at each iteration.
     [{var, op: "max" | "min", with?}]"""
     out: list[dict] = []
-    for _, inner in source_innermost_loops(body):
+    for _, inner, _, head in _innermost_loops(body):
+        n = constant_trips(head)
+        if n is not None and n <= UNROLLED_TRIPS:
+            continue  # unrolled away (a 3-wide window's maximum): a few selects inside each iteration around it
         found = []
         carried: dict[str, str] = {}  # var -> another scalar its branch sets with it (the maximum's position)
         for m in _IF_SELECT.finditer(inner):

@@ -9,6 +9,10 @@ from rooflab.diagnosis.rules.facts import Facts, errno_calls, finding, measured_
 from rooflab.i18n import msg
 
 ID = "control_flow"
+# a scalar loop with a branch measured at this many times the cycles its instructions need, with nothing else to
+# wait for (no load through an index, no column walk, no chain, no call, its traffic near the model): the branch
+# mispredicts (LLVM's ordered dither: a pixel against a threshold table, random data, 22 cycles against 3.25)
+MISPREDICT_WAIT = 3.0
 _MOVING_STORE = re.compile(r"unsupported use in stmt", re.I)  # gcc, on the index that advances under the test
 TEST = None
 
@@ -25,12 +29,30 @@ def _early_exit(loop: dict) -> bool:
                                             or loop.get("pointer_chains"))
 
 
+def mispredicts(f: Facts) -> float | None:
+    """How many times the cycles its instructions need a scalar loop with a branch takes, where only the branch
+    can account for the wait; None where it does not, or something else can (a load through an index, a column
+    walk, a carried chain, a call, an early exit, traffic beyond the model)."""
+    loop, m = f.loop, f.row.get("cycles_per_iteration")
+    p = (f.prediction or {}).get("cycles_per_iteration")
+    if not (m and p and m >= MISPREDICT_WAIT * p) or f.vb or not loop.get("branches") or f.chained:
+        return None
+    if any(loop.get(k) for k in ("calls", "side_calls", "gathers", "indexed_loads", "pointer_chains", "lookup_chains",
+                                 "memory_recurrences", "exits", "div_sqrt", "int_div", "atomics")):
+        return None
+    if (f.code.get("pragmas") or {}).get("column_walks") or (f.traffic.get("holding_ratio") or 1.0) > 2.0:
+        return None
+    return m / p
+
+
 def applies(f: Facts, beside_aliasing: bool = False) -> bool:
     """Whether a branch in the loop keeps it scalar; ``beside_aliasing``: or would, where the compiler also names
     a possible overlap of the arrays (restrict's experiment says which of the two it was)."""
     loop = f.loop
     if f.packed_stores and not (loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)):
         return True  # where each element goes depends on the tests before it: scalar, branch or no branch
+    if mispredicts(f) and not errno_calls(f.code):
+        return True  # whatever else the compiler says keeps it scalar, the time goes to the branch
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
     # the branch of a running maximum is the reduction's finding
     # an update through an index (a histogram's bins) stays scalar with or without the branch that guards it
@@ -89,6 +111,12 @@ def find(f: Facts) -> list[dict]:
     elif f.loop.get("branches"):
         ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
                   n=f.loop["branches"], width=width)]
+        wait = mispredicts(f)
+        if wait:
+            ev.append(msg("measured {m:.1f} cycles per iteration of the hot loop against {p:.1f} predicted for its "
+                          "instructions alone, with no load through an index, no chain and no call to wait for: "
+                          "the branch mispredicts", m=f.row["cycles_per_iteration"],
+                          p=f.prediction["cycles_per_iteration"]))
         why = msg("control flow in the loop body: the compiler could not if-convert the branch, so the loop stays "
                   "scalar, and a data-dependent branch costs a misprediction each time the data changes direction")
         change = msg("compute both sides and select (x = c ? a : b, with no store or call inside the condition), "
@@ -103,5 +131,6 @@ def find(f: Facts) -> list[dict]:
                      "stopping where the data allow it (in a sorted table, the number of elements below the key), "
                      "or search by halves")
     ev += f.cause_remarks("control_flow")
-    return [finding(ID, f.lanes, ev, why, change, after=() if alone else ("aliasing",),
+    gain = max(f.lanes, mispredicts(f) or 0.0) if f.loop.get("branches") and not (sel or f.packed_stores) else f.lanes
+    return [finding(ID, gain, ev, why, change, after=() if alone else ("aliasing",),
                     unless_vectorized_by=None if alone else "restrict")]

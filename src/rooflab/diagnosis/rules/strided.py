@@ -67,8 +67,10 @@ def find(f: Facts) -> list[dict]:
     # uncounted, the remark stands where the loop is not vectorized to full width, unless every address the hot loop
     # walks moves an element at a time: the pattern gcc could not follow is then no stride (PolyBench's
     # floyd-warshall: path[i][k], read at one address and written by the loop at j = k)
-    named = "stride" in f.causes and ((l1 or 0) >= L1_STRIDE and (walks or not f.refetched) if counted
-                                      else f.vb < f.isa_vb and not one_pace(loop))
+    # counted, the same holds: contiguous streams use each line whole, so L1's excess is lines fetched again (a
+    # window's rows a power of two apart evicting each other: LLVM's box blur, 9.8x), not lines used in part
+    named = "stride" in f.causes and not one_pace(loop) and \
+        ((l1 or 0) >= L1_STRIDE and (walks or not f.refetched) if counted else f.vb < f.isa_vb)
     if (excess or 0) >= EXCESS and not (named or walked) and one_pace(f.loop):
         # the hot loop walks every array it touches at one pace, a few vectors' width at most: each line it brings
         # in is used whole, so the bytes beyond the model come from elsewhere (arrays streamed again out of the level
@@ -185,11 +187,12 @@ ONE_PACE_ACCESSES = 4
 
 def one_pace(loop: dict) -> bool:
     """Whether the hot loop walks two or more addresses, all moving by the same step per iteration, a few of its
-    accesses wide at most (a vector's bytes where its arithmetic is in vectors, an element's where it is scalar):
-    contiguous streams. A stride, a record's field or a row walked moves an address by more (LFK 10's rows of 25
+    accesses wide at most (a vector's bytes where its arithmetic, floating point or integer, is in vectors, an
+    element's where it is scalar): contiguous streams. A stride, a record's field or a row walked moves an address by more (LFK 10's rows of 25
     doubles: 200 bytes an iteration, scalar code)."""
     streams = loop.get("streams") or []
-    width = (loop.get("vector_bits") if loop.get("vector_fp") else loop.get("element_bits")) or 64
+    vector = loop.get("vector_fp") or loop.get("int_ops")  # arithmetic in vectors, floating point or integer
+    width = (loop.get("vector_bits") if vector else loop.get("element_bits")) or 64
     return len(streams) >= 2 and len(set(streams)) == 1 and 0 < streams[0] <= ONE_PACE_ACCESSES * width // 8
 
 
