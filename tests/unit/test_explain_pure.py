@@ -3858,9 +3858,14 @@ def test_a_scalar_branchy_loop_far_slower_than_its_instructions_mispredicts():
     assert fs[0]["id"] == "control_flow"
     assert any("mispredicts" in text(e) and "16.2" in text(e) for e in fs[0]["evidence"])
     assert control_flow.mispredicts(Facts(code(loop, prediction=pred), r, CTX)) == pytest.approx(16.2 / 1.7)
-    for other in ({"indexed_loads": 1}, {"int_div": 1}, {"calls": ["exp"]}, {"vector_bits": 256}):
+    for other in ({"indexed_loads": 1}, {"int_div": 1}, {"calls": ["exp"]}, {"vector_bits": 256},
+                  {"memory_chains": 1}):
         fs = diagnose(code({**loop, **other}, causes=["stride"], prediction=pred), r, CTX)
         assert not any("mispredicts" in text(e) for f in fs for e in f["evidence"])
+    # threads counting into one element each of an array wait for its line (false sharing), not for the branch
+    slots = {"omp": True, "thread_slots": [{"array": "count", "index": "tid"}]}
+    fs = diagnose(code(loop, causes=["stride"], prediction=pred, pragmas=slots), r, CTX)
+    assert not any("mispredicts" in text(e) for f in fs for e in f["evidence"])
     near = row(of_roof=0.3, level="L3", cycles_per_iteration=3.0, traffic=traffic)
     assert not any("mispredicts" in text(e) for f in diagnose(code(loop, prediction=pred), near, CTX)
                    for e in f["evidence"])

@@ -32,15 +32,19 @@ def _early_exit(loop: dict) -> bool:
 def mispredicts(f: Facts) -> float | None:
     """How many times the cycles its instructions need a scalar loop with a branch takes, where only the branch
     can account for the wait; None where it does not, or something else can (a load through an index, a column
-    walk, a carried chain, a call, an early exit, traffic beyond the model)."""
+    walk, a carried chain in registers or memory, a call, an early exit, a line shared by threads, traffic beyond
+    the model)."""
     loop, m = f.loop, f.row.get("cycles_per_iteration")
     p = (f.prediction or {}).get("cycles_per_iteration")
     if not (m and p and m >= MISPREDICT_WAIT * p) or f.vb or not loop.get("branches") or f.chained:
         return None
     if any(loop.get(k) for k in ("calls", "side_calls", "gathers", "indexed_loads", "pointer_chains", "lookup_chains",
-                                 "memory_recurrences", "exits", "div_sqrt", "int_div", "atomics")):
+                                 "memory_recurrences", "memory_chains", "exits", "div_sqrt", "int_div", "atomics")):
         return None
-    if (f.code.get("pragmas") or {}).get("column_walks") or (f.traffic.get("holding_ratio") or 1.0) > 2.0:
+    pragmas = f.code.get("pragmas") or {}
+    # a column walk waits for lines; threads writing one element each of an array wait for a line that moves
+    # between their caches (false sharing: a count per thread kept in memory)
+    if pragmas.get("column_walks") or pragmas.get("thread_slots") or (f.traffic.get("holding_ratio") or 1.0) > 2.0:
         return None
     return m / p
 
