@@ -81,3 +81,36 @@ def test_a_ladder_stored_before_step_ids_reads_the_same():
                                                       {"name": "b", "step": "cache blocking: 64x64 tiles"}]}
     doc = migrate(old)
     assert doc["schema"] == "rooflab.lab.ladder/2" and [r["step_id"] for r in doc["rungs"]] == ["loop_order", "blocking"]
+
+
+def test_a_peak_that_cannot_be_measured_under_load_leaves_the_ladder_running(monkeypatch):
+    """Under load a thread may be kept from starting for longer than the peak's work takes (its call overhead then
+    dominates): that peak is left out, with why, and the lab goes on to its rungs instead of stopping."""
+    from types import SimpleNamespace
+
+    from rooflab.errors import OverheadDominates
+    from rooflab.i18n import text
+    from rooflab.labs import ladder
+
+    monkeypatch.setattr(ladder, "measure_history", lambda store, key: [])
+    monkeypatch.setattr(ladder, "build_peak", lambda v: SimpleNamespace(path="peak.so"))
+    monkeypatch.setattr(ladder, "build_clock", lambda: SimpleNamespace(path="clock.so"))
+    timing = {"samples": [1e-3] * 5, "reps": 1}
+    monkeypatch.setattr(ladder.Timing, "from_dict", staticmethod(
+        lambda d: SimpleNamespace(summary=SimpleNamespace(median=1e-3))))
+
+    class Busy:
+        store, machine = None, {"key": "k", "isa": AVX512}
+
+        def progress(self, what):
+            pass
+
+        def call_until_quiet(self, name, *args, threads=1, **kw):
+            if threads > 1:
+                raise OverheadDominates("peak x2", 1.47e-3, 1.74e-3, 1760)
+            return {"peak": timing}, None
+
+    peaks = ladder.fma_peaks(Busy(), 2)
+    assert list(peaks["flops_per_s"]) == [1] and peaks["flops_per_s"][1] > 0
+    said = text(peaks["source"])
+    assert "measured now" in said and "not measured for 2 thread(s)" in said and "call overhead" in said
