@@ -188,8 +188,8 @@ ONE_PACE_ACCESSES = 4
 def one_pace(loop: dict) -> bool:
     """Whether the hot loop walks two or more addresses, all moving by the same step per iteration, a few of its
     accesses wide at most (a vector's bytes where its arithmetic, floating point or integer, is in vectors, an
-    element's where it is scalar): contiguous streams. A stride, a record's field or a row walked moves an address by more (LFK 10's rows of 25
-    doubles: 200 bytes an iteration, scalar code)."""
+    element's where it is scalar): contiguous streams. A stride, a record's field or a row walked moves an address
+    by more (LFK 10's rows of 25 doubles: 200 bytes an iteration, scalar code)."""
     streams = loop.get("streams") or []
     vector = loop.get("vector_fp") or loop.get("int_ops")  # arithmetic in vectors, floating point or integer
     width = (loop.get("vector_bits") if vector else loop.get("element_bits")) or 64
