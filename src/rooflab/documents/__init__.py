@@ -1,8 +1,9 @@
-"""One typed model per document kind: validation when a document is read (one line naming the field), the JSON
-Schema rooflab publishes (``rooflab schema KIND``, docs/schemas/), and typed access for code that reads documents.
+"""One typed model per document kind: validation when a document is read (one line naming the field) and the JSON
+Schema rooflab publishes (``rooflab schema KIND``, docs/schemas/).
 
-Documents stay plain JSON in flight and on disk, exactly as the commands write them; :func:`read` checks one and
-returns its model, whose attributes are the document's fields."""
+Documents stay plain JSON in flight and on disk, exactly as the commands write them;
+``rooflab.results.validate.check_document`` checks one against its kind's model (:func:`model_for`) when it is read,
+and names the first field that is not what rooflab writes."""
 
 from __future__ import annotations
 
