@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rooflab.userkernel.expr import arith  # noqa: E402  (the work, as rooflab reads it)
-from tsvc_cases import _match, _strip_comments, _toml_value, run_answered  # noqa: E402  (cutting, judging)
+from tsvc_cases import _match, _strip_comments, _toml_value, finish_written  # noqa: E402  (cutting, judging)
 
 DATASETS = ("MEDIUM", "LARGE")
 LARGE_UP_TO = 1e8  # operations in one call, by the work below, for a benchmark to run at LARGE too
@@ -326,15 +326,7 @@ def main() -> int:
         return 2
     out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-polybench-"))
     spec, skipped, cases = write(args.polybench, out, args.case)
-    for case, why in skipped.items():
-        print(f"left out {case}: {why}", file=sys.stderr)
-    if args.write_only:
-        print(spec)
-        return 0
-    if not cases:
-        print("no case to run", file=sys.stderr)
-        return 2
-    return run_answered(spec, cases, answers(cases), args.quick)
+    return finish_written(spec, skipped, cases, answers(cases), args.quick, bool(args.write_only))
 
 
 if __name__ == "__main__":

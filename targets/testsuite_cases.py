@@ -46,7 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tsvc_cases import _match, _strip_comments, _toml_value, run_answered  # noqa: E402  (cutting, judging)
+from tsvc_cases import _match, _strip_comments, _toml_value, finish_written  # noqa: E402  (cutting, judging)
 
 IMAGES = Path("MicroBenchmarks/ImageProcessing")
 LINPACK = Path("SingleSource/Benchmarks/Linpack/linpack-pc.c")
@@ -285,16 +285,8 @@ def main() -> int:
         return 2
     out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-testsuite-"))
     spec, skipped, cases = write(args.suite, out, args.case)
-    for case, why in skipped.items():
-        print(f"left out {case}: {why}", file=sys.stderr)
-    if args.write_only:
-        print(spec)
-        return 0
-    if not cases:
-        print("no case to run", file=sys.stderr)
-        return 2
-    return run_answered(spec, cases, {c: (CASES[c]["answer"], CASES[c]["flops"], CASES[c]["bytes"]) for c in cases},
-                        args.quick)
+    answers = {c: (CASES[c]["answer"], CASES[c]["flops"], CASES[c]["bytes"]) for c in cases}
+    return finish_written(spec, skipped, cases, answers, args.quick, bool(args.write_only))
 
 
 if __name__ == "__main__":

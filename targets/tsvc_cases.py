@@ -473,6 +473,21 @@ def main() -> int:
     return run_answered(spec, [n for n in names if n not in skipped], ANSWERS, args.quick)
 
 
+def finish_written(spec: Path, skipped: dict[str, str], cases: list[str], answers: dict[str, tuple], quick: bool,
+                   write_only: bool) -> int:
+    """What a conversion script does once its cases are written: say which were left out and why, then stop (with
+    --write-only, printing the spec's path) or run the cases it wrote; its exit status."""
+    for case, why in skipped.items():
+        print(f"left out {case}: {why}", file=sys.stderr)
+    if write_only:
+        print(spec)
+        return 0
+    if not cases:
+        print("no case to run", file=sys.stderr)
+        return 2
+    return run_answered(spec, cases, answers, quick)
+
+
 def run_answered(spec: Path, names: list[str], answers: dict[str, tuple], quick: bool) -> int:
     """Explain each of ``names`` that has an answer, kernel by kernel of ``spec``, judge it against its answer (the
     first field of ``answers[name]``) and print explain_cases' report; its exit status."""

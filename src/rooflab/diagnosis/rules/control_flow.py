@@ -84,6 +84,7 @@ def find(f: Facts) -> list[dict]:
         return []
     width = msg("runs on {bits}-bit vectors", bits=f.vb) if f.vb else msg("is scalar")
     sel = _with_position(f)
+    wait = mispredicts(f)
     if sel:
         ev = [msg("the hot loop's branch keeps a running {op} in {var} and sets {other} with it, and it {width}",
                   op=msg("maximum") if sel["op"] == "max" else msg("minimum"), var=sel["var"], other=sel["with"],
@@ -115,7 +116,6 @@ def find(f: Facts) -> list[dict]:
     elif f.loop.get("branches"):
         ev = [msg("the hot loop has {n} conditional branch(es) besides the one that closes it, and {width}",
                   n=f.loop["branches"], width=width)]
-        wait = mispredicts(f)
         if wait:
             ev.append(msg("measured {m:.1f} cycles per iteration of the hot loop against {p:.1f} predicted for its "
                           "instructions alone, with no load through an index, no chain and no call to wait for: "
@@ -135,6 +135,6 @@ def find(f: Facts) -> list[dict]:
                      "stopping where the data allow it (in a sorted table, the number of elements below the key), "
                      "or search by halves")
     ev += f.cause_remarks("control_flow")
-    gain = max(f.lanes, mispredicts(f) or 0.0) if f.loop.get("branches") and not (sel or f.packed_stores) else f.lanes
+    gain = max(f.lanes, wait or 0.0) if f.loop.get("branches") and not (sel or f.packed_stores) else f.lanes
     return [finding(ID, gain, ev, why, change, after=() if alone else ("aliasing",),
                     unless_vectorized_by=None if alone else "restrict")]
