@@ -2,12 +2,15 @@
 
 import pytest
 
+from rooflab.diagnosis.evidence import remark_evidence
 from rooflab.diagnosis.experiments import SAME_OUTPUT_TOLERANCE, same_hot_loop, variant
 from rooflab.errors import WrongResult
 from rooflab.kernels.runner import compare_c_kernels
 from rooflab.kernels.user import build_spec, task
 from rooflab.timing.harness import HarnessConfig
+from rooflab.toolchain.asm import disassemble, find_loops, innermost, line_table, loop_lines
 from rooflab.toolchain.compiler import build
+from rooflab.toolchain.remarks import remarks_and_object
 from rooflab.userkernel.spec import load_spec
 
 pytestmark = pytest.mark.cc
@@ -132,3 +135,53 @@ def test_the_vector_math_build_changes_a_loop_of_calls_that_also_sums(tmp_path):
     (spec,) = load_spec(tmp_path / "s.toml")
     vspec = variant("vector_math", spec, spec.sizes[0], {})[0]
     assert same_hot_loop(spec, build_spec(spec), build_spec(vspec)) is False
+
+
+TWO_LOOPS = """#include <math.h>
+void two(long n, double *restrict a, const double *restrict b, const int *restrict idx)
+{
+    for (long i = 0; i < n; i++)
+        a[i] += b[idx[i]] * 2.0;
+    for (long i = 0; i < n; i++)
+        a[i] = sqrt(a[i]);
+}
+"""
+TWO_SPEC = """
+source = "k.c"
+function = "two"
+flops = "2*n"
+bytes = "28*n"
+sizes = {n = [1000]}
+[args]
+n = "n"
+a = {shape = ["n"], output = true}
+b = {shape = ["n"]}
+idx = {shape = ["n"], dtype = "int32", fill = "zeros"}
+"""
+
+
+def test_the_remarks_of_a_loop_are_those_on_the_source_lines_its_instructions_come_from(tmp_path):
+    (tmp_path / "k.c").write_text(TWO_LOOPS)
+    (tmp_path / "spec.toml").write_text(TWO_SPEC)
+    (spec,) = load_spec(tmp_path / "spec.toml")
+    lib = build_spec(spec)
+    insns = disassemble(lib.path, "two")
+    loops = innermost(find_loops(insns))
+    flags = [f for f in lib.flags if not f.startswith("-I")]
+    assert remarks_and_object(lib.compiler, spec.source, flags, [tmp_path], tmp_path / "k.o") is not None
+    table = line_table(tmp_path / "k.o", lib.path, ["two"], "k.c")
+    assert table and set(table.values()) <= set(range(1, 9))  # only the source's own lines, by address
+    by_lines = {tuple(loop_lines(table, lp.start, lp.end)): lp for lp in loops}
+    sqrt_loop = next(lp for lines, lp in by_lines.items() if 7 in lines and 5 not in lines)
+    gather_loop = next(lp for lines, lp in by_lines.items() if 5 in lines and 7 not in lines)
+    # the sqrt loop: gcc's words about errno and control flow are about it, not about the loop before it
+    on_sqrt = remark_evidence(spec, lib, "two", [sqrt_loop.start, sqrt_loop.end], [])
+    assert set(on_sqrt["loop_lines"]) <= {6, 7} and on_sqrt["remarks"]
+    assert all(r["line"] in (6, 7) for r in on_sqrt["remarks"])
+    assert any("sqrt" in r["text"] or "control flow" in r["text"] for r in on_sqrt["remarks"])
+    on_gather = remark_evidence(spec, lib, "two", [gather_loop.start, gather_loop.end], [])
+    assert all(r["line"] in (4, 5) for r in on_gather["remarks"]) and on_gather["remarks_elsewhere"] >= 1
+    assert "control_flow" not in on_gather["causes"] and "call" not in on_gather["causes"]
+    # where no line is known, the whole function's remarks stand, as before
+    whole = {r["line"] for r in remark_evidence(spec, lib, "two", None, [])["remarks"]}
+    assert whole & {4, 5} and whole & {6, 7}

@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                        packed_stores, select_reductions, traffic_tells, walked_iterations)
+                                        loop_remarks, packed_stores, select_reductions, traffic_tells,
+                                        walked_iterations)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.i18n import text
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
                                        weigh)
+from rooflab.interpret.outline import code_line, line_ranges
 from rooflab.kernels.runner import ArraySpec
 from rooflab.toolchain import asm
 from rooflab.toolchain.mca import NoPrediction, model_for, parse_mca, predict
@@ -584,6 +586,56 @@ def test_causes_are_read_from_missed_remarks_and_from_versioning():
           Remark(4, "vectorized", "loop versioned for vectorization because of possible aliasing"),
           Remark(5, "missed", "reduction: unsafe fp math optimization: s_12 = _4 + s_9;")]
     assert causes_of(rs) == ["stride", "aliasing", "reduction"]
+
+
+
+LISTING = """
+Disassembly of section .text:
+
+0000000000000000 <two>:
+two():
+/tmp/x/k.c:3
+   0:\ttest   %rdi,%rdi
+   3:\tjle    40 <two+0x40>
+/usr/include/x86_64-linux-gnu/bits/math.h:12
+   5:\tvmovsd (%rsi),%xmm0
+/tmp/x/k.c:5 (discriminator 3)
+   9:\tvaddsd %xmm0,%xmm0,%xmm0
+   d:\tcs nopw 0x0(%rax,%rax,1)
+/tmp/x/k.c:4 (discriminator 1)
+  17:\tcmp    %rax,%rdi
+  1a:\tjne    9 <two+0x9>
+
+0000000000000020 <two._omp_fn.0>:
+two._omp_fn.0():
+/tmp/x/k.c:9
+  20:\tret
+"""
+
+
+def test_a_line_listing_gives_each_instruction_its_line_of_the_source_and_none_for_other_files():
+    funcs = asm.parse_line_listing(LISTING, "k.c")
+    assert funcs["two"] == [("test", 3), ("jle", 3), ("vmovsd", None), ("vaddsd", 5), ("nopw", 5), ("cmp", 4),
+                            ("jne", 4)]
+    assert funcs["two._omp_fn.0"] == [("ret", 9)]
+    assert asm.parse_line_listing(LISTING, "other.c")["two"][0] == ("test", None)
+
+
+def test_a_loops_remarks_are_those_on_its_lines_and_the_functions_where_its_lines_are_unknown():
+    said = [Remark(4, "missed", "not vectorized: not suitable for gather load _5 = *_4;"),
+            Remark(7, "missed", "not vectorized: control flow in loop."),
+            Remark(8, "missed", "statement clobbers memory: _47 = sqrt (_22);"),
+            Remark(30, "missed", "not vectorized: complicated access pattern.")]  # another function's
+    dump = [Remark(4, "missed", "versioning for alias required: can't determine dependence between *_3 and *_9")]
+    on_first = loop_remarks(said, dump, [3, 4], (2, 10), [])
+    assert [r["line"] for r in on_first["remarks"]] == [4, 4]
+    assert on_first["causes"] == ["stride", "aliasing"] and on_first["remarks_elsewhere"] == 2
+    on_second = loop_remarks(said, dump, [7, 8], (2, 10), [])
+    assert on_second["causes"] == ["control_flow"] and on_second["remarks_elsewhere"] == 1
+    # a loop inlined from another function of the source: its own lines count, even outside the caller's
+    assert loop_remarks(said, [], [30], (2, 10), [])["causes"] == ["stride"]
+    unknown = loop_remarks(said, dump, [], (2, 10), [])
+    assert [r["line"] for r in unknown["remarks"]] == [4, 7, 8, 4] and unknown["remarks_elsewhere"] == 0
 
 
 # --------------------------------------------------------------------------------------------- experiments
@@ -3872,3 +3924,10 @@ def test_a_scalar_branchy_loop_far_slower_than_its_instructions_mispredicts():
     refetched = row(of_roof=0.03, level="L3", cycles_per_iteration=16.2, traffic={**traffic, "holding_ratio": 3.0})
     assert not any("mispredicts" in text(e) for f in diagnose(code(loop, prediction=pred), refetched, CTX)
                    for e in f["evidence"])
+
+
+def test_the_hot_loops_source_lines_are_shown_as_runs_in_its_code_line():
+    assert line_ranges([12, 7, 8, 9, 8]) == "7-9, 12" and line_ranges([3]) == "3" and line_ranges([]) == ""
+    code = {"loop": {"vector_bits": 256, "vector_fp": 2}, "isa_vector_bits": 512, "loop_lines": [5, 4]}
+    assert "source lines 4-5" in code_line(code)
+    assert "source lines" not in code_line({**code, "loop_lines": []})

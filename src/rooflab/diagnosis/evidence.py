@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import math
 import re
 import subprocess
+import tempfile
+from pathlib import Path
 
 from rooflab.counters.count import count_kernel
 from rooflab.counters.perf import ToolTimeout
@@ -21,10 +24,11 @@ from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
-from rooflab.toolchain.asm import disassemble, hot_loop_of, inner_share, loop_assembly
+from rooflab.toolchain.asm import (disassemble, hot_loop_of, inner_share, line_table, loop_assembly, loop_lines,
+                                  outlined_from)
 from rooflab.toolchain.compiler import Library, find_compiler
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
-from rooflab.toolchain.remarks import blank_comments, causes_of, compiler_remarks, function_lines
+from rooflab.toolchain.remarks import Remark, blank_comments, causes_of, function_lines, remarks_and_object, scoped
 from rooflab.units import binary_bytes
 from rooflab.userkernel.expr import ExprError, arith
 from rooflab.userkernel.spec import ArrayArg, KernelSpec
@@ -731,11 +735,55 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
            "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
            "pragmas": _pragmas(spec), **loop_evidence(lib, where, machine)}
-    remarks = compiler_remarks(lib.compiler, spec.source, [f for f in lib.flags if not f.startswith("-I")],
-                               where, include_dirs=[spec.source.parent])
-    out["remarks"] = [r.to_dict() for r in remarks]
-    out["causes"] = loop_causes(remarks, out["pragmas"].get("loaded_bounds") or [])
+    out.update(remark_evidence(spec, lib, where, out.get("loop_at"), out["pragmas"].get("loaded_bounds") or []))
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def _remarks_and_lines(cc, source: Path, flags: tuple[str, ...], library: str, where: str) -> tuple | None:
+    """Every remark the compiler makes on the source built as the library was, and the source line of each
+    instruction of ``where`` (and of the bodies outlined from it) in the library, by address."""
+    with tempfile.TemporaryDirectory(prefix="rooflab-lines-") as d:
+        obj = Path(d) / "kernel.o"
+        found = remarks_and_object(cc, source, flags, [source.parent], obj)
+        if found is None:
+            return None
+        try:
+            table = line_table(obj, library, (where, *outlined_from(library, where)), source.name) \
+                if obj.exists() else {}
+        except RooflabError:
+            table = {}
+    return found[0], found[1], table
+
+
+def remark_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[int] | None,
+                    loaded: list[dict]) -> dict:
+    """The compiler's remarks about the hot loop (those on the source lines its instructions come from; about the
+    whole function where those lines are unknown), their causes, the loop's lines and how many of the function's
+    remarks are about its other loops."""
+    found = _remarks_and_lines(lib.compiler, spec.source, tuple(f for f in lib.flags if not f.startswith("-I")),
+                               str(lib.path), where)
+    if found is None:
+        return {"remarks": [], "causes": [], "loop_lines": [], "remarks_elsewhere": 0}
+    said, dump, table = found
+    try:
+        span = function_lines(spec.source.read_text(encoding="utf-8", errors="replace"), where)
+    except OSError:
+        span = None
+    return loop_remarks(said, dump, loop_lines(table, *loop_at) if loop_at and table else [], span, loaded)
+
+
+def loop_remarks(said: list[Remark], dump: list[Remark], lines: list[int], span: tuple[int, int] | None,
+                 loaded: list[dict]) -> dict:
+    """The remarks on the hot loop's source ``lines`` (those within the function's ``span`` where the lines are
+    unknown), their causes, and how many of the function's other remarks are about its other loops."""
+    def in_function(r: Remark) -> bool:
+        return span is None or span[0] <= r.line <= span[1]
+
+    remarks = scoped(said, dump, (lambda r: r.line in lines) if lines else in_function)
+    elsewhere = sum(1 for r in said if lines and in_function(r) and r.line not in lines and r.kind != "note")
+    return {"remarks": [r.to_dict() for r in remarks], "causes": loop_causes(remarks, loaded), "loop_lines": lines,
+            "remarks_elsewhere": elsewhere}
 
 
 def loop_causes(remarks: list, loaded: list[dict]) -> list[str]:

@@ -11,6 +11,17 @@ from rooflab.interpret.explain import experiment_sentence, finding_word
 from rooflab.units import binary_bytes, pct, seconds, si
 
 
+def line_ranges(lines: list[int]) -> str:
+    """Line numbers as runs: [7, 8, 9, 12] is "7-9, 12"."""
+    runs: list[list[int]] = []
+    for n in sorted(set(lines)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def code_line(code: dict) -> str:
     """What the audit of a kernel's hot loop found, on one line."""
     loop = code.get("loop") or {}
@@ -18,6 +29,7 @@ def code_line(code: dict) -> str:
         return tr("hot loop: {why}", why=text(code.get("audit_error") or tr("not found")))
     width = tr("{bits}-bit vectors", bits=loop["vector_bits"]) if loop.get("vector_bits") else tr("scalar code only")
     parts = [tr("hot loop: {width} (the ISA has {isa} bits)", width=width, isa=code.get("isa_vector_bits")),
+             *([tr("source lines {lines}", lines=line_ranges(code["loop_lines"]))] if code.get("loop_lines") else []),
              tr("{v} vector and {s} scalar FP instruction(s)", v=loop.get("vector_fp", 0), s=loop.get("scalar_fp", 0)),
              tr("{n} accumulator(s), longest chain {k}", n=loop.get("accumulators", 0), k=loop.get("longest_chain", 0))]
     for key, label in (("gathers", tr("gathers")), ("masked", tr("masked")), ("spills", tr("spills")),

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 from rooflab.errors import RooflabError
 
@@ -332,6 +333,64 @@ def disassemble(library: str | Path, symbol: str, objdump: str | None = None) ->
     if not insns:
         raise RooflabError(f"no code for symbol {symbol!r} in {library}")
     return insns
+
+
+_FUNC_HEAD = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+_FILE_LINE = re.compile(r"^(\S.*):(\d+)(?: \(discriminator \d+\))?$")
+
+
+def parse_line_listing(text: str, source_name: str) -> dict[str, list[tuple[str, int | None]]]:
+    """Per function of an ``objdump -d -l`` listing, its instructions in order as (mnemonic, line): the line of
+    ``source_name`` each comes from, None for one from another file (an inlined header)."""
+    funcs: dict[str, list[tuple[str, int | None]]] = {}
+    cur, line = None, None
+    for raw in text.splitlines():
+        s = raw.rstrip()
+        head = _FUNC_HEAD.match(s)
+        if head:
+            cur, line = funcs.setdefault(head.group(1), []), None
+            continue
+        where = _FILE_LINE.match(s) if s and not s[0].isspace() else None
+        if where:
+            line = int(where.group(2)) if Path(where.group(1)).name == source_name else None
+            continue
+        if cur is not None and raw[:1].isspace():
+            insn = parse_objdump(raw)
+            if insn:
+                cur.append((insn[0].mnemonic, line))
+    return funcs
+
+
+def line_table(obj: str | Path, library: str | Path, symbols: Sequence[str], source_name: str,
+               objdump: str | None = None) -> dict[int, int]:
+    """The source line of each instruction of ``symbols`` in ``library``, by address, read from ``obj``: the same
+    source compiled with the same flags and ``-g``. A function whose instructions are not the library's one for one
+    is left out (no line is better than a wrong one)."""
+    od = objdump or objdump_path()
+    try:
+        r = subprocess.run([od, "-d", "-l", "--no-show-raw-insn", str(obj)], capture_output=True, text=True,
+                           errors="replace", timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    listed = parse_line_listing(r.stdout, source_name)
+    table: dict[int, int] = {}
+    for name in symbols:
+        ours = listed.get(name)
+        if not ours:
+            continue
+        try:
+            insns = disassemble(library, name, od)
+        except RooflabError:
+            continue
+        if [i.mnemonic for i in insns] != [m for m, _ in ours]:
+            continue
+        table.update({i.addr: ln for i, (_, ln) in zip(insns, ours) if ln is not None})
+    return table
+
+
+def loop_lines(table: dict[int, int], start: int, end: int) -> list[int]:
+    """The source lines the instructions between two addresses come from, in order."""
+    return sorted({ln for a, ln in table.items() if start <= a <= end})
 
 
 def audit_function(library: str | Path, symbol: str, objdump: str | None = None) -> LoopAudit | None:

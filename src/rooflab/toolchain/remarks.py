@@ -94,6 +94,22 @@ def parse_remarks(output: str, source_name: str, lines: tuple[int, int] | None) 
     return done + missed + notes
 
 
+def _remarks_run(cc: Compiler, path: Path, flags: Sequence[str], include_dirs: Sequence[Path], output: str,
+                 extra: Sequence[str] = ()) -> tuple[list[Remark], list[Remark]] | None:
+    """Compile ``path`` to ``output`` with the remarks on: every remark of the file, and the vectorizer dump's lines
+    about aliasing (gcc); None when the compiler could not be run."""
+    details = ["-fdump-tree-vect-details=stdout"] if cc.kind == "gcc" else []
+    cmd = [*cc.argv, "-c", "-o", output, *[f"-I{d}" for d in include_dirs], *flags, *extra, *report_flags(cc),
+           *details, str(path)]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if details:  # the report on stderr, the vectorizer's dump on stdout
+        return parse_remarks(r.stderr, path.name, None), alias_details(r.stdout, path.name, None, keep=None)
+    return parse_remarks(r.stderr + r.stdout, path.name, None), []
+
+
 def compiler_remarks(cc: Compiler, source: Path, flags: Sequence[str], function: str | None = None,
                      include_dirs: Sequence[Path] = (), limit: int = 12,
                      lines: tuple[int, int] | None = None) -> list[Remark]:
@@ -106,17 +122,24 @@ def compiler_remarks(cc: Compiler, source: Path, flags: Sequence[str], function:
         return []
     if lines is None and function:
         lines = function_lines(text, function)
-    details = ["-fdump-tree-vect-details=stdout"] if cc.kind == "gcc" else []
-    cmd = [*cc.argv, "-c", "-o", "/dev/null", *[f"-I{d}" for d in include_dirs], *flags, *report_flags(cc), *details,
-           str(path)]
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
+    found = _remarks_run(cc, path, flags, include_dirs, "/dev/null")
+    if found is None:
         return []
-    if details:  # the report on stderr, the vectorizer's dump on stdout
-        found = parse_remarks(r.stderr, path.name, lines)
-        return (found[:limit - 2] + alias_details(r.stdout, path.name, lines))[:limit]
-    return parse_remarks(r.stderr + r.stdout, path.name, lines)[:limit]
+    return scoped(*found, lambda r: lines is None or lines[0] <= r.line <= lines[1], limit)
+
+
+def scoped(remarks: Sequence[Remark], alias: Sequence[Remark], keep, limit: int = 12) -> list[Remark]:
+    """The remarks ``keep`` accepts, at most ``limit``, the last two places kept for the dump's aliasing lines."""
+    said = [r for r in remarks if keep(r)]
+    return (said[:limit - 2] + _first_per_kind([r for r in alias if keep(r)], 2))[:limit]
+
+
+def remarks_and_object(cc: Compiler, source: Path, flags: Sequence[str], include_dirs: Sequence[Path],
+                       obj: Path) -> tuple[list[Remark], list[Remark]] | None:
+    """Every vectorization remark of ``source`` built with ``flags`` and the vectorizer dump's aliasing lines (see
+    :func:`scoped`), the object written to ``obj`` with line tables (``-g``, which leaves the code as it is): which
+    source lines each instruction comes from tells which remarks are about a given loop."""
+    return _remarks_run(cc, Path(source), flags, include_dirs, str(obj), ("-g",))
 
 
 # gcc's -fopt-info says nothing about a loop it gives up on for want of alias checks: its vectorizer dump does
@@ -124,18 +147,21 @@ _ALIAS_DETAIL = re.compile(r"run-time tests exceeds|versioning for alias require
                            r"possible dependence between data-refs", re.I)
 
 
-def alias_details(dump: str, source_name: str, lines: tuple[int, int] | None, keep: int = 2) -> list[Remark]:
-    """At most ``keep`` of the vectorizer dump's lines about aliasing (gcc ``-fdump-tree-vect-details``), one per
-    kind of message, as missed remarks."""
+def alias_details(dump: str, source_name: str, lines: tuple[int, int] | None, keep: int | None = 2) -> list[Remark]:
+    """The vectorizer dump's lines about aliasing (gcc ``-fdump-tree-vect-details``), as missed remarks: at most
+    ``keep``, one per kind of message (every one of them with None)."""
+    out = [Remark(r.line, "missed", re.sub(r"\s+", " ", r.text)) for r in parse_remarks(dump, source_name, lines)
+           if r.kind == "missed" and _ALIAS_DETAIL.search(r.text)]
+    return out if keep is None else _first_per_kind(out, keep)
+
+
+def _first_per_kind(remarks: Sequence[Remark], keep: int) -> list[Remark]:
     out, kinds = [], set()
-    for r in parse_remarks(dump, source_name, lines):
-        if r.kind != "missed" or not _ALIAS_DETAIL.search(r.text):
-            continue
+    for r in remarks:
         kind = _ALIAS_DETAIL.search(r.text).group(0).lower()
-        if kind in kinds:
-            continue
-        kinds.add(kind)
-        out.append(Remark(r.line, "missed", re.sub(r"\s+", " ", r.text)))
+        if kind not in kinds:
+            kinds.add(kind)
+            out.append(r)
         if len(out) >= keep:
             break
     return out
