@@ -8,9 +8,9 @@ import stat
 import numpy as np
 import pytest
 
-from rooflab.diagnosis.evidence import (access_kinds, counted_size, cycles_per_iteration, loaded_bounds, loop_causes,
-                                        loop_remarks, packed_stores, select_reductions, traffic_tells,
-                                        walked_iterations)
+from rooflab.diagnosis.evidence import (access_kinds, column_walks, counted_size, cycles_per_iteration, loaded_bounds,
+                                        loop_causes, loop_remarks, outer_loops, packed_stores, select_reductions,
+                                        traffic_tells, walked_iterations, without_cold_loops)
 from rooflab.diagnosis.experiments import scaled_size, with_restrict
 from rooflab.i18n import text
 from rooflab.interpret.explain import (AT_ROOF, MIN_PARALLEL_S, diagnose, experiment_sentence, explain_observations,
@@ -3931,3 +3931,32 @@ def test_the_hot_loops_source_lines_are_shown_as_runs_in_its_code_line():
     code = {"loop": {"vector_bits": 256, "vector_fp": 2}, "isa_vector_bits": 512, "loop_lines": [5, 4]}
     assert "source lines 4-5" in code_line(code)
     assert "source lines" not in code_line({**code, "loop_lines": []})
+
+
+NESTS = """{
+    double s = 0.0;   /* for (k = 0; k < n; k++) in a comment */
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            t[j * n + i] = a[i * n + j];   // a column walk, run once
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++)
+            s += t[i * n + j];
+    }
+    while (s > 1.0) s /= 2.0;
+    return s;
+}"""
+
+
+def test_outer_loops_are_the_loops_no_other_loop_holds():
+    loops = outer_loops(NESTS)
+    assert [NESTS[a:b].split("(")[0].strip() for a, b in loops] == ["for", "for", "while"]
+    assert NESTS[loops[1][0]:loops[1][1]].rstrip().endswith("}")
+
+
+def test_the_loops_the_hot_loop_is_not_in_are_blanked_their_lines_kept():
+    hot = without_cold_loops(NESTS, 10, [17, 18])  # the body's first line is line 10 of its file: 17-18 the sum
+    assert hot.count("\n") == NESTS.count("\n") and "s += t[i * n + j]" in hot
+    assert "t[j * n + i]" not in hot and "while" not in hot and "double s = 0.0" in hot and "return s" in hot
+    assert column_walks(NESTS) and not column_walks(hot)  # the transposing copy no longer speaks for the sum
+    assert without_cold_loops(NESTS, 10, []) == NESTS  # no lines known: the whole body
+    assert without_cold_loops(NESTS, 10, [40, 41]) == NESTS  # lines no loop of the body holds (a callee's)

@@ -159,10 +159,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code, row.get("time_s")))
-            if (code.get("hot_loop") or {}).get("moved"):  # what the compiler said about the loop that runs
-                code.update(evidence.remark_evidence(spec, lib, spec.audit_function or spec.function,
-                                                     code.get("loop_at"),
-                                                     (code.get("pragmas") or {}).get("loaded_bounds") or []))
+            if (code.get("hot_loop") or {}).get("moved"):  # what the source and compiler say of the loop that runs
+                code.update(evidence.scoped_evidence(spec, lib, spec.audit_function or spec.function,
+                                                     code.get("loop_at")))
             before = code["access"]
             ctx.update(_roofs(roofline, spec, cpus, code))
             if code["access"] != before:  # the loop the time goes to accesses memory otherwise: its roofs

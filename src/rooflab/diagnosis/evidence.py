@@ -56,27 +56,29 @@ def expand_macros(source: str, body: str) -> str:
     return r.stdout if r.returncode == 0 and r.stdout.strip() else body
 
 
-def _pragmas(spec: KernelSpec) -> dict:
+def _pragmas(spec: KernelSpec, lines: list[int] | None = None) -> dict:
     """OpenMP and vectorization pragmas inside the kernel's own function, the arrays its threads write one element
-    each of, and the array parameters it only writes; read with the source's macros expanded."""
+    each of, and the array parameters it only writes; read with the source's macros expanded. What the source says
+    of its loops is read from the loops that hold the hot loop's source ``lines``, where they are known."""
     try:
         text = spec.source.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {"omp": False, "omp_simd": False, "omp_text": ""}
     span = function_lines(text, spec.audit_function or spec.function)
-    body = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
-    body = expand_macros(text, body)
+    raw = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
+    body = expand_macros(text, raw)
+    hot = expand_macros(text, without_cold_loops(raw, span[0], lines)) if span and lines else body
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+)?(for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
-            "uneven_loop": uneven_loop(body), "thread_slots": thread_slots(body),
+            "uneven_loop": uneven_loop(hot), "thread_slots": thread_slots(body),
             "write_only": written_only(body, [k for k, v in spec.args.items() if isinstance(v, ArrayArg)]),
-            "column_walks": column_walks(body, looping_functions(text) - {spec.function}),
+            "column_walks": column_walks(hot, looping_functions(text) - {spec.function}),
             "regions_in_loops": regions_in_loops(body),
-            "partial_records": partial_records(text, body), "partial_strides": partial_strides(body),
-            "loaded_bounds": loaded_bounds(body), "select_reductions": select_reductions(body),
-            "packed_stores": packed_stores(body),
-            "nested_loops": nested_loops(body), "loop_heads": loop_heads(body)}
+            "partial_records": partial_records(text, hot), "partial_strides": partial_strides(hot),
+            "loaded_bounds": loaded_bounds(hot), "select_reductions": select_reductions(hot),
+            "packed_stores": packed_stores(hot),
+            "nested_loops": nested_loops(body), "loop_heads": loop_heads(hot), "cold_loops": hot != body}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -86,6 +88,40 @@ def _closing(text: str, i: int, open_c: str, close_c: str) -> int:
     """The index just past the bracket that closes the one at ``i`` (the text's end when it is not closed)."""
     end = closing(text, i, open_c, close_c)
     return end if end >= 0 else len(text)
+
+
+def outer_loops(body: str) -> list[tuple[int, int]]:
+    """The loops of a function body that no other loop holds, as (start, end) character offsets: the loop head to
+    the end of the statement it governs. Comments and strings are skipped; a loop whose end cannot be found is
+    left out."""
+    text = re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), blank_comments(body))
+    out: list[tuple[int, int]] = []
+    for m in re.finditer(r"\b(?:for|while)\s*\(", text):
+        if out and m.start() < out[-1][1]:
+            continue  # inside the loop before it
+        head_end = closing(text, text.index("(", m.start()), "(", ")")
+        end = statement_end(text, head_end) if head_end > 0 else -1
+        if end > 0:
+            out.append((m.start(), end))
+    return out
+
+
+def without_cold_loops(body: str, first_line: int, lines: list[int]) -> str:
+    """The function body with the loops that hold none of the hot loop's source ``lines`` blanked out (their lines
+    kept): what the source says about other loops is not about the loop the time goes to. As it is where no loop
+    holds those lines (they are unknown, or a callee's)."""
+    loops = outer_loops(body)
+    hot = set(lines)
+
+    def line_range(a: int, b: int) -> set[int]:
+        return set(range(first_line + body.count("\n", 0, a), first_line + body.count("\n", 0, b) + 1))
+
+    cold = [(a, b) for a, b in loops if not hot & line_range(a, b)]
+    if not hot or len(cold) == len(loops):
+        return body
+    for a, b in reversed(cold):
+        body = body[:a] + re.sub(r"[^\n]", " ", body[a:b]) + body[b:]
+    return body
 
 
 def nested_loops(body: str) -> bool:
@@ -734,9 +770,18 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     where = spec.audit_function or spec.function
     out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
            "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
-           "pragmas": _pragmas(spec), **loop_evidence(lib, where, machine)}
-    out.update(remark_evidence(spec, lib, where, out.get("loop_at"), out["pragmas"].get("loaded_bounds") or []))
-    return out
+           **loop_evidence(lib, where, machine)}
+    return {**out, **scoped_evidence(spec, lib, where, out.get("loop_at"))}
+
+
+def scoped_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[int] | None) -> dict:
+    """What the source and the compiler say about the hot loop at ``loop_at``: the pragmas and loop facts of its
+    nest, the compiler's remarks on its lines."""
+    said = remark_evidence(spec, lib, where, loop_at, [])
+    pragmas = _pragmas(spec, said["loop_lines"])
+    if pragmas.get("loaded_bounds"):
+        said = remark_evidence(spec, lib, where, loop_at, pragmas["loaded_bounds"])
+    return {"pragmas": pragmas, **said}
 
 
 @functools.lru_cache(maxsize=32)
