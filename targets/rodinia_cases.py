@@ -23,7 +23,8 @@ The arrays are filled as the programs fill them where that matters (SRAD's index
 values; LU's matrix diagonally dominant as Rodinia's generator makes it), else with rooflab's random fill; scalar
 parameters get the values the programs compute from their default inputs. The answers (the finding that should
 come first; "a|b" takes either) and the work (operations and bytes per call, counted from the source) are this
-project's, in CASES below, written down before explain first ran on them.
+project's, in CASES below, written down before explain first ran on them (commit 63ce8d2); RELABELED lists the
+one changed after that first run, on a measurement of its own.
 
     git clone --depth 1 https://github.com/yuhc/gpu-rodinia /tmp/rodinia
     git clone --depth 1 https://github.com/llvm/llvm-test-suite /tmp/llvm-test-suite
@@ -94,6 +95,19 @@ CASES: dict[str, dict] = {
     # a dot product of floats accumulated in one double, in order
     "fp_convert": {"cut": "fp_convert", "answer": "reduction_chain", "flops": "2*length", "bytes": "8*length"},
 }
+
+
+# answers changed after the first run, each on a measurement of its own (the answer written down first, then why):
+# the report judges by the new one; the first run's figure (6 of 8) was judged by the old
+RELABELED: dict[str, tuple[str, str]] = {
+    # the samples fall mostly outside innermost loops, in the 16 x 16 blocks' copies (unrolled) and their set-up;
+    # the same source with BLOCK_SIZE 64 (a quarter of the parallel regions, four times the trips) ran 1.38x
+    # (`rooflab compare`, 95% CI 1.35-1.42): the short blocks, not the chain within a row, come first
+    "nw": ("dependency_chain", "short_trips|omp_overhead"),
+}
+for _name, (_first, _now) in RELABELED.items():
+    assert CASES[_name]["answer"] == _first
+    CASES[_name]["answer"] = _now
 
 
 def _includes(*names: str) -> str:

@@ -185,3 +185,27 @@ def test_the_remarks_of_a_loop_are_those_on_the_source_lines_its_instructions_co
     # where no line is known, the whole function's remarks stand, as before
     whole = {r["line"] for r in remark_evidence(spec, lib, "two", None, [])["remarks"]}
     assert whole & {4, 5} and whole & {6, 7}
+
+
+OMP_TWO = """void two_regions(long n, double *restrict a, const double *restrict b)
+{
+#pragma omp parallel for
+    for (long i = 0; i < n; i++)
+        a[i] = b[i] * 2.0;
+#pragma omp parallel for
+    for (long i = 0; i < n; i++)
+        a[i] += b[i] / (a[i] + 1.0);
+}
+"""
+
+
+def test_the_bodies_outlined_for_openmp_regions_have_their_lines_too(tmp_path):
+    # an object's listing runs on over the padding after each function; the library's stops at its size
+    (tmp_path / "k.c").write_text(OMP_TWO)
+    lib = build([tmp_path / "k.c"], name="omp_two", flags=["-O3", "-fopenmp"])
+    assert remarks_and_object(lib.compiler, tmp_path / "k.c", list(lib.flags), [tmp_path], tmp_path / "k.o")
+    names = ["two_regions._omp_fn.0", "two_regions._omp_fn.1"]
+    table = line_table(tmp_path / "k.o", lib.path, ["two_regions", *names], "k.c")
+    lines = {name: {table[i.addr] for i in disassemble(lib.path, name) if i.addr in table} for name in names}
+    assert 5 in lines["two_regions._omp_fn.0"] and 8 in lines["two_regions._omp_fn.1"]
+    assert 8 not in lines["two_regions._omp_fn.0"] and 5 not in lines["two_regions._omp_fn.1"]

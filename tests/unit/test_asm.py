@@ -180,3 +180,10 @@ def test_non_temporal_loads_and_stores_are_counted():
 def test_an_arm_copy_loop_is_vector_work_without_arithmetic():
     a = asm.hot_loop(asm.parse_objdump(A64_COPY), "aarch64")
     assert (a.loads, a.stores, a.vector_bits, a.nt_stores) == (1, 1, 128, 0)
+
+
+def test_prefixes_printed_as_words_are_read_through_to_the_instruction():
+    (pad,) = asm.parse_objdump("  2e:\tdata16 cs nopw 0x0(%rax,%rax,1)")
+    assert pad.mnemonic == "nopw" and not pad.locked
+    (add,) = asm.parse_objdump("  40:\tlock addl $0x1,(%rdi)")
+    assert add.mnemonic == "addl" and add.locked

@@ -2062,6 +2062,13 @@ def test_a_parallel_loop_whose_inner_bound_is_read_from_the_data_is_tested_with_
                [{**experiment("sorted", "faster", 1.10), "a_time_s": 1e-3}], 1e-3)
     assert [x["id"] for x in fs] == ["imbalance", "indirect"]
     assert fs[1]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 1.10))
+    # no difference: the interval's fast end bounds it, under a finding measured at 1.25x
+    conv = {"id": "conversions", "saving_s": 0.1e-3, "test": "single_constants"}
+    fs = weigh([{**ind, "saving_s": 0.5e-3}, conv],
+               [{**experiment("sorted", "no difference", 1.0), "speedup_ci95": [0.98, 1.06], "a_time_s": 1e-3},
+                {**experiment("single_constants", "faster", 1.25), "a_time_s": 1e-3}], 1e-3)
+    assert [x["id"] for x in fs] == ["conversions", "indirect"] and fs[1]["inconclusive"]["probe"]
+    assert fs[1]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 1.06))
     # a loop measured waiting for its loads (cycles well beyond the instructions' prediction) keeps its bound
     slow = row(of_roof=0.3, cycles_per_iteration=12.0)
     pred = {"cycles_per_iteration": 4.0, "tool": "llvm-mca"}
@@ -3041,6 +3048,33 @@ def test_an_exit_on_the_loop_s_counters_is_a_bound_not_a_search():
                         **{k: detail(TILE_COPY)[k] for k in ("branches", "exits")}}), row(of_roof=0.45), CTX)
     assert "control_flow" not in ids(fs)
 
+
+
+# for (j...) { ...; c[k] = 1.0 / (1.0 + den); if (c[k] < 0) c[k] = 0; else if (c[k] > 1) c[k] = 1; }  rotated:
+# the count tested in the middle, the closing branch the clamp's compare, whose other arm (laid out after the loop:
+# zero) jumps back to the store
+CLAMP_AT_THE_BOTTOM = """
+    10:\tvminss %xmm0,%xmm8,%xmm0
+    14:\tvmovss %xmm0,(%r14,%rdx,1)
+    1a:\tinc    %rsi
+    1d:\tadd    $0x4,%rdx
+    21:\tcmp    %rsi,(%rsp)
+    25:\tje     50 <f+0x50>
+    2b:\tvmovss (%r8,%rdx,1),%xmm13
+    31:\tvdivss %xmm13,%xmm2,%xmm0
+    35:\tvcomiss %xmm0,%xmm10
+    39:\tjbe    10 <f+0x10>
+    3f:\tvxorps %xmm0,%xmm0,%xmm0
+    43:\tjmp    14 <f+0x14>
+    50:\tret
+"""
+
+
+def test_a_closing_branch_whose_other_arm_comes_back_ends_nothing():
+    d = detail(CLAMP_AT_THE_BOTTOM)
+    assert d["exits"] == 0  # the compare of a value it computed, but the loop goes on either way
+    # the same closing branch with nothing after it to come back: the loop stops on that value (a search)
+    assert detail(CLAMP_AT_THE_BOTTOM.replace("    43:\tjmp    14 <f+0x14>\n", "    43:\tret\n"))["exits"] == 1
 
 def test_a_scalar_loop_bound_by_a_carried_recurrence_is_told_the_chain_not_narrow_vectors():
     # z = z^2 + c per pixel: an FMA chain carried across iterations, which llvm-mca finds dependency-bound

@@ -80,12 +80,13 @@ def parse_objdump(text: str) -> list[Insn]:
             if t:
                 target = int(t.group(1), 16)
         locked = False
-        if mnem in ("data16", "cs", "ds", "rex", "rep", "lock", "notrack", "bnd"):
-            # prefixes printed as a separate word; the instruction follows in the operands
-            locked = mnem == "lock"
+        while mnem in ("data16", "cs", "ds", "rex", "rep", "lock", "notrack", "bnd"):
+            # prefixes printed as separate words (padding's "data16 cs nopw"); the instruction follows them
+            locked = locked or mnem == "lock"
             parts = ops.split(None, 1)
-            if parts:
-                mnem, ops = parts[0], (parts[1] if len(parts) > 1 else "")
+            if not parts:
+                break
+            mnem, ops = parts[0], (parts[1] if len(parts) > 1 else "")
         # (AArch64's atomics are instructions of their own: ldadd, stadd, swp, cas and their kin)
         locked = locked or (mnem.startswith("xchg") and "(" in ops) or bool(_A64_ATOMIC.match(mnem))
         out.append(Insn(addr, mnem, ops, target, locked))
@@ -382,6 +383,9 @@ def line_table(obj: str | Path, library: str | Path, symbols: Sequence[str], sou
             insns = disassemble(library, name, od)
         except RooflabError:
             continue
+        # an object's listing runs on over the padding to the next function (nops), the library's stops at the size
+        if len(ours) > len(insns) and all(m.startswith(("nop", "xchg")) for m, _ in ours[len(insns):]):
+            ours = ours[:len(insns)]
         if [i.mnemonic for i in insns] != [m for m, _ in ours]:
             continue
         table.update({i.addr: ln for i, (_, ln) in zip(insns, ours) if ln is not None})
@@ -1382,13 +1386,16 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     exits = _exit_branches(insns, loop, by_addr)
     outs = [_side_path(insns, by_addr[b.target], loop) for b in exits]
     leave = [b for b, (back, _) in zip(exits, outs) if not back]
-    outs += _latch_path(insns, loop, by_addr)
+    arm = _latch_path(insns, loop, by_addr)
+    outs += arm
     d["branches"] = max(0, d["branches"] - len(leave))
     if arch == "x86_64":
         # a loop that stops on its data (a search): an exit, or its closing branch (while (i < n && s[i] != 0):
         # the byte tested at the bottom, the count in an exit), tests a value it loaded; a test of its counters
-        # alone is a second bound (a tile's j < jj + 32 && j < n)
-        latch = body[-1] if body and _is_conditional(body[-1].mnemonic) and body[-1].target == loop.start else None
+        # alone is a second bound (a tile's j < jj + 32 && j < n). A closing branch whose fall-through comes back
+        # (an if's arm laid out after the loop, the count tested in the middle) ends nothing
+        latch = body[-1] if body and _is_conditional(body[-1].mnemonic) and body[-1].target == loop.start \
+            and not arm else None
         d["exits"] = sum(1 for b in leave + ([latch] if latch else []) if _x86_data_exit(body, b))
     else:
         d["exits"] = len(leave)
