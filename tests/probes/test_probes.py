@@ -150,7 +150,7 @@ SPEC_PROBES = [
     Probe("function-main", edit('function = "scale"', 'function = "main"\nprototype = "int main(void)"'), bench(), 2, r"a kernel cannot be `main`"),
     Probe("reserved-function", kernel("rooflab_mine", 'n = "n"\ny = {shape = ["n"], dtype = "float32"}'), bench(), 2, r"function 'rooflab_mine': names starting with 'rooflab_' are reserved"),
     Probe("reserved-parameter", kernel("reserved", 'rooflab_n = "n"\ny = {shape = ["n"], dtype = "float32"}'), bench(), 2, r"parameter 'rooflab_n': names starting with 'rooflab_' are reserved"),
-    Probe("pointer-to-pointer", edit('function = "scale"', 'function = "scale"\nprototype = "void scale(long n, float a, const float **x, float *y)"'), bench(), 2, r"pointers to pointers are not supported"),
+    Probe("pointer-to-pointer-one-dimension", edit('function = "scale"', 'function = "scale"\nprototype = "void scale(long n, float a, const float **x, float *y)"'), bench(), 2, r"takes row pointers: give the rows and their length"),
     Probe("duplicate-names", GOOD.replace('function = "scale"\n', "") + '[[kernel]]\nfunction = "scale"\n[[kernel]]\nfunction = "scale"\n', bench(), 2, r"kernel names must differ"),
 ]
 

@@ -102,8 +102,13 @@ def test_prototypes_from_source_and_text():
     assert d.returns == "double" and d.params[0].base == "size_t"
     with pytest.raises(RooflabError, match="no function 'nope'"):
         prototype_from_source(SRC, "nope", "spec")
-    with pytest.raises(RooflabError, match="pointers to pointers"):
-        parse_prototype("void f(float **m)")
+    (m,) = parse_prototype("void f(float **m)").params  # row pointers: a buffer and a table of its rows
+    assert m.pointer and m.rows and m.c_decl == "float **m" and m.stars == "**"
+    assert not parse_prototype("void f(const float *m)").params[0].rows
+    with pytest.raises(RooflabError, match="pointers to pointers to pointers"):
+        parse_prototype("void f(float ***m)")
+    with pytest.raises(RooflabError, match="row pointers to 'struct p'"):
+        parse_prototype("struct p; void f(struct p **m)")
     with pytest.raises(RooflabError, match="cannot parse"):
         parse_prototype("void f(int n")
 

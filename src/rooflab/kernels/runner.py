@@ -156,11 +156,26 @@ def check_guards(kernel: str, guards: list[tuple[str, np.ndarray, np.ndarray]]) 
                 raise OutOfBounds(kernel, name or "an array", where, changed)
 
 
-def _ctypes_args(argtypes: Sequence[str], args: Sequence,
-                 guards: list | None = None) -> tuple[list, list, list[np.ndarray]]:
+def _address(argtype: str, arr: np.ndarray, keep: list[np.ndarray]) -> int:
+    """What a pointer argument is passed as: the array's address, or for ``T**`` (row pointers) the address of a
+    table holding the address of each of its rows (its first dimension), made here and kept in ``keep``."""
+    if not argtype.endswith("**"):
+        return arr.ctypes.data
+    if arr.ndim < 2:
+        raise RooflabError(f"a {argtype} argument needs an array of two dimensions or more (rows), not {arr.shape}")
+    table = (arr.ctypes.data + np.arange(arr.shape[0], dtype=np.uintp) * arr.strides[0]).astype(np.uintp)
+    keep.append(table)
+    return table.ctypes.data
+
+
+def _ctypes_args(argtypes: Sequence[str], args: Sequence, guards: list | None = None,
+                 keep: list | None = None) -> tuple[list, list, list[np.ndarray]]:
+    """ctypes types and values of a kernel's arguments, and the arrays made for them (guarded, when ``guards`` is
+    a list to fill); ``keep`` receives what must live as long as the values are used (tables of row addresses)."""
     if len(argtypes) != len(args):
         raise RooflabError(f"{len(argtypes)} argument types but {len(args)} arguments")
     ct, vals, arrays = [], [], []
+    keep = [] if keep is None else keep
     for t, a in zip(argtypes, args):
         t = t.replace(" ", "")
         if t.endswith("*"):
@@ -171,7 +186,7 @@ def _ctypes_args(argtypes: Sequence[str], args: Sequence,
                 arr = a.make() if isinstance(a, ArraySpec) else np.ascontiguousarray(a)
             arrays.append(arr)
             ct.append(ctypes.c_void_p)
-            vals.append(arr.ctypes.data)
+            vals.append(_address(t, arr, keep))
         else:
             if t not in _SCALARS:
                 raise RooflabError(f"unsupported argument type {t!r}")
@@ -268,10 +283,11 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
         fn = getattr(lib, k.symbol)
     except AttributeError:
         raise RooflabError(f"symbol {k.symbol!r} not found in {k.library}") from None
+    tables: list[np.ndarray] = []
     if arrays is None:
         _check_mappable(k)
         try:
-            ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards)
+            ct, vals, arrays = _ctypes_args(k.argtypes, k.args, guards, tables)
         except MemoryError:
             left = address_space_left()
             raise RooflabError(f"kernel {k.name!r}: its arrays ({_array_bytes(k) / 2**30:.2f} GiB) could not be "
@@ -279,10 +295,11 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
                                (f" under its address-space limit ({left / 2**30:.2f} GiB left; RLIMIT_AS, "
                                 "`ulimit -v`)" if left is not None else "") + "; give smaller sizes") from None
     else:
-        ct, vals, _ = _ctypes_args(k.argtypes, tuple(a if not isinstance(a, ArraySpec) else np.empty(0)
-                                                     for a in k.args))
+        ct, vals, _ = _ctypes_args(tuple(t.replace("**", "*") for t in k.argtypes),
+                                   tuple(a if not isinstance(a, ArraySpec) else np.empty(0) for a in k.args))
         it = iter(arrays)
-        vals = [next(it).ctypes.data if isinstance(a, ArraySpec) else v for a, v in zip(k.args, vals)]
+        vals = [_address(t.replace(" ", ""), next(it), tables) if isinstance(a, ArraySpec) else v
+                for t, a, v in zip(k.argtypes, k.args, vals)]
     fn.restype = ctypes.c_double
     fn.argtypes = [ctypes.c_long, *ct]
 
@@ -300,6 +317,7 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
             raise RooflabError(f"kernel {k.name!r} reported an error code ({t:g})")
         return t
 
+    timed.row_tables = tables  # the row addresses T** arguments point to: alive as long as the function is
     return timed, arrays
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -38,8 +39,8 @@ def _types_prelude(proto: Prototype) -> str:
 
 def _param_types(proto: Prototype) -> str:
     """The prototype's parameter list without names (a parameter may be named like the function itself)."""
-    return ", ".join(f"{'const ' if p.const else ''}{p.base}{' *' if p.pointer else ''}" for p in proto.params) \
-        or "void"
+    return ", ".join(f"{'const ' if p.const else ''}{p.base}{' ' + p.stars if p.pointer else ''}"
+                     for p in proto.params) or "void"
 
 
 def _arg(i: int) -> str:
@@ -53,7 +54,7 @@ def wrapper_source(proto: Prototype) -> str:
     the last call is stored (``check.return`` compares it)."""
     returns = proto.returns != "void"
     decls = ", ".join(["long rooflab_reps"] + [
-        f"{'const ' if p.const else ''}{p.base} {'*' if p.pointer else ''}{_arg(i)}" for i, p in enumerate(proto.params)]
+        f"{'const ' if p.const else ''}{p.base} {p.stars}{_arg(i)}" for i, p in enumerate(proto.params)]
         + ([f"{proto.returns} *rooflab_ret"] if returns else []))
     call = f"{proto.name}({', '.join(_arg(i) for i in range(len(proto.params)))})"
     sink = f"    volatile {proto.returns} rooflab_sink = 0;\n" if returns else ""
@@ -114,7 +115,7 @@ def task(spec: KernelSpec, lib: Library, size: dict, label: str | None = None) -
     for p in spec.prototype.params:
         if p.name in specs:
             a = specs[p.name]
-            argtypes.append(f"{p.base}*")
+            argtypes.append(f"{p.base}{p.stars}")
             args.append(a)
             arrays.append((p.name, a))
         else:
@@ -155,9 +156,17 @@ def driver_source(spec: KernelSpec, size: dict, calls: int) -> str:
         if p.name in specs:
             k += 1
             nbytes = specs[p.name].nbytes
-            lines.append(f"    {p.base} *{a} = ({p.base} *)rooflab_alloc({nbytes}UL);")
-            lines.append(f"    if (!{a}) return 3;")
-            lines.append(f"    if (rooflab_load(rooflab_argv[{k}], {a}, {nbytes}UL)) return 4;")
+            data = f"{a}_data" if p.rows else a
+            lines.append(f"    {p.base} *{data} = ({p.base} *)rooflab_alloc({nbytes}UL);")
+            lines.append(f"    if (!{data}) return 3;")
+            lines.append(f"    if (rooflab_load(rooflab_argv[{k}], {data}, {nbytes}UL)) return 4;")
+            if p.rows:  # the table of the rows' addresses, as the worker makes it
+                shape = specs[p.name].shape
+                n_rows, row = shape[0], math.prod(shape[1:])
+                lines.append(f"    {p.base} **{a} = ({p.base} **)rooflab_alloc({n_rows}UL * sizeof(void *));")
+                lines.append(f"    if (!{a}) return 3;")
+                lines.append(f"    for (unsigned long rooflab_i = 0; rooflab_i < {n_rows}UL; rooflab_i++) "
+                             f"{a}[rooflab_i] = {data} + rooflab_i * {row}UL;")
         else:
             val = env[p.name]
             lines.append(f"    {p.base} {a} = ({p.base})({int(val) if int_range(p.base) else repr(float(val))});")

@@ -96,10 +96,16 @@ class Param:
     const: bool
     # a record's fields where the source defines it with fields of one number type: (their NumPy dtype, how many)
     fields: tuple[str, int] | None = None
+    # a pointer to row pointers (double **A): one contiguous row-major buffer, and a table of its rows' addresses
+    rows: bool = False
+
+    @property
+    def stars(self) -> str:
+        return "**" if self.rows else "*" if self.pointer else ""
 
     @property
     def c_decl(self) -> str:
-        return f"{'const ' if self.const else ''}{self.base}{' *' if self.pointer else ' '}{self.name}"
+        return f"{'const ' if self.const else ''}{self.base} {self.stars}{self.name}"
 
 
 @dataclass(frozen=True)
@@ -329,9 +335,12 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
         raise RooflabError(f"{where}: {text!r} is not a function prototype")
     fd = decl.type
 
+    rows_of: dict[int, bool] = {}
+
     def base_of(t) -> tuple[str, bool, bool]:
         pointer = False
         const = False
+        top = id(t)
         if isinstance(t, c_ast.ArrayDecl):
             # an array parameter (double A[n][m], double x[]) is a pointer to its first element: the kernel gets
             # one contiguous row-major buffer, as for double *A
@@ -346,7 +355,12 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
             pointer = True
             t = t.type
             if isinstance(t, c_ast.PtrDecl):
-                raise RooflabError(f"{where}: pointers to pointers are not supported ({text!r})")
+                # double **A: row pointers, each to a row of one buffer (the table is made beside it)
+                rows_of[top] = True
+                t = t.type
+                if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                    raise RooflabError(f"{where}: pointers to pointers to pointers or arrays are not supported "
+                                       f"({text!r})")
             # a pointer to rows (double (*A)[m]): the first row of one contiguous row-major buffer, as double A[][m]
             while isinstance(t, c_ast.ArrayDecl):
                 t = t.type
@@ -383,7 +397,12 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
             raise RooflabError(f"{where}: parameter {p.name or i} has type {base!r}, not a supported scalar")
         if ptr and base not in POINTEE_DTYPE and base != "void" and not is_record(base):
             raise RooflabError(f"{where}: parameter {p.name or i} points to {base!r}, not a numeric type")
-        params.append(Param(p.name or f"arg{i}", base, ptr, const, records.get(base) if is_record(base) else None))
+        rows = rows_of.get(id(p.type), False)
+        if rows and (base == "void" or is_record(base)):
+            raise RooflabError(f"{where}: parameter {p.name or i}: row pointers to {base!r} are not supported (only "
+                               "to numbers)")
+        params.append(Param(p.name or f"arg{i}", base, ptr, const, records.get(base) if is_record(base) else None,
+                            rows))
     ret, rptr, _ = base_of(fd.type)
     if rptr:
         raise RooflabError(f"{where}: a kernel returning a pointer is not supported")
