@@ -3076,6 +3076,44 @@ def test_a_closing_branch_whose_other_arm_comes_back_ends_nothing():
     # the same closing branch with nothing after it to come back: the loop stops on that value (a search)
     assert detail(CLAMP_AT_THE_BOTTOM.replace("    43:\tjmp    14 <f+0x14>\n", "    43:\tret\n"))["exits"] == 1
 
+
+# w = (x == 0) ? c : c - 1; e = (x == nx - 1) ? c : c + 1; out[c] = in[w] + in[e]: the borders' neighbours chosen
+# by conditional moves, the loads at the addresses they chose
+BORDER_SELECTS = """
+    10:\tlea    -0x1(%rdx),%r14d
+    14:\ttest   %r8d,%r8d
+    17:\tcmove  %edx,%r14d
+    1b:\tmovslq %r14d,%r14
+    1e:\tlea    0x1(%rdx),%r12d
+    22:\tcmp    %edx,%ecx
+    24:\tcmove  %edx,%r12d
+    28:\tmovslq %r12d,%r12
+    2b:\tvmovss (%r13,%r14,4),%xmm0
+    31:\tvaddss (%r13,%r12,4),%xmm0,%xmm0
+    37:\tmovslq %edx,%r12
+    3a:\tvmovss %xmm0,(%rbx,%r12,4)
+    40:\tinc    %edx
+    42:\tinc    %r8d
+    45:\tcmp    %edx,%esi
+    47:\tjne    10 <f+0x10>
+    49:\tret
+"""
+
+
+def test_addresses_a_conditional_move_chose_keep_the_loop_scalar_and_are_control_flow():
+    d = detail(BORDER_SELECTS)
+    assert d["select_addresses"] == 2 and d["branches"] == 0  # the store's index was written afresh: not chosen
+    assert detail(BORDER_SELECTS.replace("cmove", "mov   "))["select_addresses"] == 0
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "select_addresses": 2}
+    remark = [{"line": 5, "kind": "missed", "text": "not vectorized: data ref analysis failed: _27 = *_26;"}]
+    fs = diagnose(code(loop, remarks=remark, causes=["aliasing"]), row(of_roof=0.06), CTX)
+    assert fs[0]["id"] == "control_flow" and "narrow_vectors" not in ids(fs)
+    assert "a condition chose" in text(fs[0]["evidence"][0]) and "data ref analysis failed" in text(fs[0]["evidence"][1])
+    assert "border" in text(fs[0]["advice"])
+    # the same selects in a vectorized loop, or beside a call that keeps it scalar anyway: not this finding
+    vec = {**loop, "vector_bits": 512, "vector_fp": 2, "scalar_fp": 0}
+    assert "control_flow" not in ids(diagnose(code(vec), row(of_roof=0.06), CTX))
+
 def test_a_scalar_loop_bound_by_a_carried_recurrence_is_told_the_chain_not_narrow_vectors():
     # z = z^2 + c per pixel: an FMA chain carried across iterations, which llvm-mca finds dependency-bound
     loop = {**LOOP_SCALAR_SUM, "chain_op": "fma", "fma": 2, "exits": 1}

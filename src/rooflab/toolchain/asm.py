@@ -453,6 +453,7 @@ class LoopDetail:
     moves_only: bool = False  # it loads and stores data and computes nothing on it (a copy, a gather by counters)
     int_ops: int = 0  # integer arithmetic in vector registers per iteration (vpaddd, vpminsd...), packed or on one lane
     lane_loads: int = 0  # loads of one element into a lane of a vector (vmovhpd, vpinsrd...) in a vector loop
+    select_addresses: int = 0  # accesses at an address a conditional move chose (x == 0 ? c : c - 1 as an index)
 
     @property
     def longest_chain(self) -> int:
@@ -474,7 +475,8 @@ class LoopDetail:
                 "int_scans": self.int_scans,
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics,
-                "moves_only": self.moves_only, "int_ops": self.int_ops, "lane_loads": self.lane_loads}
+                "moves_only": self.moves_only, "int_ops": self.int_ops, "lane_loads": self.lane_loads,
+                "select_addresses": self.select_addresses}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -634,7 +636,40 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["int_ops"] = sum(1 for i in body if _X86_INT_OP.match(i.mnemonic) and not _x86_zeroing(i))
     d["lane_loads"] = sum(1 for i in body if _X86_LANE_LOAD.match(i.mnemonic) and "(" in i.operands
                           and _X86_VREG.search(i.operands.split(")")[-1]))
+    d["select_addresses"] = _x86_select_addresses(body)
     return d
+
+
+_X86_GP_REG = re.compile(r"%[a-z0-9]+")
+# integer moves and arithmetic through which an index keeps the value a conditional move chose
+_X86_INDEX_FLOW = re.compile(r"(mov[sz]?[bwlq]*|lea[lq]?|add[lq]?|sub[lq]?|sh[lr][lq]?|sal[lq]?|imul[lq]?|inc|dec)$")
+
+
+def _x86_select_addresses(body: list[Insn]) -> int:
+    """Memory accesses whose address uses a value a conditional move chose (a neighbour's index picked at the
+    borders, ``w = (x == 0) ? c : c - 1``, then ``t[w]``), followed through integer moves and arithmetic, around
+    the body twice: an address the vectorizer cannot follow, chosen by a condition the compiler if-converted."""
+    chosen: set[str] = set()
+    count = 0
+    for round_ in range(2):
+        for i in body:
+            ops = _x86_operands(i.operands)
+            if round_ and not i.mnemonic.startswith("lea") and any(
+                    "(" in o and {_gp_family(r) for r in _X86_GP_REG.findall(o[o.index("("):])} & chosen for o in ops):
+                count += 1  # counted as the second round passes, with what the registers hold there
+            if not ops or not ops[-1].startswith("%") or not _X86_GPR.fullmatch(ops[-1]):
+                continue
+            dst = _gp_family(ops[-1])
+            if i.mnemonic.startswith("cmov"):
+                chosen.add(dst)
+            elif _X86_INDEX_FLOW.match(i.mnemonic):
+                srcs = {_gp_family(r) for o in ops[:-1] for r in _X86_GP_REG.findall(o)}
+                if i.mnemonic.startswith(("add", "sub", "sh", "sal", "imul", "inc", "dec")):
+                    srcs.add(dst)  # the destination is a source too
+                (chosen.add if srcs & chosen else chosen.discard)(dst)
+            elif not i.mnemonic.startswith(("cmp", "test", "bt", "push", "v")) or i.mnemonic.startswith("vmov"):
+                chosen.discard(dst)  # written with something else (xor, and, a move from a vector register)
+    return count
 
 
 # a load of one element into a vector register (the first lane, or another one beside what the register holds):

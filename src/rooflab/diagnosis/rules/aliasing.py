@@ -3,7 +3,7 @@ checked at run time). Tested by restrict on every pointer parameter, in a copy o
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules import vectors
+from rooflab.diagnosis.rules import control_flow, vectors
 from rooflab.diagnosis.rules.facts import Facts, finding
 from rooflab.i18n import msg
 
@@ -27,4 +27,6 @@ def find(f: Facts) -> list[dict]:
                         "checks at run time)"),
                     msg("declare the pointer parameters restrict (double *restrict y) when the arrays never overlap, "
                         "and copy a bound or a scalar passed by address into a local variable before the loop"),
-                    ("restrict",))]
+                    ("restrict",),
+                    # an address a condition chose keeps the loop scalar whatever the pointers say: that comes first
+                    after=("control_flow",) if control_flow.chosen_addresses(f) else ())]

@@ -14,6 +14,7 @@ ID = "control_flow"
 # mispredicts (LLVM's ordered dither: a pixel against a threshold table, random data, 22 cycles against 3.25)
 MISPREDICT_WAIT = 3.0
 _MOVING_STORE = re.compile(r"unsupported use in stmt", re.I)  # gcc, on the index that advances under the test
+_DATA_REF = re.compile(r"data ref analysis failed", re.I)  # gcc, on a load whose address it cannot follow
 TEST = None
 
 
@@ -49,6 +50,17 @@ def mispredicts(f: Facts) -> float | None:
     return m / p
 
 
+def chosen_addresses(f: Facts) -> int:
+    """Loads or stores of a scalar loop at an address a conditional move chose (a grid's neighbour picked at its
+    borders: ``w = (x == 0) ? c : c - 1``, then ``t[w]``): the compiler if-converted the condition, and the
+    vectorizer cannot follow the address it picks (gcc: "data ref analysis failed"). 0 where there are none, the
+    loop is vectorized, or calls keep it scalar anyway."""
+    loop = f.loop
+    if f.vb or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code):
+        return 0
+    return int(loop.get("select_addresses") or 0)
+
+
 def applies(f: Facts, beside_aliasing: bool = False) -> bool:
     """Whether a branch in the loop keeps it scalar; ``beside_aliasing``: or would, where the compiler also names
     a possible overlap of the arrays (restrict's experiment says which of the two it was)."""
@@ -57,6 +69,8 @@ def applies(f: Facts, beside_aliasing: bool = False) -> bool:
         return True  # where each element goes depends on the tests before it: scalar, branch or no branch
     if mispredicts(f) and not errno_calls(f.code):
         return True  # whatever else the compiler says keeps it scalar, the time goes to the branch
+    if chosen_addresses(f):
+        return True  # an address a condition picks keeps it scalar, whatever the pointers may overlap
     # branches to a call's cold path (errno, complex NaN recovery) are the call's finding
     # the branch of a running maximum is the reduction's finding
     # an update through an index (a histogram's bins) stays scalar with or without the branch that guards it
@@ -126,6 +140,17 @@ def find(f: Facts) -> list[dict]:
         change = msg("compute both sides and select (x = c ? a : b, with no store or call inside the condition), "
                      "move a test that does not change out of the loop, or sort the data so that the branch is "
                      "predictable")
+    elif chosen_addresses(f) and not f.loop.get("exits"):
+        ev = [msg("the hot loop reads or writes {n} element(s) per iteration at an address a condition chose (a "
+                  "conditional move picks the index, as `x == 0 ? c : c - 1` does), and it {width}",
+                  n=chosen_addresses(f), width=width)]
+        ev += f.remarks_matching(_DATA_REF)
+        why = msg("a condition in the loop picks which element to read (a grid's neighbours at its borders): the "
+                  "compiler made it a select of the index, and the vectorizer cannot follow an address a condition "
+                  "chooses, so the whole loop stays scalar for the sake of its first and last iterations")
+        change = msg("take the border cases out of the loop (the first and last iterations on their own, or a halo "
+                     "of copied cells around the grid), so that the loop reads its neighbours at fixed offsets "
+                     "(c - 1, c + 1) without a condition and vectorizes")
     else:
         ev = [msg("the hot loop can stop early: {n} exit(s) that depend on the data, and it {width}",
                   n=f.loop["exits"], width=width)]
