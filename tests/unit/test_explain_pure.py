@@ -2069,6 +2069,17 @@ def test_a_parallel_loop_whose_inner_bound_is_read_from_the_data_is_tested_with_
                 {**experiment("single_constants", "faster", 1.25), "a_time_s": 1e-3}], 1e-3)
     assert [x["id"] for x in fs] == ["conversions", "indirect"] and fs[1]["inconclusive"]["probe"]
     assert fs[1]["saving_s"] == pytest.approx(1e-3 * (1 - 1 / 1.06))
+    # traffic beyond the model that the loop does not wait for (its instructions account for the cycles measured):
+    # the probe bounds it still; where the loop waits, the traffic stands on its own
+    t = {"method": "cachegrind", "holding_ratio": 2.6, "holding_level": "L3", "holding_bytes": 26e6,
+         "model_bytes": 10e6, "l1_ratio": 2.6}
+    pred = {"cycles_per_iteration": 25.0, "tool": "llvm-mca"}
+    fit = row(of_roof=0.02, level="L3", traffic=t, cycles_per_iteration=24.9)
+    ind = next(x for x in diagnose(code(loop, prediction=pred), fit, CTX) if x["id"] == "indirect")
+    assert ind["probe_bounds"] and ind["factor"] == pytest.approx(2.6)
+    waiting = row(of_roof=0.02, level="L3", traffic=t, cycles_per_iteration=60.0)
+    ind = next(x for x in diagnose(code(loop, prediction=pred), waiting, CTX) if x["id"] == "indirect")
+    assert not ind.get("probe_bounds")
     # a loop measured waiting for its loads (cycles well beyond the instructions' prediction) keeps its bound
     slow = row(of_roof=0.3, cycles_per_iteration=12.0)
     pred = {"cycles_per_iteration": 4.0, "tool": "llvm-mca"}
