@@ -3084,8 +3084,16 @@ CLAMP_AT_THE_BOTTOM = """
 def test_a_closing_branch_whose_other_arm_comes_back_ends_nothing():
     d = detail(CLAMP_AT_THE_BOTTOM)
     assert d["exits"] == 0  # the compare of a value it computed, but the loop goes on either way
+    assert d["branches"] == 1  # an if within the iteration, its other arm laid out after the loop
     # the same closing branch with nothing after it to come back: the loop stops on that value (a search)
     assert detail(CLAMP_AT_THE_BOTTOM.replace("    43:\tjmp    14 <f+0x14>\n", "    43:\tret\n"))["exits"] == 1
+    # a branch in a scalar loop the compiler keeps scalar for an address it cannot follow is not why it is scalar
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "branches": 1}
+    ref = [{"line": 5, "kind": "missed", "text": "not vectorized: data ref analysis failed: cS_45 = *_44;"}]
+    assert "control_flow" not in ids(diagnose(code(loop, remarks=ref, causes=["aliasing"]), row(of_roof=0.05), CTX))
+    said = ref + [{"line": 5, "kind": "missed", "text": "not vectorized: control flow in loop."}]
+    assert "control_flow" in ids(diagnose(code(loop, remarks=said, causes=["control_flow"]), row(of_roof=0.05), CTX))
+    assert "control_flow" in ids(diagnose(code(loop), row(of_roof=0.05), CTX))  # the compiler says nothing else
 
 
 # w = (x == 0) ? c : c - 1; e = (x == nx - 1) ? c : c + 1; out[c] = in[w] + in[e]: the borders' neighbours chosen

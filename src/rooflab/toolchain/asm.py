@@ -1423,7 +1423,9 @@ def detail_loop(insns: list[Insn], loop: LoopAudit | Loop, arch: str | None = No
     leave = [b for b, (back, _) in zip(exits, outs) if not back]
     arm = _latch_path(insns, loop, by_addr)
     outs += arm
-    d["branches"] = max(0, d["branches"] - len(leave))
+    # a closing branch whose other arm comes back is an if within the iteration (TSVC's s2710: the test of
+    # a[i] > b[i] closes the loop, the else arm laid out after it jumps back)
+    d["branches"] = max(0, d["branches"] - len(leave)) + (1 if arm else 0)
     if arch == "x86_64":
         # a loop that stops on its data (a search): an exit, or its closing branch (while (i < n && s[i] != 0):
         # the byte tested at the bottom, the count in an exit), tests a value it loaded; a test of its counters

@@ -80,8 +80,11 @@ def applies(f: Facts, beside_aliasing: bool = False) -> bool:
         return False
     if _with_position(f):
         return True  # the branch keeps a maximum and its position: no flag if-converts that
-    # the compiler names the branch, or says nothing else that would keep this scalar loop scalar
+    # the compiler names the branch, or says nothing else that would keep this scalar loop scalar (an address it
+    # cannot follow, "data ref analysis failed", is such a reason: SRAD's neighbours read through index arrays)
     blockers = {"call", "stride", "reduction"} | (set() if beside_aliasing else {"aliasing"})
+    if "control_flow" not in f.causes and f.remarks_matching(_DATA_REF):
+        return False
     return "control_flow" in f.causes or not (f.vb or blockers & set(f.causes))
 
 
