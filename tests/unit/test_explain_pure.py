@@ -1265,6 +1265,12 @@ def test_spills_are_a_finding_where_they_are_a_material_share_of_the_loops_memor
     # one value reloaded beside 40 loads and stores: nothing to measure, no advice
     c["audit"] = {"loads": 30, "stores": 10}
     assert "spills" not in ids(diagnose(code({**loop, "spills": 1}, audit=c["audit"]), row(of_roof=0.3), CTX))
+    # one among 19 loads and stores, in an iteration measured at 36 cycles: under 3% of its time, no advice
+    few = {"loads": 15, "stores": 4}
+    assert "spills" not in ids(diagnose(code({**loop, "spills": 1}, audit=few),
+                                        row(of_roof=0.3, cycles_per_iteration=36.0), CTX))
+    assert "spills" in ids(diagnose(code({**loop, "spills": 1}, audit=few),
+                                    row(of_roof=0.3, cycles_per_iteration=8.0), CTX))
 
 
 def test_results_stored_and_loaded_again_at_every_step_of_the_outer_loop_are_missing_register_reuse():
