@@ -44,8 +44,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from testsuite_cases import _function  # noqa: E402  (cutting a function out)
-from tsvc_cases import _strip_comments, _toml_value, finish_written  # noqa: E402  (cutting, judging)
+from testsuite_cases import _function, write_cut  # noqa: E402  (cutting a function out, writing the cases)
+from tsvc_cases import _strip_comments, finish_written  # noqa: E402  (cutting, judging)
 
 OMP = Path("openmp")
 LUD = OMP / "lud/base/lud_base.c"
@@ -222,33 +222,16 @@ _FUNCTION = {"lud": "lud_base", "hot3d": "computeTempCPU", "accuracy": "accuracy
 
 def write(root: Path, llvm: Path | None, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
     """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
-    out.mkdir(parents=True, exist_ok=True)
-    toml_parts, skipped, cases = [], {}, []
-    for name, case in CASES.items():
-        if names is not None and name not in names:
-            continue
-        try:
-            if case["cut"] == "fp_convert":
-                if llvm is None:
-                    raise ValueError("needs --llvm (a checkout of llvm-test-suite)")
-                code, args, sizes = fp_convert_case(llvm, case)
-            else:
-                code, args, sizes = _CUT[case["cut"]](root, case)
-        except (OSError, ValueError, KeyError, AttributeError) as e:
-            skipped[name] = str(e) or type(e).__name__
-            continue
-        (out / f"{name}.c").write_text(code)
-        cases.append(name)
-        omp = "threads = 2\n" if "omp.h" in code else ""
-        toml_parts.append(f'[[kernel]]\nname = "{name}"\nsource = "{name}.c"\nfunction = "{_FUNCTION[case["cut"]]}"\n'
-                          f'flops = "{case["flops"]}"\nbytes = "{case["bytes"]}"\nsizes = {_toml_value(sizes)}\n'
-                          f"{omp}args = {_toml_value(args)}\n")
-    for name in names or ():
-        if name not in CASES:
-            skipped[name] = "no such case"
-    spec = out / "rodinia.toml"
-    spec.write_text("\n".join(toml_parts))
-    return spec, skipped, cases
+    def cut(case: dict) -> tuple:
+        if case["cut"] == "fp_convert":
+            if llvm is None:
+                raise ValueError("needs --llvm (a checkout of llvm-test-suite)")
+            code, args, sizes = fp_convert_case(llvm, case)
+        else:
+            code, args, sizes = _CUT[case["cut"]](root, case)
+        return code, args, sizes, _FUNCTION[case["cut"]], "threads = 2\n" if "omp.h" in code else ""
+
+    return write_cut(out, "rodinia", CASES, names, cut)
 
 
 def main() -> int:

@@ -243,34 +243,46 @@ def _kernel_name(case: dict) -> str:
     return case.get("function") or (case.get("linpack") or case.get("spectral"))[-1]
 
 
-def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
-    """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
+def write_cut(out: Path, stem: str, cases: dict[str, dict], names: list[str] | None,
+              cut) -> tuple[Path, dict[str, str], list[str]]:
+    """Each case's C file and one spec, ``stem``.toml, in ``out``: ``cut(case)`` gives the code, the args, the sizes,
+    the function and any further lines of its spec (a ValueError, OSError, KeyError or AttributeError leaves the
+    case out, saying why). Returns the spec's path, per case left out why, and the cases written."""
     out.mkdir(parents=True, exist_ok=True)
-    toml_parts, skipped, cases = [], {}, []
-    for name, case in CASES.items():
+    toml_parts, skipped, written = [], {}, []
+    for name, case in cases.items():
         if names is not None and name not in names:
             continue
         try:
-            if "file" in case:
-                code, args, sizes = image_case(root, case)
-            elif "linpack" in case:
-                code, args, sizes = linpack_case(root, case)
-            else:
-                code, args, sizes = spectral_case(root, case)
-        except (OSError, ValueError, KeyError) as e:
-            skipped[name] = str(e)
+            code, args, sizes, function, extra = cut(case)
+        except (OSError, ValueError, KeyError, AttributeError) as e:
+            skipped[name] = str(e) or type(e).__name__
             continue
         (out / f"{name}.c").write_text(code)
-        cases.append(name)
-        toml_parts.append(f'[[kernel]]\nname = "{name}"\nsource = "{name}.c"\nfunction = "{_kernel_name(case)}"\n'
+        written.append(name)
+        toml_parts.append(f'[[kernel]]\nname = "{name}"\nsource = "{name}.c"\nfunction = "{function}"\n'
                           f'flops = "{case["flops"]}"\nbytes = "{case["bytes"]}"\nsizes = {_toml_value(sizes)}\n'
-                          f"args = {_toml_value(args)}\n")
+                          f"{extra}args = {_toml_value(args)}\n")
     for name in names or ():
-        if name not in CASES:
+        if name not in cases:
             skipped[name] = "no such case"
-    spec = out / "testsuite.toml"
+    spec = out / f"{stem}.toml"
     spec.write_text("\n".join(toml_parts))
-    return spec, skipped, cases
+    return spec, skipped, written
+
+
+def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
+    """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
+    def cut(case: dict) -> tuple:
+        if "file" in case:
+            code, args, sizes = image_case(root, case)
+        elif "linpack" in case:
+            code, args, sizes = linpack_case(root, case)
+        else:
+            code, args, sizes = spectral_case(root, case)
+        return code, args, sizes, _kernel_name(case), ""
+
+    return write_cut(out, "testsuite", CASES, names, cut)
 
 
 def main() -> int:
