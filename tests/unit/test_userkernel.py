@@ -105,8 +105,10 @@ def test_prototypes_from_source_and_text():
     (m,) = parse_prototype("void f(float **m)").params  # row pointers: a buffer and a table of its rows
     assert m.pointer and m.rows and m.c_decl == "float **m" and m.stars == "**"
     assert not parse_prototype("void f(const float *m)").params[0].rows
-    with pytest.raises(RooflabError, match="pointers to pointers to pointers"):
-        parse_prototype("void f(float ***m)")
+    (u,) = parse_prototype("void f(double ***u)").params  # planes of row pointers: two tables above the buffer
+    assert u.tables == 2 and u.stars == "***" and u.c_decl == "double ***u"
+    with pytest.raises(RooflabError, match="pointers to pointers to arrays"):
+        parse_prototype("void f(float (**m)[4])")
     with pytest.raises(RooflabError, match="row pointers to 'struct p'"):
         parse_prototype("struct p; void f(struct p **m)")
     with pytest.raises(RooflabError, match="cannot parse"):

@@ -158,14 +158,25 @@ def check_guards(kernel: str, guards: list[tuple[str, np.ndarray, np.ndarray]]) 
 
 def _address(argtype: str, arr: np.ndarray, keep: list[np.ndarray]) -> int:
     """What a pointer argument is passed as: the array's address, or for ``T**`` (row pointers) the address of a
-    table holding the address of each of its rows (its first dimension), made here and kept in ``keep``."""
-    if not argtype.endswith("**"):
+    table holding the address of each of its rows (its first dimension); for ``T***`` a table of its planes, each
+    the address of that plane's row addresses in one table below it, and so on. The tables are made here and kept
+    in ``keep``."""
+    tables = argtype.count("*") - 1
+    if tables <= 0:
         return arr.ctypes.data
-    if arr.ndim < 2:
-        raise RooflabError(f"a {argtype} argument needs an array of two dimensions or more (rows), not {arr.shape}")
-    table = (arr.ctypes.data + np.arange(arr.shape[0], dtype=np.uintp) * arr.strides[0]).astype(np.uintp)
-    keep.append(table)
-    return table.ctypes.data
+    if arr.ndim < tables + 1:
+        raise RooflabError(f"a {argtype} argument needs an array of {tables + 1} dimensions or more, not {arr.shape}")
+    # the deepest table: the address of each row, over the first `tables` dimensions
+    count = int(np.prod(arr.shape[:tables]))
+    below = (arr.ctypes.data + np.arange(count, dtype=np.uintp) * np.uintp(arr.strides[tables - 1])).astype(np.uintp)
+    keep.append(below)
+    for level in range(tables - 1, 0, -1):  # each table above: the address of its entries' part of the one below
+        count = int(np.prod(arr.shape[:level]))
+        step = np.uintp(arr.shape[level] * below.itemsize)
+        table = (below.ctypes.data + np.arange(count, dtype=np.uintp) * step).astype(np.uintp)
+        keep.append(table)
+        below = table
+    return below.ctypes.data
 
 
 def _ctypes_args(argtypes: Sequence[str], args: Sequence, guards: list | None = None,
@@ -295,7 +306,7 @@ def _bind(k: CKernel, arrays: list[np.ndarray] | None = None, guards: list | Non
                                (f" under its address-space limit ({left / 2**30:.2f} GiB left; RLIMIT_AS, "
                                 "`ulimit -v`)" if left is not None else "") + "; give smaller sizes") from None
     else:
-        ct, vals, _ = _ctypes_args(tuple(t.replace("**", "*") for t in k.argtypes),
+        ct, vals, _ = _ctypes_args(tuple(t.rstrip("* ") + "*" if "*" in t else t for t in k.argtypes),
                                    tuple(a if not isinstance(a, ArraySpec) else np.empty(0) for a in k.args))
         it = iter(arrays)
         vals = [_address(t.replace(" ", ""), next(it), tables) if isinstance(a, ArraySpec) else v

@@ -160,13 +160,19 @@ def driver_source(spec: KernelSpec, size: dict, calls: int) -> str:
             lines.append(f"    {p.base} *{data} = ({p.base} *)rooflab_alloc({nbytes}UL);")
             lines.append(f"    if (!{data}) return 3;")
             lines.append(f"    if (rooflab_load(rooflab_argv[{k}], {data}, {nbytes}UL)) return 4;")
-            if p.rows:  # the table of the rows' addresses, as the worker makes it
+            if p.rows:  # the tables of the rows' (and planes') addresses, as the worker makes them
                 shape = specs[p.name].shape
-                n_rows, row = shape[0], math.prod(shape[1:])
-                lines.append(f"    {p.base} **{a} = ({p.base} **)rooflab_alloc({n_rows}UL * sizeof(void *));")
-                lines.append(f"    if (!{a}) return 3;")
-                lines.append(f"    for (unsigned long rooflab_i = 0; rooflab_i < {n_rows}UL; rooflab_i++) "
-                             f"{a}[rooflab_i] = {data} + rooflab_i * {row}UL;")
+                below, row = data, math.prod(shape[p.tables:])
+                for level in range(p.tables, 0, -1):
+                    table = a if level == 1 else f"{a}_t{level}"
+                    stars = "*" * (p.tables + 2 - level)
+                    count = math.prod(shape[:level])
+                    lines.append(f"    {p.base} {stars}{table} = ({p.base} {stars})rooflab_alloc({count}UL * "
+                                 "sizeof(void *));")
+                    lines.append(f"    if (!{table}) return 3;")
+                    lines.append(f"    for (unsigned long rooflab_i = 0; rooflab_i < {count}UL; rooflab_i++) "
+                                 f"{table}[rooflab_i] = {below} + rooflab_i * {row}UL;")
+                    below, row = table, shape[level - 1]
         else:
             val = env[p.name]
             lines.append(f"    {p.base} {a} = ({p.base})({int(val) if int_range(p.base) else repr(float(val))});")

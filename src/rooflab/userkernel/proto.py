@@ -96,12 +96,17 @@ class Param:
     const: bool
     # a record's fields where the source defines it with fields of one number type: (their NumPy dtype, how many)
     fields: tuple[str, int] | None = None
-    # a pointer to row pointers (double **A): one contiguous row-major buffer, and a table of its rows' addresses
-    rows: bool = False
+    # tables of addresses above the data: 1 for row pointers (double **A: one contiguous row-major buffer and a
+    # table of its rows' addresses), 2 for double ***A (a table of planes, each a slice of one table of rows), ...
+    tables: int = 0
+
+    @property
+    def rows(self) -> bool:
+        return self.tables > 0
 
     @property
     def stars(self) -> str:
-        return "**" if self.rows else "*" if self.pointer else ""
+        return "*" * (1 + self.tables) if self.pointer else ""
 
     @property
     def c_decl(self) -> str:
@@ -335,7 +340,7 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
         raise RooflabError(f"{where}: {text!r} is not a function prototype")
     fd = decl.type
 
-    rows_of: dict[int, bool] = {}
+    tables_of: dict[int, int] = {}
 
     def base_of(t) -> tuple[str, bool, bool]:
         pointer = False
@@ -354,13 +359,13 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
                 raise RooflabError(f"{where}: arrays of pointers are not supported ({text!r})")
             pointer = True
             t = t.type
-            if isinstance(t, c_ast.PtrDecl):
-                # double **A: row pointers, each to a row of one buffer (the table is made beside it)
-                rows_of[top] = True
+            # double **A: row pointers, each to a row of one buffer; double ***A: pointers to planes of row
+            # pointers (the tables are made beside the buffer)
+            while isinstance(t, c_ast.PtrDecl):
+                tables_of[top] = tables_of.get(top, 0) + 1
                 t = t.type
-                if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-                    raise RooflabError(f"{where}: pointers to pointers to pointers or arrays are not supported "
-                                       f"({text!r})")
+            if tables_of.get(top) and isinstance(t, c_ast.ArrayDecl):
+                raise RooflabError(f"{where}: pointers to pointers to arrays are not supported ({text!r})")
             # a pointer to rows (double (*A)[m]): the first row of one contiguous row-major buffer, as double A[][m]
             while isinstance(t, c_ast.ArrayDecl):
                 t = t.type
@@ -397,12 +402,12 @@ def parse_prototype(text: str, where: str = "prototype", types: SourceTypes | No
             raise RooflabError(f"{where}: parameter {p.name or i} has type {base!r}, not a supported scalar")
         if ptr and base not in POINTEE_DTYPE and base != "void" and not is_record(base):
             raise RooflabError(f"{where}: parameter {p.name or i} points to {base!r}, not a numeric type")
-        rows = rows_of.get(id(p.type), False)
-        if rows and (base == "void" or is_record(base)):
+        tables = tables_of.get(id(p.type), 0)
+        if tables and (base == "void" or is_record(base)):
             raise RooflabError(f"{where}: parameter {p.name or i}: row pointers to {base!r} are not supported (only "
                                "to numbers)")
         params.append(Param(p.name or f"arg{i}", base, ptr, const, records.get(base) if is_record(base) else None,
-                            rows))
+                            tables))
     ret, rptr, _ = base_of(fd.type)
     if rptr:
         raise RooflabError(f"{where}: a kernel returning a pointer is not supported")
