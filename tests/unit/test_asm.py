@@ -103,6 +103,24 @@ def test_x86_spills_detected():
     assert a.fma == 2 and a.spills == 3 and a.loads == 1 and a.stores == 2
 
 
+# NPB MG's residual, outlined by OpenMP: a pointer reloaded from the frame each iteration (never stored there) and a
+# private array of the stack read with an index register: neither a value parked and taken back
+X86_FRAME_READS = """
+    1000:	mov    0x30(%rsp),%rax
+    1005:	vmovupd (%rax,%rdx,1),%zmm0
+    100c:	vaddpd 0x90(%rsp,%rdx,1),%zmm0,%zmm0
+    1014:	vmovupd %zmm0,(%rcx,%rdx,1)
+    101b:	add    $0x40,%rdx
+    101f:	cmp    %rdx,%rsi
+    1022:	jne    1000 <f>
+"""
+
+
+def test_frame_reads_without_a_store_to_the_slot_are_no_spills():
+    a = audit(X86_FRAME_READS)
+    assert a.spills == 0 and a.loads == 3 and a.stores == 1
+
+
 def test_innermost_loop_chosen_and_memory_ops_counted():
     insns = asm.parse_objdump(X86_TRIAD_NESTED)
     loops = asm.find_loops(insns)

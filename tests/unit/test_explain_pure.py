@@ -1294,6 +1294,12 @@ def test_results_stored_and_loaded_again_at_every_step_of_the_outer_loop_are_mis
     assert "reuse" not in ids(diagnose(c, {**r, "intensity": 0.1}, CTX))
     # as fast as BLAS: nothing to reuse
     assert "reuse" not in ids(diagnose(c, {**r, "reference": {**live, "ratio": 0.8, "ci95": [0.79, 0.81]}}, CTX))
+    # a scalar loop in 128-bit registers (no packed arithmetic), or one calling log an element (NPB's EP: what it
+    # stores and reloads around the call is the call's; the callee's arithmetic is not counted): not this
+    scalar = {**loop, "vector_bits": 128, "vector_fp": 0, "scalar_fp": 14}
+    assert "reuse" not in ids(diagnose(code(scalar, audit={"loads": 11, "stores": 6}), r, CTX))
+    calling = {**loop, "calls": ["log"]}
+    assert "reuse" not in ids(diagnose(code(calling, audit={"loads": 11, "stores": 6}), r, CTX))
 
 
 def test_lines_fetched_again_in_a_sliver_of_the_time_are_neither_missing_reuse_nor_stride():

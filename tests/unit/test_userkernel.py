@@ -115,6 +115,15 @@ def test_prototypes_from_source_and_text():
         parse_prototype("void f(int n")
 
 
+def test_a_definition_is_read_before_an_earlier_declaration_without_names():
+    src = ("extern void vranlc(int, double *, double, double *);\n"
+           "void vranlc(int n, double *x_seed, double a, double y[]) { y[0] = a * *x_seed + n; }\n")
+    p = prototype_from_source(src, "vranlc", "spec")
+    assert [q.name for q in p.params] == ["n", "x_seed", "a", "y"]
+    # declared only: the declaration is what there is
+    assert find_prototype_text("double f(double x);\n", "f") == "double f(double x)"
+
+
 def test_array_parameters_are_pointers_to_their_first_element():
     # C99 variable-length and fixed array parameters, as PolyBench-style kernels declare them
     p = parse_prototype("void g(int ni, int nj, double alpha, double C[ni][nj], const double A[restrict ni][nj], "

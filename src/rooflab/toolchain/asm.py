@@ -43,7 +43,7 @@ class LoopAudit:
     fma_bits: int = 0  # widest register used by the FMA instructions
     loads: int = 0
     stores: int = 0
-    spills: int = 0  # loads/stores addressed off the stack pointer (or frame pointer)
+    spills: int = 0  # loads/stores of frame slots (off the stack or frame pointer) the loop also stores to
     nt_loads: int = 0  # non-temporal loads (movntdqa; AArch64 ldnp, two registers each)
     nt_stores: int = 0  # streaming stores that bypass the caches (movntpd/ps/dq/i; AArch64 stnp)
     vector_registers: set = field(default_factory=set)
@@ -178,6 +178,7 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
     c = dict(fma=0, fp_add=0, fp_mul=0, vector_bits=0, fma_bits=0, loads=0, stores=0, spills=0, nt_loads=0,
              nt_stores=0, regs=set())
     int_xmm = packed_xmm_memory = False
+    slots: list[tuple[str, bool]] = []  # accesses to the frame's slots: (slot, a store)
     for i in body:
         m = i.mnemonic
         regs = _X86_VREG.findall(i.operands)
@@ -213,8 +214,12 @@ def _audit_x86(body: list[Insn], frame_pointer: bool) -> dict:
             else:
                 c["loads"] += 1
                 c["nt_loads"] += bool(_X86_NT_LOAD.match(m))
-            if stack:
-                c["spills"] += 1
+            if stack and re.fullmatch(r"-?(0x[0-9a-f]+|\d+)?\(%r[sb]p\)", text.strip()):
+                # a slot of the frame (no index register: not a local array): a spill where the loop also
+                # stores to it, a value parked and taken back every iteration
+                slots.append((text.strip(), is_store))
+    stored = {t for t, is_store in slots if is_store}
+    c["spills"] = sum(t in stored for t, _ in slots)  # (a value only reloaded is an invariant: one load, no trip)
     if int_xmm and packed_xmm_memory:
         c["vector_bits"] = max(c["vector_bits"], 128)
     return c

@@ -153,12 +153,15 @@ def _drop_attributes(text: str) -> str:
 
 
 def find_prototype_text(source: str, symbol: str) -> str | None:
-    """The text of ``symbol``'s definition or declaration up to its body (or semicolon).
+    """The text of ``symbol``'s definition up to its body, or where the source only declares it, its first
+    declaration up to the semicolon (a definition names its parameters, where a declaration before it may not:
+    ``extern void vranlc(int, double *, double, double *);``).
 
     Linear in the length of the source: every occurrence of the name followed by ``(`` is looked at once, its
     parameter list read to the matching parenthesis, and only where a ``{`` or ``;`` follows (a definition or a
     declaration, not a call) is the return type read back to the previous statement."""
     src = _strip_comments(source).replace("\\\n", "  ")  # a continued line (a long #define) is one line
+    declared = None
     for m in re.finditer(r"(?<![\w$])" + re.escape(symbol) + r"\s*\(", src):
         depth, j = 1, m.end()
         while j < len(src) and depth:
@@ -202,8 +205,10 @@ def find_prototype_text(source: str, symbol: str) -> str | None:
         text = " ".join(text.split())
         if re.search(r"[=\[\]]", text.split(symbol)[0]):  # an expression, not a return type
             continue
-        return text
-    return None
+        if follow == "{":
+            return text
+        declared = declared or text
+    return declared
 
 
 _TYPEDEF = re.compile(r"(?<![\w$])typedef(?![\w$])")

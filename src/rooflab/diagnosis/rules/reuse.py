@@ -104,8 +104,13 @@ def register_traffic(f: Facts) -> float | None:
     calls compute-bound from its roof (see LOOP_BYTES_PER_FLOP); None otherwise."""
     loop, intensity = f.loop, f.row.get("intensity")
     stores = (f.code.get("audit") or {}).get("stores")
-    if not (f.vb and loop.get("flops") and loop.get("bytes") and stores and intensity):
+    if not (f.vb and loop.get("vector_fp") and loop.get("flops") and loop.get("bytes") and stores and intensity):
         return None  # (a loop that stores nothing keeps its results in registers: its loads are its inputs)
+    if loop.get("calls"):
+        # a loop calling a function an element (log, a user's own): the callee's arithmetic is not in the count,
+        # and what the loop stores and reloads around the call is the call's cost (EP's Gaussian pairs: 13.9 bytes
+        # a counted FLOP, its log and sqrt the time)
+        return None
     per_flop = loop["bytes"] / loop["flops"]
     return per_flop if per_flop >= LOOP_BYTES_PER_FLOP and per_flop * intensity >= REGISTER_REUSE else None
 
