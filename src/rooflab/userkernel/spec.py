@@ -424,12 +424,13 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
             if not shape:
                 raise SpecError(f"{fld}: shape: empty; give at least one dimension")
             if p.rows and len(shape) < 1 + p.tables:
-                dims = ["planes", "rows", "columns"] if p.tables == 2 else ["rows", "columns"] if p.tables == 1 else \
-                    ["...", "planes", "rows", "columns"]
-                raise SpecError(f"{fld}: `{p.c_decl}` takes {p.tables} level{'s' if p.tables > 1 else ''} of "
-                                f"pointers: give a shape of {1 + p.tables} dimensions or more (shape = "
-                                f"[{', '.join(dims)}]); rooflab makes one buffer and the tables of its rows' "
-                                "addresses")
+                if p.tables == 1:
+                    raise SpecError(f"{fld}: `{p.c_decl}` takes row pointers: give the rows and their length (shape "
+                                    "= [rows, columns]); rooflab makes one buffer and a table of its rows' addresses")
+                dims = "planes, rows, columns" if p.tables == 2 else "..., planes, rows, columns"
+                raise SpecError(f"{fld}: `{p.c_decl}` takes {p.tables} levels of pointers: give a shape of "
+                                f"{1 + p.tables} dimensions or more (shape = [{dims}]); rooflab makes one buffer and the "
+                                "tables of its planes' and rows' addresses")
             if p.fields and shape[-1] != p.fields[1]:
                 raise SpecError(f"{fld}: {p.base} has {p.fields[1]} fields of {p.fields[0]}: give them as the last "
                                 f"dimension (shape = [..., {p.fields[1]}]), not {shape[-1]!r}")
