@@ -205,3 +205,21 @@ def test_prefixes_printed_as_words_are_read_through_to_the_instruction():
     assert pad.mnemonic == "nopw" and not pad.locked
     (add,) = asm.parse_objdump("  40:\tlock addl $0x1,(%rdi)")
     assert add.mnemonic == "addl" and add.locked
+
+
+NM_DATA = """
+0000000000003e68 d _DYNAMIC
+0000000001e88860 0000000001e84800 B a
+0000000000004060 0000000001e84800 B b
+0000000000004040 0000000000000001 b completed.0
+0000000000005084 0000000000000004 b callcount.0
+0000000000002000 0000000000000040 R table
+00000000000012b0 0000000000000016 T rooflab_alloc
+0000000000001170 00000000000000c3 T transpose_add
+"""
+
+
+def test_a_librarys_own_arrays_are_its_data_objects_without_the_runtimes():
+    # two 2000 x 2000 double arrays, a static counter and a constant table; not the start-up files' byte
+    assert asm.parse_nm_data(NM_DATA) == 2 * 0x1e84800 + 4 + 0x40
+    assert asm.parse_nm_data("") == 0

@@ -18,7 +18,7 @@ from rooflab.interpret.explain import explain_tables, kernel_observations
 from rooflab.interpret.outline import kernels_outline, output_lines
 from rooflab.kernels.builders import OPENMP_QUIET_ENV
 from rooflab.kernels.tasks import rel_err
-from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.kernels.user import build_spec, config_for, task, timed_row, working_set
 from rooflab.machine import describe
 from rooflab.machine.env import git_state
 from rooflab.model.caches import cache_capacities
@@ -58,7 +58,7 @@ def bench_specs(session: Session, specs: list[KernelSpec], *, quick: bool, roofl
                                           timeout_s=spec.timeout)
             flops, nbytes = spec.work(size)
             row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
-                   "working_set_bytes": spec.array_bytes(size), "rel_error": out.rel_error,
+                   "working_set_bytes": working_set(spec, lib, size), "rel_error": out.rel_error,
                    "checked": bool(spec.check)}
             if out.output:  # what the kernel printed, kept apart from rooflab's own output
                 row["output"] = out.output

@@ -24,7 +24,7 @@ from rooflab.i18n import msg, text, tr
 from rooflab.interpret.common import bound_word
 from rooflab.interpret.track import track_observations
 from rooflab.kernels.runner import interleave_c_kernels
-from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.kernels.user import build_spec, config_for, task, timed_row, working_set
 from rooflab.machine import describe
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
@@ -216,7 +216,7 @@ def _track(session: Session, opts: Options, revs: list[dict]) -> dict:
                 row.update(error=out.error, error_kind=out.error_kind, rel_error=out.rel_error)
                 continue
             flops, nbytes = spec.work(here)
-            row.update(size=here, flops=flops, bytes=nbytes, working_set_bytes=spec.array_bytes(here),
+            row.update(size=here, flops=flops, bytes=nbytes, working_set_bytes=working_set(spec, r["lib"], here),
                        rel_error=out.rel_error)
             kernels[i] = k
         if kernels:

@@ -19,7 +19,7 @@ from rooflab.diagnosis.interchange import ACCESS as _ACCESS
 from rooflab.diagnosis.interchange import closing, statement_end
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
-from rooflab.kernels.user import build_spec, config_for, task, timed_row
+from rooflab.kernels.user import build_spec, config_for, task, timed_row, working_set
 from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
@@ -1055,7 +1055,7 @@ def measure_size(session, spec: KernelSpec, lib: Library, size: dict, roofs_one:
     flops, nbytes = spec.work(size)
     caps = cache_capacities(session.machine, spec.threads)
     row = {"size": size, "label": label, "flops": flops, "bytes": nbytes,
-           "working_set_bytes": spec.array_bytes(size), "arrays_bytes": spec.arrays_bytes(size),
+           "working_set_bytes": working_set(spec, lib, size), "arrays_bytes": spec.arrays_bytes(size),
            "rel_error": out.rel_error, "checked": bool(spec.check), "caches": caps}
     if out.output:  # what the kernel printed, and what the worker put back after it
         row["output"] = out.output

@@ -15,6 +15,7 @@ from rooflab.machine import describe
 from rooflab.model.roofline import ABOVE_ROOF, place
 from rooflab.paths import CSRC, cache_dir
 from rooflab.timing.harness import HarnessConfig, Timing
+from rooflab.toolchain.asm import data_bytes
 from rooflab.toolchain.compiler import Library, build, private_dir
 from rooflab.userkernel.expr import arith
 from rooflab.userkernel.proto import POINTEE_DTYPE, SCALARS, Prototype, int_range, is_record
@@ -206,6 +207,12 @@ def config_for(spec: KernelSpec, quick: bool) -> HarnessConfig:
         return HarnessConfig(min_sample_s=min(spec.min_sample, 0.005), samples=5, warmup=1, min_samples=3,
                              budget_s=1.0)
     return HarnessConfig(min_sample_s=spec.min_sample, samples=spec.samples, warmup=1, min_samples=5, budget_s=5.0)
+
+
+def working_set(spec: KernelSpec, lib: Library, size: dict) -> int:
+    """The bytes a kernel touches at ``size``: its array arguments, and the global and static arrays its own
+    library defines (``double A[N][N];`` at file scope: a kernel that works on globals, given no arrays)."""
+    return spec.array_bytes(size) + data_bytes(str(lib.path))
 
 
 def timed_row(row: dict, flops: float, nbytes: float, t: Timing, roofs: dict, caps: dict, points: list) -> None:

@@ -9,6 +9,7 @@ snippets for x86-64 (AT&T syntax) and AArch64.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -313,6 +314,40 @@ def objdump_path() -> str:
         if p:
             return p
     raise RooflabError("objdump was not found; install binutils (apt-get install binutils) to audit assembly")
+
+
+# data the C runtime's start-up files define in every shared library, and rooflab's own (its timer's state)
+_RUNTIME_DATA = re.compile(r"^(completed\.\d+|__dso_handle|__TMC_END__|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|"
+                           r"rooflab_\w*|rl_\w*)$")
+
+
+def parse_nm_data(text: str) -> int:
+    """The bytes of the data objects in ``nm -S --defined-only`` output: a kernel's global and static arrays
+    (``double a[N][N];`` at file scope, ``static double buf[M]`` in a function), initialized or not."""
+    total = 0
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "BbDdRrVv" and not _RUNTIME_DATA.match(parts[3]):
+            try:
+                total += int(parts[1], 16)
+            except ValueError:
+                continue
+    return total
+
+
+@functools.lru_cache(maxsize=64)
+def data_bytes(library: str) -> int:
+    """The bytes of the global and static data a library defines (its own arrays, not the arguments it is given):
+    part of what a kernel touches. 0 where nm is missing or cannot read the library."""
+    nm = shutil.which("nm") or shutil.which("llvm-nm")
+    if not nm:
+        return 0
+    try:
+        r = subprocess.run([nm, "-S", "--defined-only", str(library)], capture_output=True, text=True,
+                           errors="replace", timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return parse_nm_data(r.stdout) if r.returncode == 0 else 0
 
 
 def disassemble(library: str | Path, symbol: str, objdump: str | None = None) -> list[Insn]:
