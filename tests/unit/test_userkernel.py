@@ -504,3 +504,12 @@ def test_prototype_types_from_the_sources_macros(tmp_path):
     assert [p.base for p in k.prototype.params] == ["int", "double", "double", "double"]
     with pytest.raises(SpecError, match="cannot parse"):
         load_spec(write(tmp_path, GOOD, src))  # neither defined: REAL is no type
+
+
+def test_a_cxx_source_is_refused_saying_that_kernels_are_c(tmp_path):
+    for name in ("k.cpp", "k.C"):
+        (tmp_path / name).write_text('extern "C" void f(int n, double *x) { for (int i = 0; i < n; i++) x[i] = 0; }\n')
+        (tmp_path / "k.toml").write_text(f'source = "{name}"\nfunction = "f"\nflops = "n"\nbytes = "8*n"\n'
+                                         'sizes = {n = [8]}\nargs = {n = "n", x = {shape = ["n"]}}\n')
+        with pytest.raises(SpecError, match=rf"{name} is C\+\+; rooflab builds and reads kernels as C"):
+            load_spec(tmp_path / "k.toml")

@@ -59,6 +59,7 @@ KERNEL_KEYS = {"name", "source", "function", "prototype", "flags", "profile", "o
                "placement"}
 ARRAY_KEYS = {"shape", "dtype", "fill", "output", "seed"}
 FILLS = ("random", "zeros", "ones", "arange")
+CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".cp", ".hpp", ".C")  # what compilers build as C++
 # names that generated code uses: a kernel or parameter of the user's may not take them
 RESERVED_PREFIX = "rooflab_"
 MAX_SIZE = 1e15
@@ -355,6 +356,9 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
     src = (base / m.source).resolve()
     if not src.is_file():
         raise SpecError(f"{where}: source: file {src} not found")
+    if src.suffix in CXX_SUFFIXES or src.suffix.lower() in CXX_SUFFIXES:
+        raise SpecError(f"{where}: source: {src.name} is C++; rooflab builds and reads kernels as C (cc -std=gnu11): "
+                        "put the kernel in a .c file (C has no templates, references, namespaces or extern \"C\")")
     try:
         text = src.read_bytes().decode("utf-8", errors="replace")
         if m.prototype is not None:
