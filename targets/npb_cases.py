@@ -33,16 +33,14 @@ Run it on a quiet machine, alone.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from testsuite_cases import _function, write_cut  # noqa: E402  (cutting a function out, writing the cases)
-from tsvc_cases import _strip_comments, finish_written  # noqa: E402  (cutting, judging)
+from testsuite_cases import _function, cut_main, write_cut  # noqa: E402  (cutting, writing, running)
+from tsvc_cases import _strip_comments  # noqa: E402  (cutting)
 
 HEADER = Path("common/npb-C.h")
 RAND = Path("common/c_randdp.c")
@@ -218,20 +216,7 @@ def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[st
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("npb", type=Path, help="a checkout of NPB3.0-omp-C")
-    ap.add_argument("--quick", action="store_true", help="explain --quick (fewer samples and rounds)")
-    ap.add_argument("--case", action="append", help="only this case, e.g. cg (repeatable)")
-    ap.add_argument("--write-only", type=Path, metavar="DIR", help="write the kernels and their spec to DIR and stop")
-    args = ap.parse_args()
-    if not (args.npb / CG).is_file():
-        print(f"{args.npb}: not a checkout of NPB3.0-omp-C (no {CG})", file=sys.stderr)
-        return 2
-    out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-npb-"))
-    spec, skipped, cases = write(args.npb, out, args.case)
-    answers = {c: (CASES[c]["answer"], CASES[c]["flops"], CASES[c]["bytes"]) for c in cases}
-    return finish_written(spec, skipped, cases, answers, args.quick, bool(args.write_only))
-
+    return cut_main(__doc__, "NPB3.0-omp-C", CG, "cg", "npb", CASES, lambda args, out: write(args.root, out, args.case))
 
 if __name__ == "__main__":
     sys.exit(main())

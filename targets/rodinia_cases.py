@@ -39,13 +39,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from testsuite_cases import _function, write_cut  # noqa: E402  (cutting a function out, writing the cases)
-from tsvc_cases import _strip_comments, finish_written  # noqa: E402  (cutting, judging)
+from testsuite_cases import _function, cut_main, write_cut  # noqa: E402  (cutting, writing, running)
+from tsvc_cases import _strip_comments  # noqa: E402  (cutting)
 
 OMP = Path("openmp")
 LUD = OMP / "lud/base/lud_base.c"
@@ -235,21 +234,11 @@ def write(root: Path, llvm: Path | None, out: Path, names: list[str] | None) -> 
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("rodinia", type=Path, help="a checkout of Rodinia (with its openmp folder)")
-    ap.add_argument("--llvm", type=Path, help="a checkout of llvm-test-suite (for fp_convert)")
-    ap.add_argument("--quick", action="store_true", help="explain --quick (fewer samples and rounds)")
-    ap.add_argument("--case", action="append", help="only this case, e.g. lud_512 (repeatable)")
-    ap.add_argument("--write-only", type=Path, metavar="DIR", help="write the kernels and their spec to DIR and stop")
-    args = ap.parse_args()
-    if not (args.rodinia / LUD).is_file():
-        print(f"{args.rodinia}: not a checkout of Rodinia (no {LUD})", file=sys.stderr)
-        return 2
-    out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-rodinia-"))
-    spec, skipped, cases = write(args.rodinia, args.llvm, out, args.case)
-    answers = {c: (CASES[c]["answer"], CASES[c]["flops"], CASES[c]["bytes"]) for c in cases}
-    return finish_written(spec, skipped, cases, answers, args.quick, bool(args.write_only))
+    def llvm(ap: argparse.ArgumentParser) -> None:
+        ap.add_argument("--llvm", type=Path, help="a checkout of llvm-test-suite (for fp_convert)")
 
+    return cut_main(__doc__, "Rodinia (with its openmp folder)", LUD, "lud_512", "rodinia", CASES,
+                    lambda args, out: write(args.root, args.llvm, out, args.case), llvm)
 
 if __name__ == "__main__":
     sys.exit(main())

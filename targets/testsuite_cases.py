@@ -285,21 +285,31 @@ def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[st
     return write_cut(out, "testsuite", CASES, names, cut)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("suite", type=Path, help="a checkout of llvm-test-suite")
+def cut_main(doc: str, suite: str, marker: Path, example: str, stem: str, cases: dict[str, dict], write,
+             extra=None) -> int:
+    """The command line of a script that cuts a suite's kernels out and explains them: the checkout (``suite``,
+    recognised by the file ``marker``), --quick, --case, --write-only, and what ``extra(parser)`` adds;
+    ``write(args, out)`` writes the cases (see write_cut). Its exit status."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("root", type=Path, help=f"a checkout of {suite}")
     ap.add_argument("--quick", action="store_true", help="explain --quick (fewer samples and rounds)")
-    ap.add_argument("--case", action="append", help="only this case, e.g. box_blur (repeatable)")
+    ap.add_argument("--case", action="append", help=f"only this case, e.g. {example} (repeatable)")
     ap.add_argument("--write-only", type=Path, metavar="DIR", help="write the kernels and their spec to DIR and stop")
+    if extra:
+        extra(ap)
     args = ap.parse_args()
-    if not (args.suite / LINPACK).is_file():
-        print(f"{args.suite}: not a checkout of llvm-test-suite (no {LINPACK})", file=sys.stderr)
+    if not (args.root / marker).is_file():
+        print(f"{args.root}: not a checkout of {suite} (no {marker})", file=sys.stderr)
         return 2
-    out = args.write_only or Path(tempfile.mkdtemp(prefix="rooflab-testsuite-"))
-    spec, skipped, cases = write(args.suite, out, args.case)
-    answers = {c: (CASES[c]["answer"], CASES[c]["flops"], CASES[c]["bytes"]) for c in cases}
-    return finish_written(spec, skipped, cases, answers, args.quick, bool(args.write_only))
+    out = args.write_only or Path(tempfile.mkdtemp(prefix=f"rooflab-{stem}-"))
+    spec, skipped, names = write(args, out)
+    answers = {c: (cases[c]["answer"], cases[c]["flops"], cases[c]["bytes"]) for c in names}
+    return finish_written(spec, skipped, names, answers, args.quick, bool(args.write_only))
 
+
+def main() -> int:
+    return cut_main(__doc__, "llvm-test-suite", LINPACK, "box_blur", "testsuite", CASES,
+                    lambda args, out: write(args.root, out, args.case))
 
 if __name__ == "__main__":
     sys.exit(main())
