@@ -16,7 +16,7 @@ from rooflab import registry
 from rooflab.contract import Command, make_options, option_fields
 from rooflab.errors import RooflabError
 from rooflab.i18n import text
-from rooflab.mpi.jobs import run_job_document, store_job
+from rooflab.mpi.jobs import job_results, run_job_document, store_job
 from rooflab.mpi.session import RankSession, launched_ranks, world
 from rooflab.render import files
 from rooflab.render.files import check_destinations
@@ -117,7 +117,7 @@ def _mpi_job(cmd: Command, opts, stores: _Stores, save: bool, progress) -> dict 
     doc = run_job_document(comm, work)
     if doc is None:
         return None
-    doc = cmd.mpi.aggregate(doc, [p["result"] for p in doc["mpi"]["per_rank"]], opts)
+    doc = cmd.mpi.aggregate(doc, job_results(doc), opts)
     doc["schema"] = cmd.schema
     if save and cmd.outputs.stored:
         store_job(stores.store, cmd.kind, doc)

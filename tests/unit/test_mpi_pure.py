@@ -48,11 +48,11 @@ def test_measure_and_bench_aggregation_and_lag_warning():
 def test_job_roofline_placement():
     from rooflab.mpi.jobs import place_on_job_roofline
 
-    measure = {"mpi": {"aggregates": {
+    measure = {"mpi": {"size": 4, "aggregates": {
         "compute": [{"name": "fp32 SIMD FMA 256-bit", "precision": "fp32", "klass": "simd_fma", "threads": 1, "job": 400.0,
                      "ranks": 4}],
         "bandwidth": [{"level": "DRAM", "kernel": "read", "threads": 1, "job": 100.0, "ranks": 4}]}}}
-    results = [{"kernels": [{"name": "k", "spec": {"precision": "fp32"},
+    results = [{"kernels": [{"name": "k", "spec": {"name": "k", "precision": "fp32"},
                              "sizes": [{"label": "k n=1", "intensity": 0.5}]}]}]
     aggs = [{"kernel": "k", "label": "k n=1", "job": 25.0}]
     out = place_on_job_roofline(aggs, results, measure)

@@ -10,6 +10,8 @@ import numpy as np
 from rooflab.contract import (EXIT_NOTHING_MEASURED, Column, Command, Hooks, Line, Mpi, Outputs, Report, Roofline,
                               Table, internal, option, quick_option)
 from rooflab.diagnosis.engine import explain_kernels
+from rooflab.documents.common import read
+from rooflab.documents.kernels import BenchKernel
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, text, tr
 from rooflab.interpret.bench import bench_observations
@@ -235,8 +237,8 @@ def _kernels(doc: dict) -> list[tuple[str, dict, list[dict]]]:
 
 def _built(doc: dict, args: dict, rows: list[dict]) -> list[str]:
     """Under a kernel's table: its prototype and flags, and what it printed at each size."""
-    k = next(k for k in doc.get("kernels") or [] if k["name"] == args["name"])
-    built = [(k.get("spec") or {}).get("prototype") or "", " ".join((k.get("library") or {}).get("flags", []))]
+    k = read(BenchKernel, next(k for k in doc.get("kernels") or [] if k["name"] == args["name"]))
+    built = [k.spec.prototype if k.spec else "", " ".join(k.library.flags if k.library else [])]
     return ["  ".join(x for x in built if x)] * any(built) + [line for r in rows for line in output_lines(r)]
 
 

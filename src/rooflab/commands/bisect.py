@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rooflab.contract import Column, Command, Hooks, Outputs, Report, Table, internal, option, quick_option
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Probe, TrackRevision
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.kernels.runner import interleave_c_kernels
@@ -108,8 +110,9 @@ class _Bisection:
         cfg = config_for(this["spec"], self.opts.quick)
         res, judged = self.session.call_until_quiet(
             f"bisect {rev.short}", interleave_c_kernels, kernels, cfg, rounds,
-            timing_of=lambda x: Timing.from_dict(x["probe"]["timing"]), timeout_s=4 * this["spec"].timeout)
-        tg, tp = Timing.from_dict(res["good"]["timing"]), Timing.from_dict(res["probe"]["timing"])
+            timing_of=lambda x: _timings(x)["probe"], timeout_s=4 * this["spec"].timeout)
+        timings = _timings(res)
+        tg, tp = timings["good"], timings["probe"]
         c = paired_ratio(tg.samples, tp.samples, threshold=self.opts.threshold)
         lo, hi = c.ci95
         verdict = ("bad" if lo > 1.0 + self.opts.threshold else "good" if hi < 1.0 + self.opts.threshold
@@ -174,26 +177,33 @@ _VERDICTS = {"good": lambda: tr("good"), "bad": lambda: tr("bad"), "skip": lambd
              "unclear": lambda: tr("unclear")}
 
 
+def _timings(res: dict) -> dict[str, Timing]:
+    """The timings of the kernels timed in one interleaved call, by name."""
+    return {name: Timing.from_dict(part["timing"]) for name, part in res.items()}
+
+
 def _headline(doc: dict) -> str:
-    return tr("{good}..{bad}: {n} commits, {m} builds measured", good=doc["good"]["short"], bad=doc["bad"]["short"],
+    good, bad = read(TrackRevision, doc["good"]), read(TrackRevision, doc["bad"])
+    return tr("{good}..{bad}: {n} commits, {m} builds measured", good=good.short, bad=bad.short,
               n=doc["commits"], m=len({p["index"] for p in doc.get("probes") or []}) + 1)
 
 
 def bisect_observations(doc: dict) -> list[dict]:
+    good, bad = read(TrackRevision, doc["good"]), read(TrackRevision, doc["bad"])
     if doc.get("verdict") == "within noise":
-        p = (doc.get("probes") or [{}])[-1]
+        p = read(Probe, doc["probes"][-1]) if doc.get("probes") else None
+        lo, hi = (p.ratio_ci95 if p and p.ratio_ci95 else (0.0, 0.0))
         return [msg("{bad} is not slower than {good} by more than {th:.0%}: its time ratio is {r:.3f}x (95% CI "
-                    "{lo:.3f}-{hi:.3f}x), within the noise; nothing to bisect.", bad=doc["bad"]["short"],
-                    good=doc["good"]["short"], th=doc["threshold"], r=p.get("ratio") or 0.0,
-                    lo=(p.get("ratio_ci95") or [0, 0])[0], hi=(p.get("ratio_ci95") or [0, 0])[1])]
-    f = doc.get("first_bad")
-    if not f:
+                    "{lo:.3f}-{hi:.3f}x), within the noise; nothing to bisect.", bad=bad.short,
+                    good=good.short, th=doc["threshold"], r=(p.ratio if p else None) or 0.0, lo=lo, hi=hi)]
+    if not doc.get("first_bad"):
         return []
+    f = read(TrackRevision, doc["first_bad"])
     out = [msg("{short} is the first bad commit: {subject} (slower than {good} by more than {th:.0%}).",
-               short=f["short"], subject=f["subject"], good=doc["good"]["short"], th=doc["threshold"])]
+               short=f.short, subject=f.subject, good=good.short, th=doc["threshold"])]
     if doc.get("skipped_between"):
         out.append(msg("Commits that could not be measured lie between the last good one and it: {commits}.",
-                       commits=", ".join(c["short"] for c in doc["skipped_between"])))
+                       commits=", ".join(read(TrackRevision, c).short for c in doc["skipped_between"])))
     return out
 
 

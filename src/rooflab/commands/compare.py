@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from rooflab.contract import EXIT_SLOWER, Column, Command, Hooks, Outputs, Report, Table, internal, option, quick_option
+from rooflab.documents.common import read
+from rooflab.documents.kernels import BenchResult
+from rooflab.documents.stored import Stored
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.compare import compare_observations
@@ -99,29 +102,31 @@ def stored_runs(store, ra: str, rb: str) -> tuple[dict, dict]:
 
 
 def compare_runs(da: dict, db: dict, *, threshold: float) -> dict:
+    a, b = read(Stored, da), read(Stored, db)
+    ka, kb = read(BenchResult, a.result).kernels, read(BenchResult, b.result).kernels
     rows = []
-    kb = {k["name"]: k for k in db["result"]["kernels"]}
-    for k in da["result"]["kernels"]:
-        other = kb.get(k["name"])
+    by_name = {k.name: k for k in kb}
+    for k in ka:
+        other = by_name.get(k.name)
         if other is None:
             continue
-        bsizes = {str(r["size"]): r for r in other["sizes"]}
-        for r in k["sizes"]:
-            o = bsizes.get(str(r["size"]))
-            if not o or not r.get("seconds") or not o.get("seconds"):
+        bsizes = {str(r.size): r for r in other.sizes}
+        for r in k.sizes:
+            o = bsizes.get(str(r.size))
+            if not o or not r.seconds or not o.seconds:
                 continue
-            c = unpaired_ratio(r["seconds"], o["seconds"], threshold=threshold)
-            rows.append({"kernel": k["name"], "size": r["size"], "a_time_s": r["time_s"], "b_time_s": o["time_s"],
+            c = unpaired_ratio(r.seconds, o.seconds, threshold=threshold)
+            rows.append({"kernel": k.name, "size": r.size, "a_time_s": r.time_s, "b_time_s": o.time_s,
                          **c.to_dict()})
     if not rows:
-        raise RooflabError(f"runs {da['run_id']} and {db['run_id']} have no kernel and size in common")
-    differs = _diff(da["header"].get("machine", {}), db["header"].get("machine", {}), "machine") + \
-        _diff(da["header"].get("environment", {}), db["header"].get("environment", {}), "environment") + \
-        _diff([k.get("library", {}).get("flags") for k in da["result"]["kernels"]],
-              [k.get("library", {}).get("flags") for k in db["result"]["kernels"]], "flags") + \
-        _diff([k.get("git") for k in da["result"]["kernels"]], [k.get("git") for k in db["result"]["kernels"]], "git")
-    return {"mode": "runs", "a": {"run_id": da["run_id"], "created": da["created"]},
-            "b": {"run_id": db["run_id"], "created": db["created"]}, "rows": rows, "record_differences": differs}
+        raise RooflabError(f"runs {a.run_id} and {b.run_id} have no kernel and size in common")
+    differs = _diff(a.header.get("machine", {}), b.header.get("machine", {}), "machine") + \
+        _diff(a.header.get("environment", {}), b.header.get("environment", {}), "environment") + \
+        _diff([k.library.flags if k.library else None for k in ka],
+              [k.library.flags if k.library else None for k in kb], "flags") + \
+        _diff([k.git for k in ka], [k.git for k in kb], "git")
+    return {"mode": "runs", "a": {"run_id": a.run_id, "created": a.created},
+            "b": {"run_id": b.run_id, "created": b.created}, "rows": rows, "record_differences": differs}
 
 
 @dataclass(frozen=True)

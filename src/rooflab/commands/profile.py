@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from rooflab.contract import Column, Command, Hooks, Outputs, Report, Table, internal, option
 from rooflab.counters.count import count_kernel
+from rooflab.documents import kernels
+from rooflab.documents.common import read
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.profile import profile_observations
@@ -84,7 +86,8 @@ COMMAND = Command(
                 "otherwise"),
     report=Report(
         interpret=profile_observations,
-        headline=lambda d: tr("{name} at {size} · {calls} call(s) · method: {method}", name=d["kernel"]["name"],
+        headline=lambda d: tr("{name} at {size} · {calls} call(s) · method: {method}",
+                              name=read(kernels.KernelSpec, d["kernel"]).name,
                               size=" ".join(f"{k}={v}" for k, v in d["size"].items()), calls=d["calls"],
                               method=d["method"]),
         tables=(Table("profile_counters", _counters_title, rows=_counters, columns=(

@@ -23,14 +23,14 @@ def _first_line(text: str | None) -> str:
     return " ".join((text or "").strip().split("\n\n")[0].split()).replace("``", "`")
 
 
-def _ref(prop: dict) -> str | None:
-    """The model a field holds (itself, in a list, or beside null)."""
-    for p in (prop, prop.get("items") or {}, *(prop.get("anyOf") or ())):
-        if "$ref" in p:
-            return p["$ref"].rsplit("/", 1)[-1]
-        if p.get("items", {}).get("$ref"):
-            return p["items"]["$ref"].rsplit("/", 1)[-1]
-    return None
+def _ref(prop: dict, depth: int = 2) -> str | None:
+    """The model a field holds (itself, in a list, beside null, or a list beside null)."""
+    if "$ref" in prop:
+        return prop["$ref"].rsplit("/", 1)[-1]
+    if depth == 0:
+        return None
+    return next((found for p in (prop.get("items") or {}, *(prop.get("anyOf") or ()))
+                 if (found := _ref(p, depth - 1))), None)
 
 
 def _type(prop: dict) -> str:

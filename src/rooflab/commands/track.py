@@ -19,6 +19,8 @@ from pathlib import Path
 from rooflab.contract import (EXIT_SLOWER, Column, Command, Hooks, Outputs, Report, Roofline, RoofPoint, Table,
                               internal, option, quick_option)
 from rooflab.counters.count import count_kernel
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Counts
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, text, tr
 from rooflab.interpret.common import bound_word
@@ -270,7 +272,7 @@ def newest_step(doc: dict, slower_by: float, instructions_by: float) -> list[dic
             out.append(msg("{label}: {b} is slower than {a} ({r:.3f}x the time, 95% CI {lo:.3f}-{hi:.3f}x)",
                            label=s["label"], a=prev["short"], b=last["short"], r=1 / last["step_speedup"],
                            lo=1.0 / ci[1], hi=1.0 / ci[0]))
-        ia, ib = (prev.get("counts") or {}).get("instructions"), (last.get("counts") or {}).get("instructions")
+        ia, ib = read(Counts, prev.get("counts")).instructions, read(Counts, last.get("counts")).instructions
         if ia and ib and ib > ia * (1.0 + instructions_by):
             out.append(msg("{label}: {b} executes {r:.2%} more instructions per call than {a}", label=s["label"],
                            a=prev["short"], b=last["short"], r=ib / ia - 1.0))

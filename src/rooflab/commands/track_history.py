@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from rooflab.contract import Column, Command, Outputs, Report, Table, internal, option
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Counts
 from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.track import history_observations
@@ -60,7 +62,7 @@ def _points(store, kernel: str | None) -> tuple[list[dict], set[str]]:
                     if r.get("commit") and r.get("time_s"):
                         out.append({"commit": r["commit"], "size_label": s["label"], "time_s": r["time_s"],
                                     "time_ci95": r.get("time_ci95"), "run_id": run["run_id"],
-                                    "instructions": (r.get("counts") or {}).get("instructions"),
+                                    "instructions": read(Counts, r.get("counts")).instructions,
                                     # its paired verdict against the revision timed before it in the same rounds
                                     "step": (commit_of.get(r.get("step_from")), r.get("step_verdict"))
                                     if r.get("step_verdict") else None})

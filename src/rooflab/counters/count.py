@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from rooflab.counters import cachegrind, perf
+from rooflab.documents.common import Isa, Uarch, read
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_driver, write_driver_data
 from rooflab.machine.env import perf_probe
@@ -30,7 +31,7 @@ def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, for
     probe = perf_probe()
     use_perf = probe["hardware"] and not force_cachegrind
     # valgrind (3.19 and older) cannot execute AVX-512: its driver is built for the same CPU without it
-    extra = () if use_perf or "avx512f" not in machine["isa"]["features"] else ("-mno-avx512f",)
+    extra = () if use_perf or "avx512f" not in read(Isa, machine.get("isa")).features else ("-mno-avx512f",)
     progress(f"counting: building a driver for {spec.name}")
     exe = build_driver(spec, size, calls, extra)
     out = {"perf": probe, "driver": exe.to_dict(), "line_bytes": line}
@@ -50,7 +51,7 @@ def count_kernel(spec: KernelSpec, size: dict, calls: int, machine: dict, *, for
             out["counters"] = c
             cyc, ins = c.get("cycles"), c.get("instructions")
             out["derived"] = {
-                "ipc": ins / cyc if cyc and ins else None, "issue_width": machine["uarch"].get("issue_width"),
+                "ipc": ins / cyc if cyc and ins else None, "issue_width": read(Uarch, machine.get("uarch")).issue_width,
                 "cache_miss_rate": (c["cache-misses"] / c["cache-references"]) if c.get("cache-references") and
                 c.get("cache-misses") is not None else None,
                 "branch_miss_rate": (c["branch-misses"] / c["branches"]) if c.get("branches") and

@@ -10,6 +10,8 @@ from rooflab.diagnosis.experiments import (blas_reference_run, gemm_dims, page_r
                                            run_experiment)
 from rooflab.diagnosis.rules.facts import blas_roof, cold
 from rooflab.diagnosis.sampling import sample_offsets
+from rooflab.documents.common import Isa, read
+from rooflab.documents.kernels import HotLoop, Loop, Pragmas, Prediction
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.interpret.explain import TENTATIVE_GAIN, diagnose, faster_level, weigh
@@ -60,7 +62,7 @@ def _threads_each(spec: KernelSpec, cpus: int) -> int:
 def _walked_arrays(spec: KernelSpec, size: dict, code: dict) -> list[int] | None:
     """The bytes of each array of a function whose hot loop is its only loop (no loop nested in another, and the
     hot loop the one that runs): the arrays that loop's addresses walk from end to end; None otherwise."""
-    if (code.get("pragmas") or {}).get("nested_loops") or (code.get("hot_loop") or {}).get("moved"):
+    if read(Pragmas, code.get("pragmas")).nested_loops or read(HotLoop, code.get("hot_loop")).moved:
         return None
     try:
         return [b for b in spec.arrays_bytes(size).values() if b > 0]
@@ -150,7 +152,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
     code = evidence.code_evidence(spec, lib, session.machine)
     entry["code"] = code
     ctx = {"cpus": cpus, "threads": spec.threads, "isa_vector_bits": code["isa_vector_bits"],
-           "profile": spec.profile, "openmp": spec.openmp, "arch": session.machine["isa"]["arch"],
+           "profile": spec.profile, "openmp": spec.openmp, "arch": read(Isa, session.machine.get("isa")).arch,
            "precision": spec.precision, **_roofs(roofline, spec, cpus, code), **_pages(spec)}
     roofs_one, roofs_all = ctx["roofs"], ctx["roofs_all"]
     entry["roofs"] = roofs_one
@@ -159,7 +161,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         row = evidence.measure_size(session, spec, lib, size, roofs_one, roofs_all, quick)
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code, row.get("time_s")))
-            if (code.get("hot_loop") or {}).get("moved"):  # what the source and compiler say of the loop that runs
+            if read(HotLoop, code.get("hot_loop")).moved:  # what the source and compiler say of the loop that runs
                 code.update(evidence.scoped_evidence(spec, lib, spec.audit_function or spec.function,
                                                      code.get("loop_at")))
             before = code["access"]
@@ -171,8 +173,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         if not row.get("error"):
             # the twin's prediction tells a dependency chain from port pressure: worth its run where a chain shows
             # or the kernel is bound by compute
-            if (i == 0 and (code.get("prediction") or {}).get("error") and code.get("loop")
-                    and (code["loop"].get("longest_chain") or row.get("bound") == "compute")):
+            if (i == 0 and read(Prediction, code.get("prediction")).error and code.get("loop")
+                    and (read(Loop, code["loop"]).longest_chain or row.get("bound") == "compute")):
                 code["sibling"] = _sibling(session, spec, size, quick)
             # per iteration of a loop the samples show cold, a figure would describe code that hardly runs
             row["cycles_per_iteration"], row["iterations"] = (None, None) if cold(code.get("hot_loop")) else \
@@ -213,12 +215,12 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
                 else:
                     row["traffic"] = {"skipped": msg("not counted: the kernel's time budget ({b}) is spent",
                                                      b=seconds(KERNEL_BUDGET_S[quick]))}
+            pragmas = read(Pragmas, code.get("pragmas"))
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
                     "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
-                    "thread_slots": (code.get("pragmas") or {}).get("thread_slots"),
-                    "regions_per_call": evidence.regions_per_call(
-                        (code.get("pragmas") or {}).get("regions_in_loops") or [], spec.scalars(size)),
-                    **_loop_trips((code.get("pragmas") or {}).get("loop_heads") or [], spec.scalars(size))}
+                    "thread_slots": pragmas.thread_slots,
+                    "regions_per_call": evidence.regions_per_call(pragmas.regions_in_loops, spec.scalars(size)),
+                    **_loop_trips(pragmas.loop_heads, spec.scalars(size))}
             row["findings"] = diagnose(code, row, rctx)
             row["experiments"] = []
             if experiments:

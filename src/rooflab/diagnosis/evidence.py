@@ -17,6 +17,8 @@ from rooflab.counters.perf import ToolTimeout
 from rooflab.diagnosis.experiments import scaled_size
 from rooflab.diagnosis.interchange import ACCESS as _ACCESS
 from rooflab.diagnosis.interchange import closing, statement_end
+from rooflab.documents.common import Isa, read
+from rooflab.documents.kernels import AllThreads, Derived, Pragmas
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg
 from rooflab.kernels.user import build_spec, config_for, task, timed_row, working_set
@@ -891,7 +893,7 @@ def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
 def sibling_prediction(spec: KernelSpec, machine: dict) -> tuple[KernelSpec, Library, dict] | None:
     """Where the analyzer cannot read the loop's AVX-512 forms: the same kernel built without AVX-512, and the
     prediction for that build's loop (measured beside it by the caller); None when that does not help."""
-    if "avx512f" not in (machine["isa"].get("features") or []):
+    if "avx512f" not in read(Isa, machine.get("isa")).features:
         return None
     twin = dataclasses.replace(spec, flags=[*spec.flags, "-mno-avx512f"])
     try:
@@ -965,7 +967,8 @@ def traffic_tells(row: dict) -> bool:
     blocking?). A roof-level kernel's traffic explains nothing; a working set in L1 has no traffic to count."""
     if row.get("bound") not in ("memory", "compute") or row.get("level") in (None, "L1"):
         return False
-    return not ((row.get("of_roof") or 0) >= 0.8 and (row.get("all_threads") or {}).get("of_roof", 1) >= 0.8)
+    every = read(AllThreads, row["all_threads"]) if row.get("all_threads") else None
+    return not ((row.get("of_roof") or 0) >= 0.8 and (every is None or (every.of_roof or 0) >= 0.8))
 
 
 def faster_cache_bytes(row: dict) -> float:
@@ -1032,7 +1035,7 @@ def traffic(spec: KernelSpec, size: dict, machine: dict, progress, row: dict,
     if c["method"] == "cachegrind":
         l1, ll = cnt.get("l1_traffic_bytes"), cnt.get("dram_traffic_bytes")
     else:
-        l1, ll = None, (c.get("derived") or {}).get("miss_traffic_bytes_per_call")
+        l1, ll = None, read(Derived, c.get("derived")).miss_traffic_bytes_per_call
     holding = {"L2": l1, "L3": ll if last == 2 else None, "DRAM": ll if last is None else None}.get(level)
     out = {"method": c["method"], "l1_bytes": l1, "ll_bytes": ll, "ll_level": f"L{ll_level}" if ll_level else None,
            "dram_bytes": ll if last is None else None, "model_bytes": model,
@@ -1124,7 +1127,7 @@ def roofs_for(roofline: list[dict] | None, spec: KernelSpec, cpus: int, kinds: t
     one = roofs_at(roofline, spec.threads, spec.precision, kinds)
     every = roofs_at(roofline, cpus, spec.precision, kinds) if cpus > spec.threads else None
     if roofline and kinds == ("copy", "triad") and code is not None and \
-            not (code.get("pragmas") or {}).get("write_only"):
+            not read(Pragmas, code.get("pragmas")).write_only:
         for roofs, t in ((one, spec.threads), (every, cpus)):
             if roofs is not None:
                 _dram_from(roofs, roofs_at(roofline, t, spec.precision, ("copy_nt", "triad_nt")))

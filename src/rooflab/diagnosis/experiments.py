@@ -13,6 +13,7 @@ import numpy as np
 
 from rooflab.diagnosis.interchange import interchanged
 from rooflab.diagnosis.rules.aliasing_4k import STAGGER_ALT
+from rooflab.documents.common import cache_sizes
 from rooflab.errors import RooflabError, WrongResult
 from rooflab.i18n import msg, text
 from rooflab.kernels.labkernels import stream_reference
@@ -389,7 +390,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         dims = gemm_dims(spec, size)
         if dims is None:
             return None
-        l2 = (ctx.get("caches") or {}).get("L2") or (1 << 20)
+        l2 = cache_sizes(ctx).get("L2") or (1 << 20)
         b = blocked_gemm_spec(spec, dims, int(l2))
         return b, b.sizes[0], msg("the same product blocked in {bs} x {bs} tiles for L2 (rooflab's blocked GEMM, checked "
                           "against NumPy)", bs=b.args["bs"])

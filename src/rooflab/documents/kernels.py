@@ -64,7 +64,7 @@ class Kernel(Model):
     """A kernel of a spec: its spec, the roofs it is placed against, its library, or why it was not built."""
 
     name: str
-    spec: Optional[dict[str, Any]] = None
+    spec: Optional[KernelSpec] = None
     roofs: Optional[dict[str, Any]] = None
     library: Optional[Library] = None
     error: Union[str, dict, None] = None
@@ -73,6 +73,12 @@ class Kernel(Model):
 class BenchKernel(Kernel):
     sizes: list[Row] = []
     git: Optional[dict[str, Any]] = None
+
+
+class BenchResult(Model):
+    """The kernels of a bench document, typed (a stored run's result read for comparing)."""
+
+    kernels: list[BenchKernel] = []
 
 
 class Point(Model):
@@ -99,6 +105,18 @@ class Bench(OnRoofline):
     """The points drawn on the roofline, one per kernel and size."""
 
 
+class Side(Model):
+    """One side of a comparison: a kernel (its name) or a stored run (its id and when it ran)."""
+
+    name: Optional[str] = None
+    run_id: Union[int, str, None] = None
+    created: Optional[str] = None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name is not None else f"run {self.run_id}"
+
+
 class CompareRow(Model):
     """One size: both medians, the paired per-round ratio B/A with its 95% CI, and the verdict."""
 
@@ -123,12 +141,31 @@ class Compare(Document):
     """"kernels" (two kernels timed now) or "runs" (two stored bench runs)."""
     threshold: Number = None
     """The smallest relative change called a difference."""
-    a: Optional[dict[str, Any]] = None
+    a: Optional[Side] = None
     """A: its kernel spec, or its run."""
-    b: Optional[dict[str, Any]] = None
+    b: Optional[Side] = None
     """B: its kernel spec, or its run."""
     rows: list[CompareRow] = []
     """One row per size: both times, the ratio with its CI, the verdict."""
+
+
+class Verdict(Model):
+    """What an experiment made of a finding: the experiment, its verdict and speed-up, and the particulars of a
+    confirmation (``surrogate``: measured on rooflab's own kernel; ``bound``: the gain measured is only a floor), a
+    refutation (``immaterial``: faster by too little to matter; ``beyond``: no gain beyond another build's) or an
+    inconclusive test (``loop_unchanged``, ``in_order``, ``probe``: why it tests nothing)."""
+
+    experiment: str
+    verdict: Optional[str] = None
+    speedup: Number = None
+    speedup_ci95: Interval = None
+    surrogate: bool = False
+    bound: bool = False
+    immaterial: bool = False
+    beyond: Optional[str] = None
+    loop_unchanged: bool = False
+    in_order: bool = False
+    probe: bool = False
 
 
 class Finding(Model):
@@ -142,9 +179,9 @@ class Finding(Model):
     hypothesis: Optional[Message] = None
     advice: Optional[Message] = None
     experiments: list[str] = []
-    confirmed: Optional[dict[str, Any]] = None
-    refuted: Optional[dict[str, Any]] = None
-    inconclusive: Optional[dict[str, Any]] = None
+    confirmed: Optional[Verdict] = None
+    refuted: Optional[Verdict] = None
+    inconclusive: Optional[Verdict] = None
 
 
 class Experiment(Model):
@@ -162,17 +199,156 @@ class Experiment(Model):
     error_kind: Optional[str] = None
 
 
+class AllThreads(Model):
+    """A one-thread kernel against the roofs of all the CPUs: their count, the roof there and the share of it."""
+
+    threads: int
+    roof_flops_per_s: Number = None
+    of_roof: Number = None
+    level: Optional[str] = None
+
+
+class TrialSize(Model):
+    """The smaller size the reference and the experiments ran at (a call too long for paired rounds), and why."""
+
+    size: dict[str, Any] = {}
+    call_s: Number = None
+    level: Optional[str] = None
+    text: Optional[Message] = None
+
+
+class SlowReference(Model):
+    """A BLAS reference that ran below what the machine's stored roofline has for it: slowed meanwhile."""
+
+    stored_flops_per_s: float
+    share: float
+
+
+class Reference(Model):
+    """A same-moment reference alternated with the kernel: rooflab's bandwidth kernel (``read``, ``copy``, ``triad``)
+    or the BLAS GEMM (``blas_gemm``), the kernel's rate over it with the 95% CI, or why it could not run."""
+
+    kind: str
+    threads: int = 1
+    n: Optional[int] = None
+    ratio: Number = None
+    ci95: Interval = None
+    rounds: Optional[int] = None
+    reference_flops_per_s: Number = None
+    reference_bytes_per_s: Number = None
+    slow: Optional[SlowReference] = None
+    error: Optional[str] = None
+
+
 class ExplainRow(Row):
     findings: list[Finding] = []
     experiments: list[Experiment] = []
-    reference: Optional[dict[str, Any]] = None
+    reference: Optional[Reference] = None
     traffic: Optional[dict[str, Any]] = None
-    trial_size: Optional[dict[str, Any]] = None
+    trial_size: Optional[TrialSize] = None
+    all_threads: Optional[AllThreads] = None
+    cycles_per_iteration: Number = None
+    cpus_busy: Number = None
+
+
+class Pragmas(Model):
+    """What the kernel's source says of its hot loop and the nest around it (read from the source, not from the
+    compiler): OpenMP and its text, arrays only written, walks down columns, parallel regions inside loops, thread
+    slots, selects and packed stores, loop heads; each a list of what was found (empty: none)."""
+
+    omp: bool = False
+    omp_simd: bool = False
+    omp_text: str = ""
+    uneven_loop: Optional[Any] = None
+    thread_slots: list[Any] = []
+    write_only: list[str] = []
+    column_walks: list[Any] = []
+    regions_in_loops: list[Any] = []
+    partial_records: list[Any] = []
+    partial_strides: list[Any] = []
+    loaded_bounds: list[Any] = []
+    select_reductions: list[Any] = []
+    packed_stores: list[Any] = []
+    nested_loops: Optional[bool] = None
+    """Whether a loop of the function is nested in another (None: not read)."""
+    loop_heads: list[Any] = []
+    cold_loops: bool = False
+
+
+class HotLoop(Model):
+    """How the hot loop was chosen (``by``: the only loop, the most work, or where perf's samples fell), whether the
+    samples moved it from the loop with the most work, and the share of samples in the OpenMP runtime."""
+
+    by: str = ""
+    why: Optional[Any] = None
+    samples: Optional[int] = None
+    moved: bool = False
+    in_inner_loops: Number = None
+    runtime_share: Number = None
+
+
+class Prediction(Model):
+    """An in-core analyzer's prediction for the hot loop (llvm-mca: cycles per iteration, what bounds it, the model
+    it used), or why there is none."""
+
+    tool: Optional[str] = None
+    model: Optional[str] = None
+    cycles_per_iteration: Number = None
+    block_rthroughput: Number = None
+    cycles_without_div: Number = None
+    bound: Optional[str] = None
+    error: Optional[str] = None
+
+
+class Build(Model):
+    """How the kernel was built: its flags, the flag profile, OpenMP."""
+
+    flags: list[str] = []
+    profile: str = ""
+    openmp: bool = False
+
+
+class Audit(Model):
+    """The hot loop's instructions counted: FMAs, adds, multiplies, loads, stores (streaming ones apart), spills,
+    the widest vector and the registers used."""
+
+    instructions: int = 0
+    fma: int = 0
+    vector_bits: int = 0
+    loads: int = 0
+    stores: int = 0
+    spills: int = 0
+    nt_loads: int = 0
+    nt_stores: int = 0
+
+
+class Loop(Model):
+    """The hot loop in detail (``toolchain.asm``): its chains, FLOPs and bytes per iteration, vector width..."""
+
+    vector_bits: Optional[int] = None
+    longest_chain: int = 0
+    flops: Number = None
+    bytes: Number = None
+
+
+class Code(Model):
+    """What the code shows: the hot loop's audit and details, how it was found and built, what the source and the
+    compiler say of it, and an in-core prediction."""
+
+    function: str = ""
+    isa_vector_bits: Optional[int] = None
+    build: Build = Field(default_factory=Build)
+    pragmas: Pragmas = Field(default_factory=Pragmas)
+    hot_loop: Optional[HotLoop] = None
+    prediction: Optional[Prediction] = None
+    audit: Optional[Audit] = None
+    loop: Optional[Loop] = None
+    loop_at: Optional[list[int]] = None
 
 
 class ExplainKernel(Kernel):
     sizes: list[ExplainRow] = []
-    code: Optional[dict[str, Any]] = None
+    code: Optional[Code] = None
 
 
 class Explain(OnRoofline):
@@ -194,11 +370,29 @@ class Counters(Model):
     dram_traffic_bytes: Number = None
 
 
+class Derived(Model):
+    """What perf's counts give per call: IPC against the dispatch width, miss rates, the bytes the misses move."""
+
+    ipc: Number = None
+    issue_width: Optional[int] = None
+    cache_miss_rate: Number = None
+    branch_miss_rate: Number = None
+    miss_traffic_bytes_per_call: Number = None
+
+
+class Cachegrind(Model):
+    """How cachegrind simulated this machine's caches: their geometry, which ones, and the command it ran."""
+
+    geometry: dict[str, Any] = {}
+    simulated: Optional[Any] = None
+    command: Optional[list[str]] = None
+
+
 class Profile(Document):
     """``rooflab profile``: hardware counters (perf) where the machine exposes them, cachegrind's simulated caches
     otherwise, against the spec's work model."""
 
-    kernel: dict[str, Any]
+    kernel: KernelSpec
     """The kernel's spec."""
     size: dict[str, Any] = {}
     """The size it ran at."""
@@ -209,8 +403,9 @@ class Profile(Document):
     method: Optional[str] = None
     """perf (hardware counters) or cachegrind (simulated caches)."""
     perf: Optional[dict[str, Any]] = None
-    cachegrind: Optional[dict[str, Any]] = None
+    cachegrind: Optional[Cachegrind] = None
     counters: Optional[Counters] = None
+    derived: Optional[Derived] = None
     fallback_reason: Optional[Message] = None
 
 

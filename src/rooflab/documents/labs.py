@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from rooflab.documents.common import Document, Interval, Library, Message, Model, Number
+from pydantic import Field
+
+from rooflab.documents.kernels import Audit
+from rooflab.documents.common import Compiler, Document, Interval, Library, Message, Model, Number
 
 
 class Timed(Model):
@@ -43,6 +46,20 @@ class Fma(Lab):
     analysis: dict[str, Any] = {}
 
 
+class GemmParams(Model):
+    """A GEMM build's register tile and cache blocks, and the flag profile it was built with."""
+
+    vector_bits: Optional[int] = None
+    MR: Optional[int] = None
+    NR: Optional[int] = None
+    KC: Optional[int] = None
+    MC: Optional[int] = None
+    NC: Optional[int] = None
+    unroll: Optional[int] = None
+    accumulator_registers: Optional[int] = None
+    profile: str = ""
+
+
 class Rung(Timed):
     step: str = ""
     n: Optional[int] = None
@@ -51,6 +68,16 @@ class Rung(Timed):
     ratio_to_blas: Number = None
     ratio_to_blas_ci95: Interval = None
     library: Optional[Library] = None
+    params: Optional[GemmParams] = None
+    audit: Optional[Audit] = None
+
+
+class Peaks(Model):
+    """The FMA peaks the rungs are read against, per thread count, and where they come from."""
+
+    flops_per_s: dict[Any, float] = {}
+    """FLOP/s by thread count."""
+    source: Optional[Message] = None
 
 
 class Ladder(Lab):
@@ -58,7 +85,7 @@ class Ladder(Lab):
 
     n: int
     rungs: list[Rung]
-    peaks: dict[str, Any] = {}
+    peaks: Peaks = Field(default_factory=Peaks)
     caches: dict[str, int] = {}
 
 
@@ -112,12 +139,20 @@ class Flags(Timed):
     vector_bits: Optional[int] = None
 
 
+class Contribution(Timed):
+    """What one change contributes beside the flags matrix: the loop order (``layout``) or threads."""
+
+    role: Optional[str] = None
+    threads: Optional[int] = None
+
+
 class Vectorize(Lab):
     """What vectorization and the other build flags each contribute."""
 
     n: int
     flags: list[Flags]
-    contributions: list[Timed] = []
+    contributions: list[Contribution] = []
+    compiler: Optional[Compiler] = None
 
 
 class ThreadsGemm(Timed):

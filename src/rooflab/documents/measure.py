@@ -78,6 +78,30 @@ class BatchPoint(Model):
     bound: Optional[str] = None
 
 
+class ComputeRoof(Model):
+    name: str = ""
+    flops_per_s: float
+
+
+class MemoryRoof(Model):
+    name: str = ""
+    bytes_per_s: float
+
+
+class SweepInfo(Model):
+    """The batch sweep's kernel (D x F weights, its data type, threads) and the roofs it is predicted from; or why
+    it was skipped."""
+
+    D: Optional[int] = None
+    F: Optional[int] = None
+    dtype: Optional[str] = None
+    threads: Optional[int] = None
+    compute_roof: Optional[ComputeRoof] = None
+    memory_roof: Optional[MemoryRoof] = None
+    theoretical_ridge: Number = None
+    skipped: Optional[Message] = None
+
+
 class Measure(Document):
     """``rooflab measure``: compute ceilings per precision and instruction set, bandwidth per level, one thread and
     all threads, the batch sweep, and the roofs drawn from them."""
@@ -94,7 +118,7 @@ class Measure(Document):
     """Bandwidth against working-set size, with the plateaus found (one per cache level)."""
     sweep: list[BatchPoint] = []
     """The batch sweep: intensity raised step by step from memory-bound to compute-bound."""
-    sweep_info: Optional[dict[str, Any]] = None
+    sweep_info: Optional[SweepInfo] = None
     """The batch sweep's kernel and the roofs it is predicted from."""
     roofs: Optional[Roofs] = None
     """The roofs a roofline is drawn from."""
@@ -108,6 +132,18 @@ class Gpu(Model):
     memory_bytes: Optional[int] = None
 
 
+class GpuTheoretical(Model):
+    """The GPU's theoretical peaks at an SM clock: FLOP/s per precision and HBM bytes per second, and where the
+    per-SM figures come from (``known``: the device is in rooflab's table)."""
+
+    sm_clock_hz: Number = None
+    flops: dict[str, float] = {}
+    hbm_bytes_per_s: Number = None
+    known: bool = False
+    arch: Optional[str] = None
+    source: Optional[str] = None
+
+
 class GpuMeasure(Document):
     """``rooflab measure --device gpu``: the GPU's ceilings (FLOP/s per precision and unit, HBM and L2 bandwidth),
     against its theoretical peaks, with the device's state before and after."""
@@ -116,10 +152,11 @@ class GpuMeasure(Document):
     backend: str
     gpu: Gpu
     ceilings: Ceilings = Field(default_factory=Ceilings)
-    theoretical: Optional[dict[str, Any]] = None
+    theoretical: Optional[GpuTheoretical] = None
     plan: Optional[dict[str, Any]] = None
     bandwidth_sweeps: list[Sweep] = []
     sweep: list[BatchPoint] = []
+    sweep_info: Optional[SweepInfo] = None
     roofs: Optional[Roofs] = None
     state: Optional[dict[str, Any]] = None
 

@@ -6,7 +6,37 @@ from typing import Any, Optional, Union
 
 from pydantic import Field
 
-from rooflab.documents.common import SCHEMA_PATTERN, Document, Environment, Machine, Model
+from rooflab.documents.common import SCHEMA_PATTERN, Document, Environment, Machine, Message, Model
+
+
+class Tool(Model):
+    """A tool rooflab can use here: whether it is, where it is, and the flags that enable it (OpenMP)."""
+
+    available: bool = False
+    path: Optional[str] = None
+    flags: Optional[list[str]] = None
+
+
+class Perf(Model):
+    """perf on this machine: whether it runs, with hardware counters or software events only, and why not."""
+
+    available: bool = False
+    hardware: bool = False
+    software: bool = False
+    reason: Optional[Message] = None
+
+
+class Capabilities(Model):
+    """What this machine can do for rooflab: its C compiler (or why none), OpenMP, perf, valgrind, numactl and
+    objdump."""
+
+    compiler: Optional[dict[str, Any]] = None
+    compiler_error: Optional[str] = None
+    openmp: Tool = Field(default_factory=Tool)
+    perf: Perf = Field(default_factory=Perf)
+    valgrind: Tool = Field(default_factory=Tool)
+    numactl: Tool = Field(default_factory=Tool)
+    objdump: Tool = Field(default_factory=Tool)
 
 
 class Info(Document):
@@ -15,7 +45,7 @@ class Info(Document):
 
     machine: Machine
     environment: Environment
-    capabilities: dict[str, Any]
+    capabilities: Capabilities
 
 
 class RunSummary(Model):
@@ -35,6 +65,27 @@ class History(Model):
     schema_: str = Field(alias="schema", pattern=SCHEMA_PATTERN)
     store: str
     runs: list[RunSummary]
+
+
+def run_identity(header: Any) -> tuple[str | None, str | None]:
+    """The machine key and the host name a run's header names (None for either it lacks): what the store files a
+    run under."""
+    machine = header.get("machine") if isinstance(header, dict) else None
+    env = header.get("environment") if isinstance(header, dict) else None
+    return (machine.get("key") if isinstance(machine, dict) else None,
+            env.get("hostname") if isinstance(env, dict) else None)
+
+
+class Stored(Model):
+    """A run as the store gives it back: its id, when, its kind and status, its header (machine and environment)
+    and its result (the document of its kind)."""
+
+    run_id: Union[int, str]
+    created: str = ""
+    kind: str = ""
+    status: str = ""
+    header: dict[str, Any] = {}
+    result: Optional[dict[str, Any]] = None
 
 
 class Run(Model):

@@ -151,7 +151,10 @@ def sep(s: str) -> str:
 
 
 def text(x: Any, lang: str | None = None) -> str:
-    """A stored message, join or plain string (runs stored before messages were structured) as text."""
+    """A stored message, join or plain string (runs stored before messages were structured) as text; a message read
+    through its document model (``documents.common.Template``, ``Joined``) as well."""
+    if hasattr(x, "model_dump"):
+        x = x.model_dump(by_alias=True)
     return str(_render(x, lang or get_lang())) if _is_msg(x) else str(x)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rooflab.documents.common import read
+from rooflab.documents.measure import SweepInfo
 from rooflab.contract import RoofPoint
 from rooflab.i18n import join, msg, tr
 from rooflab.units import drawable, pct
@@ -45,9 +47,10 @@ def sweep_roofs(doc: dict) -> tuple[list[dict], dict, float, float, float] | Non
     (FLOP/byte); None without."""
     pts = doc.get("sweep") or []
     info = doc.get("sweep_info") or {}
-    if not pts or not info.get("compute_roof") or not info.get("memory_roof"):
+    roofs = read(SweepInfo, info)
+    if not pts or not roofs.compute_roof or not roofs.memory_roof:
         return None
-    peak, bw = info["compute_roof"]["flops_per_s"], info["memory_roof"]["bytes_per_s"]
+    peak, bw = roofs.compute_roof.flops_per_s, roofs.memory_roof.bytes_per_s
     return pts, info, peak, bw, peak / bw
 
 

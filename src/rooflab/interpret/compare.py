@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Side
 from rooflab.i18n import msg
 from rooflab.interpret.common import load_caveat
 
 
 def compare_observations(doc: dict) -> list[dict]:
     out = load_caveat(doc)
-    a = doc["a"].get("name", f"run {doc['a'].get('run_id')}")
-    b = doc["b"].get("name", f"run {doc['b'].get('run_id')}")
+    a, b = read(Side, doc["a"]).label, read(Side, doc["b"]).label
     how = (msg("paired per-round ratios of interleaved rounds") if doc["mode"] == "kernels" else
            msg("ratio of medians of two separate runs (unpaired, bootstrap CI)"))
     for r in doc["rows"]:

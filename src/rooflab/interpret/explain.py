@@ -16,6 +16,8 @@ from rooflab.diagnosis import rules
 from rooflab.diagnosis.rules import at_roof, unexplained
 from rooflab.diagnosis.rules.facts import (AT_ROOF, MIN_PARALLEL_S, Facts, effective_roof, errno_calls,  # noqa: F401
                                            excess_traffic, faster_level)
+from rooflab.documents.common import plain, read
+from rooflab.documents.kernels import AllThreads, Code, TrialSize, Verdict
 from rooflab.i18n import join, msg
 from rooflab.interpret.common import load_caveat
 from rooflab.timing.stats import verdict
@@ -106,17 +108,17 @@ def weigh(findings: list[dict], experiments: list[dict], time_s: float | None = 
                             "immaterial": True}
             f["saving_s"] = 0.0
         elif e["verdict"] == "faster":
-            f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
+            confirmed = f["confirmed"] = {"experiment": e["id"], "speedup": e["speedup"]}
             if e.get("surrogate"):  # run on rooflab's own kernel (streaming stores in its bandwidth kernel): it
                 # confirms the effect on this machine, but its speed-up is that kernel's, so the finding keeps the
                 # saving its own model gives (the gain scaled to the kernel's traffic) and ranks as a bound does
-                f["confirmed"]["surrogate"] = True
+                confirmed["surrogate"] = True
             elif time_s or e.get("a_time_s"):  # a confirmed finding ranks by the gain measured (per unit of work),
                 measured = (time_s or e["a_time_s"]) * (1 - 1 / e["speedup"])  # a share of the time measured
                 # an experiment that only approaches the fix (blocking alone, for a kernel BLAS runs far faster)
                 # shows at least that much; where its model allows more, the saving stays a bound, and ranks as one
                 if not exact and f["saving_s"] > measured:
-                    f["confirmed"]["bound"] = True
+                    confirmed["bound"] = True
                 else:
                     f["saving_s"] = measured
         elif exact and e.get("loop_unchanged") and e["verdict"] != "faster" and not e.get("disturbed_cores"):
@@ -180,9 +182,10 @@ def _corroborated(f: dict, ran: dict[str, dict]) -> bool:
     gained too, by MATERIAL at least: other offsets free loads held behind stores as well, if not all of them (a
     7-point stencil over planes: 3.06x with its arrays 1088 bytes apart, 1.18x 576 bytes apart), where a walk that
     hangs on the cache sets its arrays share loses from one of them (a matrix sum walked by columns: 3.95x, 0.34x)."""
-    return (f.get("confirmed") or {}).get("speedup", 0) >= TENTATIVE_GAIN and all(
+    confirmed = read(Verdict, f["confirmed"]) if f.get("confirmed") else None
+    return confirmed is not None and (confirmed.speedup or 0) >= TENTATIVE_GAIN and all(
         x in ran and ran[x].get("verdict") == "faster" and ran[x]["speedup"] >= 1 + MATERIAL
-        for x in f["experiments"] if x != (f.get("confirmed") or {}).get("experiment"))
+        for x in f["experiments"] if x != confirmed.experiment)
 
 
 def _joint(findings: list[dict], by_id: dict[str, dict], whole: dict[str, dict], time_s: float | None) -> None:
@@ -275,7 +278,7 @@ def _sorted(findings: list[dict]) -> list[dict]:
         # two bounds alike (both the distance to the roof) go in the order of what stands behind them: a finding
         # whose test left the loop as it was (-ffast-math on a sum walking a column it cannot vectorize) tested
         # nothing, so it goes after one whose own evidence stands (the column walk's traffic, counted)
-        untested = bool((f.get("inconclusive") or {}).get("loop_unchanged"))
+        untested = bool(f.get("inconclusive")) and read(Verdict, f["inconclusive"]).loop_unchanged
         # findings confirmed together by nested builds rank by what they measured together, the narrower build's
         # first (-fno-math-errno before -ffast-math: the first step, and one that changes no result)
         c = f.get("confirmed") or {}
@@ -366,8 +369,9 @@ def kernel_observations(kernels: list[dict]) -> list[dict]:
                           total=_seconds(r["time_s"])) if top.get("saving_s") else "")
             out.append(msg("{where}: {what}{saving} — {hypothesis}.", where=where, what=finding_word(top["id"]),
                            saving=saving, hypothesis=top["hypothesis"]))
-            if (r.get("trial_size") or {}).get("text") and r.get("experiments"):
-                out.append(msg("{where}: {sentence}.", where=where, sentence=r["trial_size"]["text"]))
+            trial = read(TrialSize, r.get("trial_size"))
+            if trial.text and r.get("experiments"):
+                out.append(msg("{where}: {sentence}.", where=where, sentence=plain(trial.text)))
             for e in r.get("experiments") or []:
                 out.append(msg("{where}: {sentence}.", where=where, sentence=experiment_sentence(e)))
             swing = placement_swing(r.get("experiments") or [])
@@ -417,11 +421,13 @@ def explain_tables(kernels_of: Callable[[dict], list | None], prefix: str = "exp
     def measured(doc: dict) -> list[dict]:
         rows = []
         for k in kernels_of(doc) or []:
-            pred = ((k.get("code") or {}).get("prediction") or {}).get("cycles_per_iteration")
+            prediction = read(Code, k.get("code")).prediction
+            pred = prediction.cycles_per_iteration if prediction else None
             for r in k.get("sizes") or []:
+                every = read(AllThreads, r["all_threads"]) if r.get("all_threads") else None
                 rows.append({**r, "predicted_cycles_per_iteration": pred,
                              "l1_ratio": excess_traffic(r),
-                             "of_roof_all": (r.get("all_threads") or {}).get("of_roof")})
+                             "of_roof_all": every.of_roof if every else None})
         return rows
 
     return (

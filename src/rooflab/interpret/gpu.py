@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rooflab.contract import Column, Table
-from rooflab.documents.measure import ceilings
+from rooflab.documents.common import read
+from rooflab.documents.measure import GpuTheoretical, ceilings
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import above_roof, sweep_roofs
 from rooflab.units import binary_bytes, pct, si
@@ -133,12 +134,16 @@ def _peaks(doc: dict) -> list[dict]:
             + [{"precision": "HBM", "peak": si(th.get("hbm_bytes_per_s"), "B/s")}])
 
 
+def _theoretical(doc: dict) -> GpuTheoretical:
+    return read(GpuTheoretical, doc.get("theoretical"))
+
+
 GPU_TABLE = Table("gpu", "GPU", rows=gpu_rows, columns=(Column("what", "item"), Column("value", "value")), keyed=True,
                   formats=("text", "html"))
 PEAKS_TABLE = Table("theoretical_peaks", lambda d: tr("Theoretical peaks at the measured SM clock ({ghz})",
-                                                        ghz=_ghz((d.get("theoretical") or {}).get("sm_clock_hz"))),
+                                                        ghz=_ghz(_theoretical(d).sm_clock_hz)),
                     rows=_peaks, columns=(Column("precision", "precision"), Column("peak", "peak")),
-                    footer=lambda d, args, rows: [str(s)] if (s := (d.get("theoretical") or {}).get("source")) else [])
+                    footer=lambda d, args, rows: [str(s)] if (s := _theoretical(d).source) else [])
 
 
 def reference_notes(doc: dict) -> list[str]:

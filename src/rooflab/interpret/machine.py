@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Callable
 
 from rooflab.contract import Column, Table
+from rooflab.documents.common import Machine, Theoretical, Uarch, read
+from rooflab.documents.stored import Capabilities
 from rooflab.i18n import text, tr
 from rooflab.units import binary_bytes, si
 
@@ -14,42 +16,42 @@ def _rows(pairs: list[tuple]) -> list[dict]:
     return [{"what": str(k), "value": "" if v is None else str(v)} for k, v in pairs]
 
 
-def machine_rows(m: dict) -> list[dict]:
-    isa, u = m["isa"], m["uarch"]
+def machine_rows(found: dict) -> list[dict]:
+    m = read(Machine, found)
+    isa, u = m.isa, m.uarch or Uarch()
     pairs = [
-        (tr("CPU"), m["model_name"]),
-        (tr("micro-architecture"), tr("{name} (assumed)", name=u["name"]) if u.get("assumed") else u["name"]),
-        (tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m["physical_cores"], l=m["logical_cpus"],
-                         s=m["sockets"])),
-        (tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa["name"],
-                       features=", ".join(isa["features"]), n=isa["vector_registers"], bits=isa["vector_bits"])),
-        (tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u["fma_pipes"], bits=u["fma_bits"],
-                       add=u["add_pipes"]) if u.get("add_pipes") else
-         tr("{pipes} pipe(s) x {bits}-bit", pipes=u["fma_pipes"], bits=u["fma_bits"])),
-        (tr("caches"), ", ".join(f"{c['name']} {binary_bytes(c['size'])}" + (f" x{c['instances']}"
-                                                                             if c['instances'] > 1 else "")
-                                 for c in m.get("cache_details", [])) or tr("unknown")),
-        (tr("NUMA nodes"), str(len(m.get("numa_nodes") or {}) or 1)),
-        (tr("memory"), binary_bytes(m.get("memory_bytes"))),
+        (tr("CPU"), m.model_name),
+        (tr("micro-architecture"), tr("{name} (assumed)", name=u.name) if u.assumed else u.name),
+        (tr("cores"), tr("{p} physical, {l} logical, {s} socket(s)", p=m.physical_cores, l=m.logical_cpus,
+                         s=m.sockets)),
+        (tr("ISA"), tr("{name} ({features}); {n} x {bits}-bit vector registers", name=isa.name,
+                       features=", ".join(isa.features), n=isa.vector_registers, bits=isa.vector_bits)),
+        (tr("FMA"), tr("{pipes} pipe(s) x {bits}-bit, {add} FP add pipe(s)", pipes=u.fma_pipes, bits=u.fma_bits,
+                       add=u.add_pipes) if u.add_pipes else
+         tr("{pipes} pipe(s) x {bits}-bit", pipes=u.fma_pipes, bits=u.fma_bits)),
+        (tr("caches"), ", ".join(f"{c.name} {binary_bytes(c.size)}" + (f" x{c.instances}" if c.instances > 1 else "")
+                                 for c in m.cache_details) or tr("unknown")),
+        (tr("NUMA nodes"), str(len(m.numa_nodes) or 1)),
+        (tr("memory"), binary_bytes(m.memory_bytes)),
     ]
-    clk = m.get("clock")
+    clk = m.clock
     if clk:
+        lo, hi = clk.ci95 or (clk.hz, clk.hz)
         pairs.append((tr("clock (measured)"), tr("{ghz:.3f} GHz (95% CI {lo:.3f}–{hi:.3f}; {method})",
-                                                 ghz=clk["hz"] / 1e9, lo=clk["ci95"][0] / 1e9, hi=clk["ci95"][1] / 1e9,
-                                                 method=text(clk["method"]))))
+                                                 ghz=clk.hz / 1e9, lo=lo / 1e9, hi=hi / 1e9, method=text(clk.method))))
     else:
-        pairs.append((tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m["clock_hz"] / 1e9) if m.get("clock_hz")
+        pairs.append((tr("clock"), tr("{ghz:.3f} GHz (not measured)", ghz=m.clock_hz / 1e9) if m.clock_hz
                       else tr("unknown")))
-    th = m.get("theoretical")
-    if th:
-        pairs.append((tr("peak fp64 (all cores)"), si(th["fp64_flops"], "FLOP/s")))
-        pairs.append((tr("peak fp32 (all cores)"), si(th["fp32_flops"], "FLOP/s")))
+    th = m.theoretical
+    if th and th.fp64_flops is not None:
+        pairs.append((tr("peak fp64 (all cores)"), si(th.fp64_flops, "FLOP/s")))
+        pairs.append((tr("peak fp32 (all cores)"), si(th.fp32_flops, "FLOP/s")))
     return _rows(pairs)
 
 
-def assumptions(m: dict) -> list[str]:
+def assumptions(found: dict) -> list[str]:
     """What the theoretical peaks assume, one sentence each."""
-    return [text(a) for a in (m.get("theoretical") or {}).get("assumptions") or []]
+    return [text(a) for a in (read(Theoretical, found.get("theoretical")).assumptions)]
 
 
 def environment_rows(env: dict) -> list[dict]:
@@ -73,18 +75,18 @@ def environment_rows(env: dict) -> list[dict]:
     return _rows(pairs)
 
 
-def capability_rows(caps: dict) -> list[dict]:
-    cc = caps.get("compiler")
-    perf = caps["perf"]
+def capability_rows(found: dict) -> list[dict]:
+    caps = read(Capabilities, found)
+    cc = caps.compiler
     return _rows([
         (tr("C compiler"), f"{cc['version']} ({cc['path']}, {cc['target']})" if cc else
-         caps.get("compiler_error", tr("none"))),
-        ("OpenMP", " ".join(caps["openmp"]["flags"]) if caps["openmp"]["available"] else tr("not available")),
-        (tr("perf counters"), tr("hardware + software") if perf["hardware"] else
-         (text(perf["reason"]) if perf.get("reason") else tr("not available"))),
-        (tr("valgrind (cachegrind)"), caps["valgrind"]["path"] or tr("not installed")),
-        ("numactl", caps["numactl"]["path"] or tr("not installed")),
-        (tr("objdump (assembly audit)"), tr("yes") if caps["objdump"]["available"] else tr("not installed")),
+         caps.compiler_error or tr("none")),
+        ("OpenMP", " ".join(caps.openmp.flags or ()) if caps.openmp.available else tr("not available")),
+        (tr("perf counters"), tr("hardware + software") if caps.perf.hardware else
+         (text(caps.perf.reason) if caps.perf.reason else tr("not available"))),
+        (tr("valgrind (cachegrind)"), caps.valgrind.path or tr("not installed")),
+        ("numactl", caps.numactl.path or tr("not installed")),
+        (tr("objdump (assembly audit)"), tr("yes") if caps.objdump.available else tr("not installed")),
     ])
 
 

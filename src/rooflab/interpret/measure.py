@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rooflab.documents.common import Uarch, cache_sizes, read
 from rooflab.documents.measure import ceilings
 from rooflab.i18n import join, msg
 from rooflab.units import binary_bytes, pct, si
@@ -13,6 +14,7 @@ def _compute_obs(doc: dict) -> list[dict]:
     cc = ceilings(doc, "compute")
     threads_all = doc["threads_all"]
     m = doc["machine"]
+    uarch = read(Uarch, m.get("uarch"))
     for prec in ("fp32", "fp64"):
         fma1 = find_entry(cc, precision=prec, klass="simd_fma", threads=1)
         fman = find_entry(cc, precision=prec, klass="simd_fma", threads=threads_all)
@@ -20,8 +22,8 @@ def _compute_obs(doc: dict) -> list[dict]:
             obs.append(msg("{prec} SIMD FMA on one thread: {rate}, {frac} of the theoretical peak at the clock "
                            "measured beside it ({ghz:.2f} GHz, {pipes} FMA pipes x {bits} bits).", prec=prec,
                            rate=si(fma1["flops_per_s"], "FLOP/s"), frac=pct(fma1["of_theoretical"], 1),
-                           ghz=fma1["clock_hz_during"] / 1e9, pipes=m["uarch"]["fma_pipes"],
-                           bits=m["uarch"]["fma_bits"]))
+                           ghz=fma1["clock_hz_during"] / 1e9, pipes=uarch.fma_pipes,
+                           bits=uarch.fma_bits))
             lost, run = fma1.get("time_lost"), fma1.get("of_theoretical_running")
             if lost is not None and run is not None and lost >= 0.005:
                 obs.append(msg("Its threads were away {lost} of the time (interrupts, other tenants): timed in short "
@@ -42,16 +44,16 @@ def _compute_obs(doc: dict) -> list[dict]:
         if fma1 and scal:
             ebits = 32 if prec == "fp32" else 64
             lanes = fma1["vector_bits"] // ebits
-            pipes = (msg("; the {pbits}-bit pipes run {plane} per cycle each", pbits=m["uarch"]["fma_bits"],
-                         plane=m["uarch"]["fma_bits"] // ebits)
-                     if m["uarch"]["fma_bits"] < fma1["vector_bits"] else "")
+            pipes = (msg("; the {pbits}-bit pipes run {plane} per cycle each", pbits=uarch.fma_bits,
+                         plane=uarch.fma_bits // ebits)
+                     if uarch.fma_bits and uarch.fma_bits < fma1["vector_bits"] else "")
             obs.append(msg("{prec}: SIMD FMA is {r:.1f}x scalar FMA ({bits}-bit registers hold {lanes} lanes{pipes}).",
                            prec=prec, r=fma1["flops_per_s"] / scal["flops_per_s"], bits=fma1["vector_bits"],
                            lanes=lanes, pipes=pipes))
         if fma1 and simd:
             r = fma1["flops_per_s"] / simd["flops_per_s"]
             why = (msg("this core has separate FP add pipes, so multiplies and adds issued apart keep up with FMA")
-                   if m["uarch"].get("add_pipes") else
+                   if uarch.add_pipes else
                    msg("without FMA, a multiply and an add take two issue slots"))
             obs.append(msg("{prec}: FMA gives {r:.2f}x the FLOP rate of separate multiply and add ({why}).",
                            prec=prec, r=r, why=why))
@@ -70,7 +72,7 @@ def _compute_obs(doc: dict) -> list[dict]:
 def _bandwidth_obs(doc: dict) -> list[dict]:
     obs = []
     threads_all = doc["threads_all"]
-    caches = doc["machine"].get("caches") or {}
+    caches = cache_sizes(doc.get("machine"))
     for sw in doc.get("bandwidth_sweeps", []):
         if sw["kernel"] != "read" or sw["threads"] != 1 or not sw["plateaus"]:
             continue

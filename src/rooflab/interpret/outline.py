@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from rooflab.contract import Line
 from rooflab.diagnosis.rules.facts import cold, unrolled_sum
+from rooflab.documents.common import read
+from rooflab.documents.kernels import ExplainRow, Finding
 from rooflab.i18n import text, tr
 from rooflab.interpret.explain import experiment_sentence, finding_word
 from rooflab.units import binary_bytes, pct, seconds, si
@@ -80,67 +82,70 @@ def kernels_outline(kernels: list[dict]) -> list[Line]:
     return out
 
 
-def size_facts(r: dict) -> str:
+def size_facts(r: ExplainRow) -> str:
     """One size as measured: its rate, its share of its roof, its working set, the CPUs it kept busy."""
-    facts = [si(r["flops_per_s"], "FLOP/s") if r.get("flops") else si(r["bytes_per_s"], "B/s")]
-    if r.get("of_roof") is not None:
-        facts.append(tr("{frac} of its roof", frac=pct(r["of_roof"])) +
-                     (tr(" (above it: part of its working set is still served from {faster})", faster=r["partly_in"])
-                      if r.get("partly_in") else
+    facts = [si(r.flops_per_s, "FLOP/s") if r.flops else si(r.bytes_per_s, "B/s")]
+    if r.of_roof is not None:
+        extra = r.model_extra or {}
+        facts.append(tr("{frac} of its roof", frac=pct(r.of_roof)) +
+                     (tr(" (above it: part of its working set is still served from {faster})",
+                         faster=extra["partly_in"])
+                      if extra.get("partly_in") else
                       tr(" (above it: the stored roof was measured at another moment, or the spec's counts disagree "
-                         "with the roofline's byte model)") if r.get("above_roof") else ""))
-    if r.get("all_threads"):
-        facts.append(tr("{frac} of the roof of {n} CPUs", frac=pct(r["all_threads"]["of_roof"]),
-                        n=r["all_threads"]["threads"]))
-    facts.append(tr("working set {ws} in {level}", ws=binary_bytes(r["working_set_bytes"]), level=r.get("level", "?")))
-    if r.get("cpus_busy") is not None:
-        facts.append(tr("{n:.1f} CPU(s) busy", n=r["cpus_busy"]))
-    if r.get("cycles_per_iteration"):
-        facts.append(tr("{c:.1f} cycles per iteration", c=r["cycles_per_iteration"]))
+                         "with the roofline's byte model)") if extra.get("above_roof") else ""))
+    if r.all_threads:
+        facts.append(tr("{frac} of the roof of {n} CPUs", frac=pct(r.all_threads.of_roof), n=r.all_threads.threads))
+    facts.append(tr("working set {ws} in {level}", ws=binary_bytes(r.working_set_bytes), level=r.level or "?"))
+    if r.cpus_busy is not None:
+        facts.append(tr("{n:.1f} CPU(s) busy", n=r.cpus_busy))
+    if r.cycles_per_iteration:
+        facts.append(tr("{c:.1f} cycles per iteration", c=r.cycles_per_iteration))
     return ", ".join(facts)
 
 
-def _standing(f: dict, r: dict) -> str:
+def _standing(found: dict, r: dict) -> str:
     """What a finding could save, or what its experiment said of it."""
-    save = (tr(" — could save up to {t} of {total} per call", t=seconds(f["saving_s"]), total=seconds(r["time_s"]))
-            if f.get("saving_s") else "")
-    if (f.get("refuted") or {}).get("immaterial"):
-        return " — " + tr("its experiment gained {s:.2f}x: too little to be why it is slow",
-                          s=f["refuted"]["speedup"])
-    if (f.get("refuted") or {}).get("beyond"):
+    f = read(Finding, found)
+    save = (tr(" — could save up to {t} of {total} per call", t=seconds(f.saving_s), total=seconds(r.get("time_s")))
+            if f.saving_s else "")
+    if f.refuted and f.refuted.immaterial:
+        return " — " + tr("its experiment gained {s:.2f}x: too little to be why it is slow", s=f.refuted.speedup)
+    if f.refuted and f.refuted.beyond:
         return " — " + tr("refuted: its experiment gained nothing beyond what the {other} build gained ({s:.2f}x)",
-                          other=f["refuted"]["beyond"], s=f["refuted"]["speedup"])
-    if f.get("refuted"):
+                          other=f.refuted.beyond, s=f.refuted.speedup)
+    if f.refuted:
         return " — " + tr("refuted: its experiment made no difference")
-    if f.get("inconclusive"):
+    if f.inconclusive:
+        why = f.inconclusive
         save += " — " + (tr("its experiment was inconclusive: the build left the hot loop as it was")
-                         if f["inconclusive"].get("loop_unchanged") else
+                         if why.loop_unchanged else
                          tr("its experiment was inconclusive: the reordered loop sums into one element in order, "
                             "which the fix would split")
-                         if f["inconclusive"].get("in_order") else
+                         if why.in_order else
                          tr("its probe found no cost in the order of the indices; the indirect loads' own cost "
-                            "is not tested") if f["inconclusive"].get("probe") else
+                            "is not tested") if why.probe else
                          tr("its experiment was inconclusive"))
     return save
 
 
 def size_outline(r: dict) -> list[Line]:
     """One size: its measurement, then each finding with its hypothesis, evidence, advice and experiments."""
-    if r.get("error"):
-        return [Line(f"{r['label']}: {text(r['error'])}", 2)]
-    out = [Line(f"{r['label']}: {size_facts(r)}", 2, strong=True)]
-    if (r.get("trial_size") or {}).get("text"):
-        out.append(Line(text(r["trial_size"]["text"]), 4))
+    row = read(ExplainRow, r)
+    if row.error:
+        return [Line(f"{row.label}: {text(row.error)}", 2)]
+    out = [Line(f"{row.label}: {size_facts(row)}", 2, strong=True)]
+    if row.trial_size and row.trial_size.text:
+        out.append(Line(text(row.trial_size.text), 4))
     exps: dict = {}
     for e in r.get("experiments") or []:
         exps.setdefault(e.get("finding"), []).append(e)
-    for i, f in enumerate(r.get("findings") or [], 1):
-        out.append(Line(f"{i}. {text(finding_word(f['id']))}{_standing(f, r)}", 4, strong=True))
-        out.append(Line(tr("why: {text}", text=text(f["hypothesis"])), 7))
-        out += [Line("• " + text(ev), 7) for ev in f.get("evidence") or []]
-        if f.get("advice"):
-            out.append(Line(tr("change: {text}", text=text(f["advice"])), 7))
-        out += [Line(tr("experiment: {text}", text=text(experiment_sentence(e))), 7) for e in exps.get(f["id"], [])]
+    for i, (f, found) in enumerate(zip(row.findings, r.get("findings") or []), 1):
+        out.append(Line(f"{i}. {text(finding_word(f.id))}{_standing(found, r)}", 4, strong=True))
+        out.append(Line(tr("why: {text}", text=text(f.hypothesis)), 7))
+        out += [Line("• " + text(ev), 7) for ev in f.evidence]
+        if f.advice:
+            out.append(Line(tr("change: {text}", text=text(f.advice)), 7))
+        out += [Line(tr("experiment: {text}", text=text(experiment_sentence(e))), 7) for e in exps.get(f.id, [])]
     traffic = r.get("traffic") or {}
     if traffic.get("skipped"):
         out.append(Line(text(traffic["skipped"]), 4))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Cachegrind, KernelSpec
 from rooflab.i18n import join, msg
 from rooflab.units import binary_bytes, pct
 
@@ -14,9 +16,11 @@ def profile_observations(doc: dict) -> list[dict]:
     if doc["method"] == "cachegrind":
         out.append(msg("{reason}; the counts below are simulated by cachegrind with this machine's cache geometry "
                        "({geometry}).", reason=doc["fallback_reason"],
-                       geometry=join([f"{k} {v}" for k, v in doc["cachegrind"]["geometry"].items()], ", ")))
+                       geometry=join([f"{k} {v}" for k, v in read(Cachegrind, doc.get("cachegrind")).geometry.items()],
+                                     ", ")))
         out.append(msg("{name} at {size}: {ins:.4g} instructions, {d1:.4g} D1 misses and {ll:.4g} last-level misses "
-                       "per call.", name=doc["kernel"]["name"], size=size, ins=c["instructions"], d1=c["d1_misses"],
+                       "per call.", name=read(KernelSpec, doc["kernel"]).name, size=size, ins=c["instructions"],
+                       d1=c["d1_misses"],
                        ll=c["ll_misses"]))
         if model["bytes"]:
             l1 = c["l1_traffic_bytes"] / model["bytes"]

@@ -3,6 +3,8 @@ to another bound or level, and what the deterministic counts say beside the time
 
 from __future__ import annotations
 
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Counts
 from rooflab.i18n import msg
 from rooflab.interpret.common import disturbed_rows, load_caveat
 from rooflab.units import seconds
@@ -38,7 +40,7 @@ def track_observations(doc: dict) -> list[dict]:
                            a=a["short"], where=where, verdict=_verdict(r, "step")))
             if r.get("moved"):
                 out.append(msg("{b} moved the kernel {moved}.", b=r["short"], moved=r["moved"]))
-            ia, ib = (a.get("counts") or {}).get("instructions"), (r.get("counts") or {}).get("instructions")
+            ia, ib = read(Counts, a.get("counts")).instructions, read(Counts, r.get("counts")).instructions
             if ia and ib and abs(ib / ia - 1.0) > COUNT_CHANGE:
                 out.append(msg("{b} executes {r:.1%} more instructions per call than {a} (cachegrind: a count does "
                                "not depend on the machine's noise).", b=r["short"], a=a["short"], r=ib / ia - 1.0)

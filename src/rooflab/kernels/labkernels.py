@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rooflab.documents.common import cache_sizes
 from rooflab.errors import RooflabError
 from rooflab.kernels.builders import gemm_params, vector_bytes
 from rooflab.machine.env import usable_cpus
@@ -44,7 +45,7 @@ def spec_for(name: str, machine: dict, n: int = 128) -> KernelSpec:
         args = {"M": "n", "N": "n", "K": "n", "A": ArrayArg(("n", "n"), "float32"),
                 "B": ArrayArg(("n", "n"), "float32"), "C": ArrayArg(("n", "n"), "float32", output=True)}
         if fn == "gemm_blocked":
-            args["bs"] = block_size((machine.get("caches") or {}).get("L2") or (1 << 20))
+            args["bs"] = block_size(cache_sizes(machine).get("L2") or (1 << 20))
         flags = [f"-D{k}={v}" for k, v in gp.defines().items()] if src.name == "gemm.c" else []
         if src.name == "loops.c":  # written by a macro: the prototype is not in the text
             proto = parse_prototype(f"void {fn}(long M, long N, long K, const float *A, const float *B, float *C)")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rooflab.contract import Column, Lab, Report, Table, option, quick_option
+from rooflab.documents.common import Isa, Uarch, read
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import disturbed_rows, load_caveat
@@ -105,9 +106,9 @@ def analyse(points: list[dict], machine: dict) -> dict:
     throughput = best["fma_per_cycle"]
     sat = next((p for p in ok if p["fma_per_cycle"] >= 0.95 * throughput), None)
     first_spill = next((p for p in points if p.get("spills")), None)
-    u = machine.get("uarch", {})
-    isa_bits = machine.get("isa", {}).get("vector_bits") or u.get("fma_bits") or 0
-    pipes_equiv = u.get("fma_pipes", 0) * (u.get("fma_bits", 0) / isa_bits) if isa_bits else None
+    u = read(Uarch, machine.get("uarch"))
+    isa_bits = read(Isa, machine.get("isa")).vector_bits or u.fma_bits or 0
+    pipes_equiv = (u.fma_pipes or 0) * ((u.fma_bits or 0) / isa_bits) if isa_bits else None
     return {
         "latency_cycles": latency,
         "throughput_fma_per_cycle": throughput,

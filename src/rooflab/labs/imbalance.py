@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rooflab.contract import Column, Lab, Report, Table, quick_option, threads_option
+from rooflab.documents.common import read
+from rooflab.documents.labs import ImbalanceCase
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, tr
 from rooflab.interpret.common import disturbed_rows, load_caveat
@@ -76,7 +78,8 @@ def imbalance_observations(doc: dict) -> list[dict]:
                        msg("fine ({what}): wall {wall}; busy per thread {busy}; {idle} of the thread time is spent "
                            "waiting at the barrier.", **args))
     if "coarse" in c and "fine" in c:
-        r = c["coarse"]["wall_s"] / c["fine"]["wall_s"]
+        coarse, fine = read(ImbalanceCase, c["coarse"]), read(ImbalanceCase, c["fine"])
+        r = coarse.wall_s / fine.wall_s
         out.append(msg("Coarse takes {r:.2f}x the time of fine, where the strip count predicts {p:.2f}x: the job lasts as "
                        "long as its slowest thread. With {strips} strips on {t} threads one thread works twice while "
                        "the others idle; at 49 strips on 48 threads that is almost 2x.", r=r,

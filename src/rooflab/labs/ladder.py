@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
+from rooflab.documents.common import cache_sizes, read
+from rooflab.documents.labs import Peaks, Rung
 from rooflab.errors import RooflabError
 from rooflab.i18n import join, msg, text, tr
 from rooflab.interpret.common import disturbed_rows, load_caveat
@@ -123,7 +125,7 @@ def run(session: Session, opts: Options) -> dict:
     isa = machine["isa"]
     threads_all = threads or usable_cpus()
     n = n or (512 if quick else 1024)
-    l2 = (machine.get("caches") or {}).get("L2") or (1 << 20)
+    l2 = cache_sizes(machine).get("L2") or (1 << 20)
     cfg = (HarnessConfig(min_sample_s=0.01, samples=7, warmup=1, min_samples=3, budget_s=1.0) if quick else
            HarnessConfig(min_sample_s=0.02, samples=11, warmup=1, min_samples=3, budget_s=4.0))
     peaks = fma_peaks(session, threads_all)
@@ -213,9 +215,10 @@ def ladder_observations(doc: dict) -> list[dict]:
                 note = msg("; at n = {n} the three matrices ({ws}) already fit the {l3} L3, so blocking has little to "
                            "save and its loop overhead shows", n=doc["n"], ws=binary_bytes(ws),
                            l3=binary_bytes(caches["L3"]))
-            if what == "packing" and (r.get("params") or {}).get("profile") == "portable":
+            rung = read(Rung, r)
+            if what == "packing" and rung.params and rung.params.profile == "portable":
                 note = (msg("; this rung's microkernel is built for the baseline ISA (128-bit), which the next rung "
-                            "lifts") if (r.get("audit") or {}).get("fma") else
+                            "lifts") if rung.audit and rung.audit.fma else
                         msg("; this rung's microkernel is built for the baseline ISA (128-bit, no FMA), which the next "
                             "rung lifts"))
             out.append(msg("{name} vs {prev}: {f:.2f}x ({what}){note}.", name=r["name"], prev=prev["name"], f=f,
@@ -274,7 +277,7 @@ def _headline(doc: dict) -> str:
     gp = doc.get("gemm_params") or {}
     return f"C = A·B fp32, n = {doc['n']} · " + tr("microkernel {mr}x{nr} at {bits} bits · peaks: {source}",
                                                      mr=gp.get("MR"), nr=gp.get("NR"), bits=gp.get("vector_bits"),
-                                                     source=text(doc["peaks"]["source"]))
+                                                     source=text(read(Peaks, doc.get("peaks")).source))
 
 
 LAB = Lab(

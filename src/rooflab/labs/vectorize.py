@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rooflab.contract import Column, Lab, Report, Table, n_option, quick_option, threads_option
+from rooflab.documents import common as documents
+from rooflab.documents.common import read
+from rooflab.documents.labs import Contribution
 from rooflab.errors import RooflabError
 from rooflab.i18n import msg, tr
 from rooflab.interpret.common import disturbed_rows, load_caveat, ok_rows
@@ -114,15 +117,15 @@ def vectorize_observations(doc: dict) -> list[dict]:
     best = max(rows, key=lambda r: r["flops_per_s"])
     out.append(msg("Compiler contribution: {f:.1f}x from {worst} to {best} on the same source.",
                    f=best["flops_per_s"] / worst["flops_per_s"], worst=worst["label"], best=best["label"]))
-    c = {r.get("role"): r for r in ok_rows(doc.get("contributions", []))}
+    c = {r.role: r for r in (read(Contribution, x) for x in ok_rows(doc.get("contributions", [])))}
     nat = next((r for r in rows if r.get("id") == "O3_native"), None)
     if nat and "layout" in c:
         out.append(msg("Layout contribution: ikj runs {f:.1f}x ijk with the same flags — the inner loop must walk "
                        "memory contiguously before any vector unit can help.",
-                       f=nat["flops_per_s"] / c["layout"]["flops_per_s"]))
+                       f=nat["flops_per_s"] / c["layout"].flops_per_s))
     if nat and "threads" in c:
-        out.append(msg("Threads contribution: {f:.2f}x on {t} threads.", f=c["threads"]["flops_per_s"] /
-                       nat["flops_per_s"], t=c["threads"]["threads"]))
+        out.append(msg("Threads contribution: {f:.2f}x on {t} threads.", f=c["threads"].flops_per_s /
+                       nat["flops_per_s"], t=c["threads"].threads))
     return out
 
 
@@ -149,7 +152,7 @@ LAB = Lab(
     report=Report(
         interpret=lambda d: (disturbed_rows((d.get("flags") or []) + (d.get("contributions") or []))
                              + vectorize_observations(d)),
-        headline=lambda d: f"{d['kernel']}, n = {d['n']} · {d['compiler']['version']}",
+        headline=lambda d: f"{d['kernel']}, n = {d['n']} · {read(documents.Compiler, d.get('compiler')).version}",
         tables=(Table("vectorize_flags", "Flags matrix", rows="flags", error_column="rel_error", columns=(
                     Column("name", "flags"),
                     Column("flops_per_s", "FLOP/s", "flops"),

@@ -117,5 +117,6 @@ def theoretical(cpu: CPU, clock_hz: float, clock_source: str) -> Theoretical:
     if u.assumed:
         notes.append(msg("this CPU is not in rooflab's table: the peak is a guess from its ISA"))
     return Theoretical(clock_hz=clock_hz, clock_source=clock_source, cores=cores,
-                       fp64_flops=per_core["fp64"]["simd_fma"] * cores, fp32_flops=per_core["fp32"]["simd_fma"] * cores,
+                       fp64_flops=flops_per_cycle(cpu, "fp64", "simd_fma") * clock_hz * cores,
+                       fp32_flops=flops_per_cycle(cpu, "fp32", "simd_fma") * clock_hz * cores,
                        per_core=per_core, assumptions=notes)

@@ -11,6 +11,8 @@ import math
 import sys
 from pathlib import Path
 
+from rooflab.documents.common import read
+from rooflab.documents.stored import Stored
 from rooflab.documents.measure import ceilings
 from rooflab.i18n import get_lang, text, tr
 from rooflab.render.roofs import is_path, roofline_of
@@ -242,9 +244,14 @@ def write_html(runs: list[dict], path) -> None:
     Path(path).write_text(render_html(runs), encoding="utf-8")
 
 
+def _result(run: dict) -> dict:
+    """A stored run's document ({} for a run without one)."""
+    return read(Stored, run).result or {}
+
+
 def ceiling_comparison(runs: list[dict]) -> tuple[list[str], list[list]] | None:
     """One table of the ceilings of several measure runs, with each run's ratio to the first."""
-    withc = [r for r in runs if (r.get("result") or {}).get("ceilings")]
+    withc = [r for r in runs if _result(r).get("ceilings")]
     if len(withc) < 2:
         return None
     keys, vals = [], []
@@ -290,7 +297,7 @@ def render_html(runs: list[dict]) -> str:
     parts = []
     # machines or dates side by side: the measure runs (a bench run's roofs are a measure's, at one thread count)
     overlay = [(f"run {r['run_id']}", r["result"]) for r in runs
-               if r.get("kind") in ("measure", "measure.gpu") and (r.get("result") or {}).get("roofs")]
+               if r.get("kind") in ("measure", "measure.gpu") and _result(r).get("roofs")]
     if len(overlay) >= 2:
         cmp = ceiling_comparison(runs)
         table = ""

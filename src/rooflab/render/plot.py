@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rooflab.documents.common import read
+from rooflab.documents.measure import Gpu
 from rooflab.errors import NothingToDraw, RooflabError
 from rooflab.i18n import get_lang, tr, using
 from rooflab.render.roofs import is_path, roofline_of
@@ -65,12 +67,13 @@ def plot_roofline(doc, path: str | Path, *, title: str | None = None) -> Path:
 def _draw(plt, doc, path: Path, title: str | None) -> Path:
     if isinstance(doc, list):
         tagged = doc
-        doc = {"roofs": {"compute": [], "memory": []}, "sweep": [], "points": [], "machine": tagged[0][1].get(
-            "machine", {}), "threads_all": tagged[0][1].get("threads_all")}
+        compute, memory = [], []
         for tag, d in tagged:
             r = d.get("roofs") or {}
-            doc["roofs"]["compute"] += [{**c, "name": f"{tag}: {c['name']}"} for c in r.get("compute", [])]
-            doc["roofs"]["memory"] += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
+            compute += [{**c, "name": f"{tag}: {c['name']}"} for c in r.get("compute", [])]
+            memory += [{**m, "name": f"{tag}: {m['name']}"} for m in r.get("memory", [])]
+        doc = {"roofs": {"compute": compute, "memory": memory}, "sweep": [], "points": [],
+               "machine": tagged[0][1].get("machine", {}), "threads_all": tagged[0][1].get("threads_all")}
         title = title or tr("Rooflines of {runs}", runs=", ".join(t for t, _ in tagged))
     roofs = doc.get("roofs") or {}
     comp, mem, pts = roofline_of(doc)
@@ -109,7 +112,7 @@ def _draw(plt, doc, path: Path, title: str | None) -> Path:
     ax.set_ylabel("FLOP/s")
     m = doc.get("machine", {})
     if title is None and doc.get("gpu"):
-        title = tr("Roofline: {model}", model=doc["gpu"]["name"])
+        title = tr("Roofline: {model}", model=read(Gpu, doc["gpu"]).name)
     threads = roofs.get("threads", doc.get("threads_all"))
     ax.set_title(_plain(title or (tr("Roofline: {model} ({n} threads)", model=m.get("model_name", ""), n=threads)
                                   if threads else tr("Roofline: {model}", model=m.get("model_name", "")))))

@@ -7,6 +7,8 @@ from rich.console import Console
 from rich.markup import escape as esc
 
 from rooflab import registry
+from rooflab.documents.common import read
+from rooflab.documents.stored import Stored
 from rooflab.i18n import tr
 from rooflab.render.html import ceiling_comparison, column_label
 from rooflab.render.tables import render_generic
@@ -45,7 +47,7 @@ def render_run(doc: dict, console: Console) -> None:
         if doc["status"] != "complete":
             console.print("[yellow]" + esc(tr("this run did not complete ({status}); showing the {n} measurement(s) "
                                               "it finished", status=doc["status"], n=len(doc["records"]))) + "[/]")
-        render_machine(doc["header"].get("machine") or {}, console)
+        render_machine(read(Stored, doc).header.get("machine") or {}, console)
         render_records(doc["records"], console)
         if result:
             render_warnings(result.get("warnings", []), console)

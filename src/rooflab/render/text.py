@@ -8,6 +8,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from rooflab.documents.common import MeasureAggregates, MpiJob, read
 from rooflab.i18n import sep, text, tr
 from rooflab.interpret.machine import assumptions, machine_rows
 from rooflab.units import pct, seconds, si
@@ -114,40 +115,40 @@ def render_records(records: list[dict], console: Console) -> None:
 
 def render_mpi(doc: dict, console: Console) -> None:
     """The ranks of an MPI job, where each ran, and the job's aggregates with the spread between ranks."""
-    mpi = doc.get("mpi")
-    if not mpi:
+    if not doc.get("mpi"):
         return
-    rows = [[r["rank"], r["host"], ",".join(map(str, r["cpus"] or [])) or "?", r["status"], r.get("error") or ""]
-            for r in mpi["ranks"]]
-    console.print(table(tr("MPI job: {n} ranks on {h} host(s)", n=mpi["size"], h=len(mpi["hosts"])),
+    mpi = read(MpiJob, doc["mpi"])
+    rows = [[r.rank, r.host, ",".join(map(str, r.cpus or [])) or "?", r.status, r.error or ""] for r in mpi.ranks]
+    console.print(table(tr("MPI job: {n} ranks on {h} host(s)", n=mpi.size, h=len(mpi.hosts)),
                         [tr("rank"), tr("host"), tr("cpus"), tr("status"), tr("error")], rows, justify_numbers=False))
-    aggs = mpi.get("aggregates") or {}
-    parts = aggs.items() if isinstance(aggs, dict) else [("bench", aggs)]
+    aggs = mpi.aggregates
+    parts = ([("compute", aggs.compute), ("bandwidth", aggs.bandwidth)] if isinstance(aggs, MeasureAggregates) else
+             [("bench", aggs or [])])
     for part, items in parts:
         unit = "B/s" if part == "bandwidth" else "FLOP/s"
         rows = []
         for a in items:
-            what = a.get("name") or a.get("label") or f"{a.get('level')} {a.get('kernel')}"
-            rows.append([what, a.get("threads", ""), si(a["job"], unit),
-                         "; ".join(f"{h} {si(v, unit)}" for h, v in a["nodes"].items()),
-                         tr("{spread:.0%} (rank {rank})", spread=a["spread"], rank=a["slowest"]["rank"])
-                         if a.get("spread") else "—"])
+            what = a.name or a.label or f"{a.level} {a.kernel}"
+            rows.append([what, a.threads if a.threads is not None else "", si(a.job, unit),
+                         "; ".join(f"{h} {si(v, unit)}" for h, v in a.nodes.items()),
+                         tr("{spread:.0%} (rank {rank})", spread=a.spread, rank=a.slowest.rank)
+                         if a.spread and a.slowest else "—"])
         if rows:
             title = {"compute": tr("Job aggregates (compute): all ranks' work over the slowest rank's time"),
                      "bandwidth": tr("Job aggregates (bandwidth): all ranks' work over the slowest rank's time")}.get(
                 part, tr("Job aggregates (bench): all ranks' work over the slowest rank's time"))
             console.print(table(title, [tr("ceiling"), tr("threads"), tr("job"), tr("per node"),
                                         tr("slowest / fastest")], rows))
-    jr = mpi.get("job_roofline")
-    if jr and jr.get("available"):
-        rows = [[p["label"], f"{p['intensity']:.3g}", si(p["job_flops_per_s"], "FLOP/s"),
-                 si(p["job_roof_flops_per_s"], "FLOP/s"), pct(p["of_job_roof"])] for p in jr["points"]]
+    jr = mpi.job_roofline
+    if jr and jr.available and jr.roofs:
+        rows = [[p.label, f"{p.intensity:.3g}", si(p.job_flops_per_s, "FLOP/s"), si(p.job_roof_flops_per_s, "FLOP/s"),
+                 pct(p.of_job_roof)] for p in jr.points]
         console.print(table(tr("On the job's roofline ({flops}, {bw} over {n} ranks)",
-                               flops=si(jr["roofs"]["flops_per_s"], "FLOP/s"), bw=si(jr["roofs"]["bytes_per_s"], "B/s"),
-                               n=jr["roofs"]["ranks"]),
+                               flops=si(jr.roofs.flops_per_s, "FLOP/s"), bw=si(jr.roofs.bytes_per_s, "B/s"),
+                               n=jr.roofs.ranks),
                             [tr("kernel and size"), "FLOP/B", tr("job"), tr("job roof"), tr("of roof")], rows))
     elif jr:
-        console.print(f"[dim]{esc(text(jr['note']))}[/]")
+        console.print(f"[dim]{esc(text(jr.note))}[/]")
 
 
 # control characters (C0 but tab and newline, DEL, C1) shown as escapes: a kernel name or a kernel's output holding

@@ -22,6 +22,7 @@ from typing import Iterator
 
 import numpy as np
 
+from rooflab.documents.stored import run_identity
 from rooflab.errors import RooflabError, RunNotFound, StoreError
 from rooflab.paths import default_store_path
 from rooflab.results.schema import migrate, parse_schema, schema_id
@@ -186,9 +187,7 @@ class Store:
 
     # ---------------------------------------------------------------------------------------------- writing
     def begin(self, kind: str, header: dict, *, label: str | None = None) -> int:
-        machine = header.get("machine", {})
-        key = machine.get("key") if isinstance(machine, dict) else None
-        host = header.get("environment", {}).get("hostname")
+        key, host = run_identity(header)
         with self._sql("start a run"), self._db:
             cur = self._db.execute(
                 "INSERT INTO runs (created, kind, status, hostname, machine, label, header) VALUES (?,?,?,?,?,?,?)",
@@ -198,13 +197,12 @@ class Store:
     def save(self, kind: str, header: dict, result: dict, records: list[tuple[str, dict]] = (), *,
              status: str = "complete", label: str | None = None) -> int:
         """A whole run in one transaction (an MPI job's rank 0 writes the job this way)."""
-        machine = header.get("machine", {})
+        key, host = run_identity(header)
         with self._sql("save a run"), self._db:
             cur = self._db.execute(
                 "INSERT INTO runs (created, finished, kind, status, hostname, machine, label, header, result) "
                 "VALUES (?,?,?,?,?,?,?,?,?)",
-                (_now(), _now(), kind, status, header.get("environment", {}).get("hostname"),
-                 machine.get("key") if isinstance(machine, dict) else None, label, _dumps(header), _dumps(result)))
+                (_now(), _now(), kind, status, host, key, label, _dumps(header), _dumps(result)))
             run_id = int(cur.lastrowid)
             self._db.executemany("INSERT INTO records (run_id, seq, name, data) VALUES (?,?,?,?)",
                                  [(run_id, i, n, _dumps(d)) for i, (n, d) in enumerate(records)])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rooflab.contract import Column, Roofline, RoofPoint, Table
+from rooflab.documents.common import Roofs, cache_sizes, read
 from rooflab.documents.measure import ceilings
 from rooflab.i18n import text, tr
 from rooflab.interpret.common import bound_word, status_word
@@ -39,7 +40,7 @@ def _audit(c: dict, d: dict) -> str | None:
 
 def _plateaus(doc: dict) -> list[dict]:
     """Every plateau of the working-set sweeps, one row each, with the capacity it stands against."""
-    caches = (doc.get("machine") or {}).get("caches") or {}
+    caches = cache_sizes(doc.get("machine"))
     return [{**p, "kernel": sw["kernel"], "threads": sw.get("threads"),
              "capacity_bytes": p.get("expected_bytes") or caches.get(p["level"])}
             for sw in doc.get("bandwidth_sweeps") or [] for p in sw.get("plateaus") or []]
@@ -118,7 +119,7 @@ def sweep_notes(doc: dict) -> list[str]:
 def sweep_points(doc: dict) -> list[RoofPoint]:
     """The batch sweep's points (none where the roofline drawn is a one-thread one standing in for the all-thread
     roofline the sweep ran on)."""
-    if (doc.get("roofs") or {}).get("instead_of"):
+    if read(Roofs, doc.get("roofs")).instead_of:
         return []
     return [RoofPoint(f"B={p['B']}", p["intensity"], p["flops_per_s"], p.get("bytes_per_s"), p.get("of_predicted"),
                       p.get("ci95"), bool(p.get("above_roof")))

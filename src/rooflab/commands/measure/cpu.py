@@ -20,6 +20,7 @@ import numpy as np
 
 from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Mpi, Outputs, Report, option, quick_option, threads_option
+from rooflab.documents.common import Roofs, Theoretical, read
 from rooflab.documents.measure import ceilings
 from rooflab.errors import RooflabError, StoreError
 from rooflab.i18n import msg, tr
@@ -881,10 +882,10 @@ def _batch_sweep(session: Session, plan: Plan, doc: dict, threads_all: int) -> t
     # the roofs of the prediction are the machine's: the fp32 FMA ceiling and the DRAM ceiling (all threads); when
     # the measured FMA ceiling was refused or flagged, the theoretical peak at the measured clock stands in
     peak = best_compute(cc, "fp32", "simd_fma", threads_all)
-    th = session.machine.get("theoretical")
-    if peak is None and th:
+    th = read(Theoretical, session.machine.get("theoretical"))
+    if peak is None and th.core_flops("fp32", "simd_fma") and th.cores:
         peak = {"name": "fp32 theoretical peak (the measured FMA ceiling was not usable)",
-                "flops_per_s": th["per_core"]["fp32"]["simd_fma"] * min(threads_all, th["cores"])}
+                "flops_per_s": th.core_flops("fp32", "simd_fma") * min(threads_all, th.cores)}
     blas = best_compute(cc, "fp32", "blas_gemm", threads_all)
     dram = (best_bandwidth(ceilings(doc, "bandwidth"), "DRAM", threads_all) or
             best_bandwidth(ceilings(doc, "bandwidth"), "DRAM", 1))
@@ -941,9 +942,10 @@ def run(session: Session, opts: MeasureOptions) -> dict:
     else:
         doc["sweep"], doc["sweep_info"] = [], {"skipped": msg("disabled") if not opts.batch_sweep else msg("needs fp32")}
     doc["roofs"] = measure_roofs(doc)
-    doc["trust"] = trust(doc)
+    verdict = trust(doc)
     if opts.wait_quiet_s:
-        doc["trust"]["waited_for_quiet_s"] = session.waited_s
+        verdict["waited_for_quiet_s"] = session.waited_s
+    doc["trust"] = verdict
     doc["machine"] = machine
     doc["environment"] = session.environment
     return doc
@@ -997,5 +999,5 @@ COMMAND = Command(
                   tables=(machine_table(lambda d: d.get("machine")), *ceiling_tables("cpu"), sweep_table(_sweep_title)),
                   notes=sweep_notes, roofline=sweep_roofline(
                       lambda d: tr("Roofline of this machine ({n} threads)",
-                                   n=(d.get("roofs") or {}).get("threads", d["threads_all"])))),
+                                   n=read(Roofs, d.get("roofs")).threads or d["threads_all"]))),
     outputs=Outputs(files=("html", "csv", "plot")), hooks=Hooks(route=route))

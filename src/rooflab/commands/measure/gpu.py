@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from rooflab.commands.measure.common import ceiling_tables, rename_above_limit, sweep_notes, sweep_roofline, sweep_table
 from rooflab.contract import Command, Hooks, Outputs, Report, option, quick_option
-from rooflab.documents.measure import ceilings
+from rooflab.documents.common import read
+from rooflab.documents.measure import GpuTheoretical, ceilings
 from rooflab.errors import RooflabError
 from rooflab.gpu import backend as gpu_backend
 from rooflab.gpu import specs
@@ -397,8 +398,8 @@ def _batch_sweep(session: Session, backend, plan: GpuPlan, doc: dict) -> tuple[l
     if not (peak and hbm):
         info["skipped"] = msg("no bf16 (or fp16) GEMM or HBM ceiling to predict from")
         return [], info
-    th = doc["theoretical"]["flops"].get(prec)
-    hth = doc["theoretical"].get("hbm_bytes_per_s")
+    limits = read(GpuTheoretical, doc.get("theoretical"))
+    th, hth = limits.flops.get(prec), limits.hbm_bytes_per_s
     if th and hth:
         info["theoretical_ridge"] = th / hth
     out = []

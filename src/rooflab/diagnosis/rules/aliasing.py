@@ -19,7 +19,7 @@ def find(f: Facts) -> list[dict]:
     if not vectors.unused_lanes(f) or "aliasing" not in f.causes:
         return []
     ev = vectors.width_evidence(f) + f.cause_remarks("aliasing")
-    for b in (f.code.get("pragmas") or {}).get("loaded_bounds") or []:
+    for b in f.pragmas.loaded_bounds:
         ev.append(msg("the loop's bound {bound} is read from memory: a store in the loop could change it, so the "
                       "compiler reads it again at each iteration and cannot count the iterations", bound=b["bound"]))
     return [finding(ID, f.lanes, ev,

@@ -29,15 +29,14 @@ def at_roof(f: Facts) -> bool:
     row, eff = f.row, f.eff
     if eff.get("of_roof") is None or f.alone or (f.row["time_s"] >= 5 * MIN_PARALLEL_S and idle_threads(f)):
         return False  # threads measured idle part of the call: not all of its roof is in use
-    live = row.get("reference") or {}
-    if live.get("slow"):  # a reference slowed itself measures nothing against: the stored roofs judge
-        live = {}
-    if f.row["time_s"] >= UNEVEN_MIN_S and uneven_static(f) and (live.get("ci95") or [0, 0])[1] < AT_ROOF:
+    # (a reference slowed itself measures nothing against: the stored roofs judge)
+    live = f.live
+    if f.row["time_s"] >= UNEVEN_MIN_S and uneven_static(f) and f.live_high < AT_ROOF:
         return False  # threads given unequal work by the source: only a reference measured beside it says more
-    top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
+    top = max(eff.get("of_roof") or 0, eff.get("of_roof_hi") or 0, f.live_high)
     if top >= AT_ROOF:
         return True
-    if live.get("kind") == "blas_gemm" and live.get("ratio"):
+    if live is not None and live.kind == "blas_gemm" and live.ratio:
         return False  # the GEMM measured alongside it says more than one stored at another moment
     blas = blas_roof(_roofs_used(f))
     fast = row["flops_per_s"] * row["time_s"] / row["time_ci95"][0] if row.get("time_ci95") else row["flops_per_s"]
@@ -47,8 +46,7 @@ def at_roof(f: Facts) -> bool:
 def alone_at_own_roof(f: Facts) -> bool:
     """One thread of several CPUs (see Facts.alone), at its own one-thread roof: nothing in the loop holds it back,
     only the CPUs it leaves idle."""
-    live = {} if (f.row.get("reference") or {}).get("slow") else f.row.get("reference") or {}
-    top = max(f.eff.get("of_roof") or 0, f.eff.get("of_roof_hi") or 0, (live.get("ci95") or [0, 0])[1])
+    top = max(f.eff.get("of_roof") or 0, f.eff.get("of_roof_hi") or 0, f.live_high)
     return f.alone and top >= AT_ROOF
 
 
@@ -68,11 +66,11 @@ def find(f: Facts) -> list[dict] | None:
     wa = write_allocate.find(f)
     if wa:  # at the roof of ordinary stores, which the streaming-store roof is above
         return wa
-    live = {} if (row.get("reference") or {}).get("slow") else row.get("reference") or {}
-    if live.get("ratio") and (live["ci95"][1] >= AT_ROOF or live["ratio"] > of_roof):
-        of_roof = live["ratio"]  # the same moment's bandwidth says more than a stored roof
-        eff["live"] = (msg("the rate of this machine's BLAS GEMM measured alongside it") if live["kind"] == "blas_gemm"
-                       else msg("the bandwidth of rooflab's {kind} kernel measured alongside it", kind=live["kind"]))
+    live = f.live
+    if live is not None and live.ratio and (f.live_high >= AT_ROOF or live.ratio > of_roof):
+        of_roof = live.ratio  # the same moment's bandwidth says more than a stored roof
+        eff["live"] = (msg("the rate of this machine's BLAS GEMM measured alongside it") if live.kind == "blas_gemm"
+                       else msg("the bandwidth of rooflab's {kind} kernel measured alongside it", kind=live.kind))
     roof = eff.get("live") or (msg("the {level} bandwidth roof", level=eff["level"] or row.get("level"))
                                if row.get("bound") == "memory" else msg("the compute roof"))
     if row.get("bound") == "memory":
@@ -87,10 +85,10 @@ def find(f: Facts) -> list[dict] | None:
               rate=si(row["bytes_per_s"], "B/s") if moved else si(row["flops_per_s"], "FLOP/s"),
               roof=si(row["roof_bytes_per_s"], "B/s") if moved else si(eff["roof_flops_per_s"], "FLOP/s"),
               ws=binary_bytes(row["working_set_bytes"]), level=eff["level"])]
-    if live.get("ratio"):
+    if live is not None and live.ratio:
         ev.append(reference_evidence(live))
     blas = blas_roof(_roofs_used(f))
-    if row.get("bound") == "compute" and blas and live.get("kind") != "blas_gemm":
+    if row.get("bound") == "compute" and blas and (live is None or live.kind != "blas_gemm"):
         ev.append(msg("this machine's BLAS GEMM reaches {blas} on the same threads", blas=si(blas, "FLOP/s")))
     # subnormal numbers can hold a kernel at what looks like its roof (the slow path takes the time, not the
     # memory; a kernel 93% of the way to its L2 roof ran 1.41x faster with them flushed): beside it, with

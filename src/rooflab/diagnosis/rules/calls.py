@@ -62,7 +62,7 @@ def find(f: Facts) -> list[dict]:
             ("cx_limited_range",), test="cx_limited_range"))
         return out
     rounds = loop.get("scalar_rounds") or 0
-    flags = (f.code.get("build") or {}).get("flags") or []
+    flags = f.build.flags or []
     if rounds and f.vb == 0 and not loop.get("calls") and not any(x in TRAPS_OFF for x in flags):
         lanes = _lanes(f)
         out.append(finding(

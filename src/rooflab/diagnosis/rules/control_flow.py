@@ -42,10 +42,10 @@ def mispredicts(f: Facts) -> float | None:
     if any(loop.get(k) for k in ("calls", "side_calls", "gathers", "indexed_loads", "pointer_chains", "lookup_chains",
                                  "memory_recurrences", "memory_chains", "exits", "div_sqrt", "int_div", "atomics")):
         return None
-    pragmas = f.code.get("pragmas") or {}
+    pragmas = f.pragmas
     # a column walk waits for lines; threads writing one element each of an array wait for a line that moves
     # between their caches (false sharing: a count per thread kept in memory)
-    if pragmas.get("column_walks") or pragmas.get("thread_slots") or (f.traffic.get("holding_ratio") or 1.0) > 2.0:
+    if pragmas.column_walks or pragmas.thread_slots or (f.traffic.get("holding_ratio") or 1.0) > 2.0:
         return None
     return m / p
 

@@ -10,8 +10,11 @@ speed-up its own evidence allows (the ranking caps it by the distance to the roo
 from __future__ import annotations
 
 import re
+import functools
 from dataclasses import dataclass, field
 
+from rooflab.documents.common import read
+from rooflab.documents.kernels import Audit, Build, HotLoop, Pragmas, Reference
 from rooflab.i18n import join, msg
 from rooflab.model.roofline import LEVELS, next_faster
 from rooflab.toolchain.remarks import CAUSES
@@ -138,6 +141,43 @@ class Facts:
         self.loop = {} if self.cold_loop else self.code.get("loop") or {}
         self.eff = effective_roof(self.row)
 
+    @functools.cached_property
+    def pragmas(self) -> Pragmas:
+        """What the source says of the hot loop's nest (``code.pragmas``), typed."""
+        return read(Pragmas, self.code.get("pragmas"))
+
+    @functools.cached_property
+    def build(self) -> Build:
+        """How the kernel was built (``code.build``), typed."""
+        return read(Build, self.code.get("build"))
+
+    @functools.cached_property
+    def hot_loop(self) -> HotLoop:
+        """How the hot loop was chosen (``code.hot_loop``), typed."""
+        return read(HotLoop, self.code.get("hot_loop"))
+
+    @functools.cached_property
+    def audit(self) -> Audit:
+        """The hot loop's instructions counted (``code.audit``), typed."""
+        return read(Audit, self.code.get("audit"))
+
+    @property
+    def reference(self) -> Reference | None:
+        """The same-moment reference alternated with the kernel (``row.reference``), typed; None where none ran."""
+        found = self.row.get("reference")
+        return read(Reference, found) if found else None
+
+    @property
+    def live(self) -> Reference | None:
+        """The reference, where it ran at its usual speed: a BLAS slowed meanwhile is no yardstick."""
+        ref = self.reference
+        return ref if ref is not None and ref.slow is None else None
+
+    @property
+    def live_high(self) -> float:
+        """The fast end of the kernel's rate over the live reference (0 without one)."""
+        return ratio_high(self.live)
+
     @property
     def cold_loop(self) -> bool:
         return cold(self.code.get("hot_loop"))
@@ -231,7 +271,7 @@ class Facts:
         comparison waits for the last one's result. [{var, op}]"""
         if self.vb or not self.loop:
             return []
-        return (self.code.get("pragmas") or {}).get("select_reductions") or []
+        return self.pragmas.select_reductions
 
     @property
     def packed_stores(self) -> list[dict]:
@@ -239,15 +279,14 @@ class Facts:
         ``if (x[i] > t) out[k++] = x[i];``). [{index, array}]"""
         if self.vb or not self.loop:
             return []
-        return (self.code.get("pragmas") or {}).get("packed_stores") or []
+        return self.pragmas.packed_stores
 
     @property
     def simd_ignored(self) -> bool:
         """The source asks for SIMD (``#pragma omp simd``) but the build has neither -fopenmp nor -fopenmp-simd:
         the compiler ignores the pragma without a word."""
-        build = self.code.get("build") or {}
-        return bool((self.code.get("pragmas") or {}).get("omp_simd")) and not build.get("openmp") and \
-            not any(x.startswith("-fopenmp") for x in build.get("flags") or ())
+        return self.pragmas.omp_simd and not self.build.openmp and \
+            not any(x.startswith("-fopenmp") for x in self.build.flags)
 
     def simd_ignored_evidence(self) -> list:
         return [msg("its source has `{pragma}`, but the spec builds it without {flag}: the compiler ignores the "
@@ -389,20 +428,26 @@ def measured_cycles(row: dict) -> dict:
     return msg("measured {c:.1f} cycles per iteration of the hot loop", c=row["cycles_per_iteration"])
 
 
-def reference_evidence(live: dict) -> dict:
-    if live["kind"] == "blas_gemm" and live.get("slow"):
+def ratio_high(ref: Reference | None) -> float:
+    """The fast end of a kernel's rate over a reference alternated with it (0 without one)."""
+    return ref.ci95[1] if ref is not None and ref.ci95 else 0.0
+
+
+def reference_evidence(found: dict | Reference) -> dict:
+    live = read(Reference, found)
+    lo, hi = live.ci95 or (None, None)
+    if live.kind == "blas_gemm" and live.slow:
         return msg("alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s): {r:.2f}x its FLOP rate, "
                    "but the GEMM itself reached only {ref}, {share} of the {stored} stored for it (slowed meanwhile): "
-                   "no yardstick", size=live["n"], t=live.get("threads", 1), r=live["ratio"],
-                   ref=si(live["reference_flops_per_s"], "FLOP/s"), share=pct(live["slow"]["share"]),
-                   stored=si(live["slow"]["stored_flops_per_s"], "FLOP/s"))
-    if live["kind"] == "blas_gemm":
+                   "no yardstick", size=live.n, t=live.threads, r=live.ratio,
+                   ref=si(live.reference_flops_per_s, "FLOP/s"), share=pct(live.slow.share),
+                   stored=si(live.slow.stored_flops_per_s, "FLOP/s"))
+    if live.kind == "blas_gemm":
         return msg("alternated with this machine's BLAS GEMM (n={size}) on {t} thread(s), as many as it kept busy: "
                    "{r:.2f}x its FLOP rate (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})",
-                   size=live["n"], t=live.get("threads", 1),
-                   r=live["ratio"], lo=live["ci95"][0], hi=live["ci95"][1], n=live["rounds"],
-                   ref=si(live["reference_flops_per_s"], "FLOP/s"))
+                   size=live.n, t=live.threads, r=live.ratio, lo=lo, hi=hi, n=live.rounds,
+                   ref=si(live.reference_flops_per_s, "FLOP/s"))
     return msg("alternated with rooflab's {kind} kernel over as many bytes of arrays on {t} thread(s), as many as it "
                "kept busy: {r:.2f}x its bandwidth (95% CI {lo:.2f}–{hi:.2f}x over {n} rounds, while it reached {ref})",
-               kind=live["kind"], t=live.get("threads", 1), r=live["ratio"], lo=live["ci95"][0], hi=live["ci95"][1],
-               n=live["rounds"], ref=si(live["reference_bytes_per_s"], "B/s"))
+               kind=live.kind, t=live.threads, r=live.ratio, lo=lo, hi=hi, n=live.rounds,
+               ref=si(live.reference_bytes_per_s, "B/s"))

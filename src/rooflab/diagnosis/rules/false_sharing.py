@@ -18,7 +18,7 @@ def WORD():
 
 
 def find(f: Facts) -> list[dict]:
-    slots = (f.code.get("pragmas") or {}).get("thread_slots") or []
+    slots = f.pragmas.thread_slots
     threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
     if not f.ctx.get("openmp") or threads < 2:
         return []

@@ -39,27 +39,27 @@ def uneven_static(f: Facts) -> bool:
     """An OpenMP build whose worksharing loop holds a loop with a bound on the shared loop's variable (a triangle)
     under a static schedule: its threads get unequal work, whatever roof the stored ceilings put it near (a
     triangle scaled in L2 by two threads read 98% of a stored two-CPU roof, and its dynamic schedule ran 1.23x)."""
-    pragmas = f.code.get("pragmas") or {}
+    pragmas = f.pragmas
     return bool(f.ctx.get("openmp") and min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1) >= 2
-                and pragmas.get("uneven_loop")
-                and not re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""))
+                and pragmas.uneven_loop
+                and not re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.omp_text))
 
 
 def find(f: Facts) -> list[dict]:
     threads = min(f.ctx.get("threads") or 1, f.ctx.get("cpus") or 1)
     busy = f.row.get("cpus_busy")
-    pragmas = f.code.get("pragmas") or {}
+    pragmas = f.pragmas
     # idle threads in a short call are its fork and join; unequal work written in the source costs in any call
     # long enough to share at all
     if not f.ctx.get("openmp") or threads < 2 or \
             f.row["time_s"] < (UNEVEN_MIN_S if uneven_static(f) else 5 * MIN_PARALLEL_S):
         return []
-    if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.get("omp_text") or ""):
+    if re.search(r"schedule\s*\(\s*(dynamic|guided)", pragmas.omp_text):
         return []  # already scheduled dynamically: the idle time has another cause
     # CPU time others took (processes, the host's steal) reads as idle threads: then only the source can say
     idle = f.row["time_s"] >= 5 * MIN_PARALLEL_S and idle_threads(f)
     # an OpenMP runtime's waiting threads spin for a while, and spinning is CPU time: the source says more
-    uneven = pragmas.get("uneven_loop")
+    uneven = pragmas.uneven_loop
     if not (idle or uneven):
         return []
     ev = []

@@ -42,7 +42,7 @@ def find(f: Facts) -> list[dict]:
     threads = f.ctx.get("threads") or 1
     if not f.ctx.get("openmp") or threads < 2:
         return []
-    share = (f.code.get("hot_loop") or {}).get("runtime_share")
+    share = f.hot_loop.runtime_share
     regions = f.ctx.get("regions_per_call") or 1
     per_region = f.row["time_s"] / max(1, regions)
     short = per_region <= SMALL_S
@@ -60,7 +60,7 @@ def find(f: Facts) -> list[dict]:
         ev.append(msg("{share} of its threads' time, sampled, was spent in the OpenMP runtime and the operating "
                       "system (starting, scheduling and joining parallel regions, waiting at their barriers, waking "
                       "each other), not in its own code", share=pct(share)))
-    clause = small_chunks((f.code.get("pragmas") or {}).get("omp_text") or "")
+    clause = small_chunks(f.pragmas.omp_text)
     if clause and share is not None and share >= RUNTIME_SHARE:
         ev.append(msg("its loop is handed out in chunks of a few iterations ({clause}): each chunk asks the runtime "
                       "for the next, on a counter all the threads share", clause=clause))

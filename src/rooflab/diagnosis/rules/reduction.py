@@ -75,7 +75,7 @@ def find(f: Facts) -> list[dict]:
     if f.reduction and not f.loop.get("pointer_chains"):
         # beside a chain of dependent loads, the sum's adds wait less than the loads do: that chain sets the pace;
         # a sum down a column goes after the walk's finding, whose interchange makes the sums independent too
-        walks = any(w.get("sum") for w in (f.code.get("pragmas") or {}).get("column_walks") or [])
+        walks = any(w.get("sum") for w in f.pragmas.column_walks)
         if f.product:
             why = msg("the product is kept in one register and multiplied in order: each multiply waits for the "
                       "previous one, so a loop-carried dependency chain bounds the loop, not the memory or the FP "

@@ -5,6 +5,7 @@ matrix product, by the same product blocked in tiles sized for L2."""
 from __future__ import annotations
 
 from rooflab.diagnosis.rules.facts import EXCESS, LINE_BYTES, Facts, finding, reference_evidence
+from rooflab.documents.common import Roofs, read
 from rooflab.i18n import msg
 
 ID = "reuse"
@@ -35,11 +36,11 @@ def applies(f: Facts) -> bool:
     working set delivers each byte about once, while L2 hands the same lines to L1 again and again) or,
     where the traffic could not be counted, a matrix product by its shapes (whose gap to the BLAS is blocking's to
     close)."""
-    live = f.row.get("reference") or {}
-    ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
+    live = f.reference
+    ratio = live.ratio if live is not None and live.kind == "blas_gemm" else None
     if f.row.get("bound") != "compute" or not (ratio is None or ratio < AS_FAST_AS_BLAS):
         return False
-    if (f.code.get("pragmas") or {}).get("column_walks"):
+    if f.pragmas.column_walks:
         return False  # an innermost loop walking a column comes first (loop order before blocking): strided says so
     if repeated_sweeps(f):
         return False
@@ -82,7 +83,7 @@ def traffic_share(f: Facts) -> float | None:
     most that slow a source, so that a share under PACES rules the traffic out as what paces the loop. None where
     the traffic, the time or the roof is not known."""
     t, row = f.traffic, f.row
-    roofs = {m["level"]: m["value"] for m in (f.ctx.get("roofs") or {}).get("memory", []) if m.get("value")}
+    roofs = {m.level: m.value for m in read(Roofs, f.ctx.get("roofs")).memory if m.value}
     level = t.get("holding_level") or row.get("level")
     source = roofs.get("L2" if level in (None, "L1", "L2") else level)
     flops, time_s = t.get("flops"), row.get("time_s")
@@ -103,7 +104,7 @@ def register_traffic(f: Facts) -> float | None:
     """The bytes per FLOP the hot loop's own loads and stores move, where that is what keeps a kernel its model
     calls compute-bound from its roof (see LOOP_BYTES_PER_FLOP); None otherwise."""
     loop, intensity = f.loop, f.row.get("intensity")
-    stores = (f.code.get("audit") or {}).get("stores")
+    stores = f.audit.stores
     if not (f.vb and loop.get("vector_fp") and loop.get("flops") and loop.get("bytes") and stores and intensity):
         return None  # (a loop that stores nothing keeps its results in registers: its loads are its inputs)
     if loop.get("calls"):
@@ -124,8 +125,8 @@ def find(f: Facts) -> list[dict]:
     if not applies(f):
         return []
     row, t, excess = f.row, f.traffic, f.excess
-    live = row.get("reference") or {}
-    ref_ratio = live.get("ratio") if live.get("kind") == "blas_gemm" else None
+    live = f.reference
+    ref_ratio = live.ratio if live is not None and live.kind == "blas_gemm" else None
     flops = t.get("flops") or row["flops"]
     elem = 4 if f.ctx.get("precision") == "fp32" else 8
     tiles = tile_sizes(row, elem)

@@ -63,7 +63,7 @@ def find(f: Facts) -> list[dict]:
     # lines fetched again and again are reuse's to tell, except where the source's innermost loop walks a column:
     # reuse leaves those to this finding, loop order before blocking (PolyBench's syr2k: two columns walked under
     # the vectorized j loop, L1 bringing in 148x the model)
-    walks = bool((f.code.get("pragmas") or {}).get("column_walks"))
+    walks = bool(f.pragmas.column_walks)
     # uncounted, the remark stands where the loop is not vectorized to full width, unless every address the hot loop
     # walks moves an element at a time: the pattern gcc could not follow is then no stride (PolyBench's
     # floyd-warshall: path[i][k], read at one address and written by the loop at j = k)
@@ -104,7 +104,7 @@ def find(f: Facts) -> list[dict]:
         ev += walk_ev
         factor = max(factor, walk_factor)
     else:
-        ev += _walk_lines((f.code.get("pragmas") or {}).get("column_walks") or [])
+        ev += _walk_lines(f.pragmas.column_walks)
     return [_finding(ev, factor)]
 
 
@@ -120,7 +120,7 @@ def lane_built(f: Facts) -> dict | None:
     the shuffles joining them, where a contiguous walk loads it whole (PolyBench's syrk: 8 loads and 3 inserts for
     8 FMAs, 5.1 cycles an iteration as predicted, at 20% of its roof)."""
     loop = f.loop
-    walks = (f.code.get("pragmas") or {}).get("column_walks") or []
+    walks = f.pragmas.column_walks
     lanes = (f.vb or 0) // max(8, loop.get("element_bits") or 64)
     loaded = loop.get("lane_loads") or 0
     if not (walks and lanes >= 2 and loaded >= LANE_BUILT_SHARE * lanes and (f.of_roof or 1.0) <= FAR_BELOW):
@@ -144,8 +144,8 @@ def partial_lines(f: Facts) -> dict | None:
     """An array of records (structs) that the innermost loop walks while it reads only some fields of each, or an
     array it reads at a small stride using only some elements between, beyond L1, where the traffic (where counted)
     shows the unused bytes being fetched, or the kernel is bound by memory."""
-    pragmas = f.code.get("pragmas") or {}
-    recs, strides = pragmas.get("partial_records") or [], pragmas.get("partial_strides") or []
+    pragmas = f.pragmas
+    recs, strides = pragmas.partial_records, pragmas.partial_strides
     if not (recs or strides) or f.row.get("level") in (None, "L1"):
         return None
     excess = f.excess
@@ -200,7 +200,7 @@ def _walks(f: Facts) -> tuple[list, float] | None:
     """An innermost loop of the source that steps by a row at each iteration, while
     the loop waits for memory (measured cycles per iteration far above the in-core prediction; without one, the
     kernel far below its roof, beyond L1). (evidence, factor) or None."""
-    walks = (f.code.get("pragmas") or {}).get("column_walks") or []
+    walks = f.pragmas.column_walks
     if not walks or f.row.get("level") in (None, "L1"):
         return None
     measured = f.row.get("cycles_per_iteration")
@@ -236,7 +236,7 @@ def _summing_walk(f: Facts) -> bool:
     """Whether a column walk of the source is in a loop that also accumulates a scalar (the walk carries the sum):
     a walk elsewhere in the function (a transpose into a scratch buffer before the products) says nothing of the
     sum in the hot loop."""
-    return any(w.get("sum") for w in (f.code.get("pragmas") or {}).get("column_walks") or [])
+    return any(w.get("sum") for w in f.pragmas.column_walks)
 
 
 def _walk_lines(walks: list[dict]) -> list[dict]:

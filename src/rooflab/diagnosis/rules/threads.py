@@ -17,19 +17,19 @@ def WORD():
 def find(f: Facts) -> list[dict]:
     if not f.alone:
         return []
-    row, code, ctx = f.row, f.code, f.ctx
+    row, ctx = f.row, f.ctx
     every, busy, cpus = row["all_threads"], row["cpus_busy"], ctx.get("cpus") or 1
     ev = [msg("it kept {busy:.1f} of the {cpus} CPUs busy while timed (its CPU time over the wall time)",
               busy=busy, cpus=cpus),
           msg("on all {cpus} CPUs the roof is {roof}; it reaches {frac} of that",
               cpus=cpus, roof=si(every["roof_flops_per_s"], "FLOP/s"), frac=pct(every["of_roof"]))]
     exps = ()
-    if code.get("pragmas", {}).get("omp") and not ctx.get("openmp"):
+    if f.pragmas.omp and not ctx.get("openmp"):
         ev.append(msg("its source has `{pragma}` but the spec builds it without OpenMP", pragma="#pragma omp parallel"))
         advice = msg("build it with OpenMP (openmp = true in the spec, and threads = {cpus} to place it on the "
                      "roof of all CPUs)", cpus=cpus)
         exps = ("openmp",)
-    elif (f.scan or f.recurrence) and not code.get("pragmas", {}).get("nested_loops", True):
+    elif (f.scan or f.recurrence) and f.pragmas.nested_loops is False:
         # its only loop carries each element's value to the next (a running sum stored at every element): there is
         # no outer loop to share, and sharing this one's iterations as they are gives wrong results
         ev.append(msg("its loop carries a value from each element to the next, and no loop is around it to share"))

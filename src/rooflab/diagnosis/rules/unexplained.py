@@ -16,13 +16,13 @@ def WORD():
 
 
 def find(f: Facts) -> list[dict]:
-    loop, row = f.loop, f.row
+    loop = f.loop
     checked = [msg("checked: the hot loop ({width}, {acc} accumulator(s)), the compiler's remarks, the CPUs in "
                    "use, the working set against the caches{traffic}", width=msg("{bits}-bit vectors", bits=f.vb)
                    if f.vb else msg("scalar code only"), acc=loop.get("accumulators", 0),
                    traffic=msg(", the traffic against the model") if f.traffic.get("method") else "")]
-    if (row.get("reference") or {}).get("ratio"):
-        checked.append(reference_evidence(row["reference"]))
+    if f.reference is not None and f.reference.ratio:
+        checked.append(reference_evidence(f.reference))
     ev = [msg("at {frac} of its roof", frac=pct(f.of_roof))] + checked if f.of_roof else checked
     return [finding(ID, 1.0, ev, msg("below its roof, and none of rooflab's rules found why: no advice without "
                                      "evidence"))]

@@ -17,7 +17,7 @@ def other_walk(f: Facts) -> bool:
     """The loop walks memory along a path another finding names: an index loaded (a gather), a column walk in the
     source (a transpose), a stride the compiler names."""
     loop = f.loop
-    return bool(loop.get("indexed_loads") or loop.get("gathers") or (f.code.get("pragmas") or {}).get("column_walks")
+    return bool(loop.get("indexed_loads") or loop.get("gathers") or f.pragmas.column_walks
                 or ("stride" in f.causes and not strided.one_pace(loop)))
 
 
@@ -47,7 +47,7 @@ def explained_elsewhere(f: Facts) -> bool:
     for a few of their fields (each lane would wait on lines mostly unused)."""
     loop, causes = f.loop, f.causes
     return bool("call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
-                or (("stride" in causes or (f.code.get("pragmas") or {}).get("column_walks"))
+                or (("stride" in causes or f.pragmas.column_walks)
                     and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
                 or strided.column_walk(f)
                 or (f.vb == 0 and (loop.get("int_div") or loop.get("indexed_updates")
@@ -65,7 +65,7 @@ def width_evidence(f: Facts) -> list:
 
 
 def build_flags(f: Facts) -> list[str]:
-    return f.code.get("build", {}).get("flags") or []
+    return f.build.flags or []
 
 
 def scalar_build(f: Facts) -> bool:

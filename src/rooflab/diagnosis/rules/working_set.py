@@ -4,6 +4,7 @@ slower than one its data could be blocked for. Tested by a size whose arrays fit
 from __future__ import annotations
 
 from rooflab.diagnosis.rules.facts import EXCESS, Facts, faster_level, finding
+from rooflab.documents.common import Roofs, read
 from rooflab.i18n import msg
 from rooflab.units import binary_bytes, si
 
@@ -27,7 +28,7 @@ def at_roof_of_a_slower_level(row: dict, ctx: dict) -> dict | None:
     """The finding for a memory-bound kernel that reads its data more than once per call (the model counts AGAIN
     times the bytes of its arrays or more) from a level slower than one its data could be blocked for."""
     level = row.get("level")
-    mem = {m["level"]: m["value"] for m in (ctx.get("roofs") or {}).get("memory", [])}
+    mem = {m.level: m.value for m in read(Roofs, ctx.get("roofs")).memory}
     again = row["bytes"] / row["working_set_bytes"] if row.get("working_set_bytes") else 0
     up = faster_level(row, ctx.get("roofs") or {})
     # one pass that reads every array and writes each back (an update in place) moves twice its arrays: reading the

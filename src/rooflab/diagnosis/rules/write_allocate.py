@@ -7,7 +7,7 @@ with streaming stores against the same kernel with ordinary ones over as many by
 
 from __future__ import annotations
 
-from rooflab.diagnosis.rules.facts import Facts, finding
+from rooflab.diagnosis.rules.facts import Facts, finding, ratio_high
 from rooflab.i18n import msg
 from rooflab.units import si
 
@@ -23,17 +23,16 @@ def WORD():
 
 def find(f: Facts) -> list[dict]:
     audit = f.code.get("audit") or {}
-    only = (f.code.get("pragmas") or {}).get("write_only") or []
+    only = f.pragmas.write_only
     if f.row.get("level") != "DRAM" or f.row.get("bound") != "memory" or not only or not audit.get("stores") \
             or audit.get("nt_stores"):
         return []
     plain = _dram(f.ctx.get("roofs"))
     nt = _dram(f.ctx.get("roofs_nt"))
-    live = f.row.get("reference") or {}
-    near = max(f.of_roof or 0.0, f.eff.get("of_roof_hi") or 0.0, (live.get("ci95") or [0, 0])[1])
+    near = max(f.of_roof or 0.0, f.eff.get("of_roof_hi") or 0.0, ratio_high(f.reference))
     if not (plain and nt) or nt[0] < MIN_GAIN * plain[0] or near < NEAR_ROOF:
         return []  # far below the roof of ordinary stores, something else holds it back
-    gain = scaled_gain(nt[0] / plain[0], plain[1], f.row, only)
+    gain = scaled_gain(nt[0] / plain[0], plain[1], f.row, only, f.traffic.get("holding_ratio"))
     if gain < MIN_GAIN:
         return []  # the arrays it only writes are a small part of what it moves
     return [finding(
@@ -56,7 +55,8 @@ def find(f: Facts) -> list[dict]:
 REFERENCE_WRITE_SHARE = {"copy": 1 / 2, "scale": 1 / 2, "add": 1 / 3, "triad": 1 / 3}
 
 
-def scaled_gain(roofs_gain: float, plain_kernel: str, row: dict, written: list[str]) -> float:
+def scaled_gain(roofs_gain: float, plain_kernel: str, row: dict, written: list[str],
+                holding_ratio: float | None) -> float:
     """What streaming stores gain on this kernel: the roofs' ratio was measured on a kernel that writes a given share
     of the bytes it moves (a copy: half); write-allocate adds a read for each byte written, so the gain grows with
     the kernel's own share: the bytes of the arrays it only writes over all it moves. At most the larger of the
@@ -68,7 +68,7 @@ def scaled_gain(roofs_gain: float, plain_kernel: str, row: dict, written: list[s
     # been counted at a smaller size); a count under the model (a cache simulation keeping part of the data) is not
     # taken to shrink what the arrays it writes stream
     model = row.get("bytes") or row.get("working_set_bytes") or 0.0
-    ratio = (row.get("traffic") or {}).get("holding_ratio") or 0.0
+    ratio = holding_ratio or 0.0
     t = model * max(1.0, ratio)
     if not (w and t):
         return roofs_gain  # its arrays' sizes are not known: the roofs' own ratio
