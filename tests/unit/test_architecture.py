@@ -399,3 +399,46 @@ def test_the_registry_refuses_a_lab_that_breaks_its_rules(name, says, tmp_path, 
         sys.modules.pop(f"rooflab.labs.{name}", None)
         schema.CURRENT.clear()
         schema.CURRENT.update(saved_kinds)
+
+
+# ------------------------------------------------------------------------------------------------ the documents
+
+
+def _keyed(node) -> ast.AST | None:
+    """What ``node`` reads a named field of (``x["name"]``, ``x.get("name", ...)``; ``(x or {})`` is x), or None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        inner = node.value
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+          and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        inner = node.func.value
+    else:
+        return None
+    return inner.values[0] if isinstance(inner, ast.BoolOp) and isinstance(inner.op, ast.Or) else inner
+
+
+def nested_reads(paths) -> list[str]:
+    """``file:line expression`` of every read of a named field of a named field (``doc["a"]["b"]``,
+    ``(doc.get("a") or {}).get("b")``): where a document's parts lie is known to its model, in ``documents/``."""
+    out = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            inner = _keyed(node)
+            if inner is not None and _keyed(inner) is not None:
+                out.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    return out
+
+
+def test_outside_the_document_models_no_module_reads_nested_fields():
+    outside = [p for p in MODULES if "documents" not in p.relative_to(SRC).parts]
+    found = nested_reads(outside)
+    assert found == [], ("read the part through its model (documents.common.read) or an accessor in documents/:\n"
+                         + "\n".join(found))
+
+
+def test_the_nested_read_check_sees_each_form(tmp_path):
+    src = tmp_path / "reader.py"
+    src.write_text('a = doc["mpi"]["size"]\nb = (doc.get("roofs") or {}).get("threads")\n'
+                   'c = doc["machine"].get("caches")\nd = doc.get("x")\ne = read(Roofs, doc.get("roofs")).threads\n',
+                   encoding="utf-8")
+    found = nested_reads([src])
+    assert [f.split(" ")[0] for f in found] == ["reader.py:1", "reader.py:2", "reader.py:3"]

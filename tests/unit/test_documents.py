@@ -103,3 +103,45 @@ def test_schema_command_lists_the_kinds_and_shows_one():
     with contextlib.redirect_stderr(err):
         code, _ = _cli("schema", "nonsense")
     assert code == 2 and "no document kind 'nonsense'" in err.getvalue() and "bench" in err.getvalue()
+
+
+# ------------------------------------------------------------------------------------------- reading parts typed
+
+
+def test_a_part_read_through_its_model_has_attributes_and_defaults():
+    from rooflab.documents.common import MpiJob, read
+    from rooflab.documents.kernels import Reference
+
+    job = read(MpiJob, {"size": 2, "ranks": [{"rank": 0, "host": "a"}, {"rank": 1, "host": "b", "status": "failed",
+                                                                           "error": "boom"}]})
+    assert job.size == 2 and [r.status for r in job.ranks] == ["ok", "failed"] and job.aggregates is None
+    ref = read(Reference, {"kind": "triad", "ratio": 0.8, "ci95": [0.7, 0.9], "threads": 2})
+    assert (ref.kind, ref.ratio, ref.ci95[1], ref.slow, ref.threads) == ("triad", 0.8, 0.9, None, 2)
+    with pytest.raises(Exception, match="size"):
+        read(MpiJob, {"ranks": []})  # what a reader needs and the part lacks is named
+
+
+def test_a_message_read_through_its_model_renders_as_the_dict_it_came_from():
+    from rooflab.documents.common import plain, read
+    from rooflab.documents.kernels import TrialSize
+    from rooflab.i18n import msg, text, using
+
+    m = msg("the reference and the experiments ran at {size}", size="n=10")
+    typed = read(TrialSize, {"text": m}).text
+    assert plain(typed) == m and text(typed) == text(m) == "the reference and the experiments ran at n=10"
+    with using("zh"):
+        assert text(typed) == text(m)
+
+
+def test_the_accessors_stand_where_a_part_may_be_missing():
+    from rooflab.documents.common import Theoretical, cache_sizes, read
+    from rooflab.documents.kernels import Side
+    from rooflab.documents.stored import run_identity
+
+    assert cache_sizes({"caches": {"L2": 1 << 20}}) == {"L2": 1 << 20}
+    assert cache_sizes(None) == cache_sizes({"caches": None}) == {}
+    assert run_identity({"machine": {"key": "k"}, "environment": {"hostname": "h"}}) == ("k", "h")
+    assert run_identity({"machine": "damaged"}) == (None, None) and run_identity(None) == (None, None)
+    assert read(Side, {"name": "saxpy"}).label == "saxpy" and read(Side, {"run_id": 7}).label == "run 7"
+    th = read(Theoretical, {"per_core": {"fp32": {"simd_fma": 4e10}}, "cores": 2})
+    assert th.core_flops("fp32", "simd_fma") == 4e10 and th.core_flops("fp64", "simd_fma") is None
