@@ -223,3 +223,78 @@ def test_a_librarys_own_arrays_are_its_data_objects_without_the_runtimes():
     # two 2000 x 2000 double arrays, a static counter and a constant table; not the start-up files' byte
     assert asm.parse_nm_data(NM_DATA) == 2 * 0x1e84800 + 4 + 0x40
     assert asm.parse_nm_data("") == 0
+
+
+# XSBench's search of one nuclide's energy grid (grid_search_nuclide inlined, gcc -O3): the middle of the interval
+# from a halving shift, the energy loaded there, a branch on it that leaves the loop's body, and the closing branch
+X86_BINARY_SEARCH = """\
+    1860:	sar    %rax
+    1863:	lea    (%rax,%r12,1),%r9
+    1867:	lea    (%r9,%rbx,1),%r8
+    186b:	lea    (%r8,%r8,2),%r8
+    186f:	shl    $0x4,%r8
+    1873:	vmovsd (%rdx,%r8,1),%xmm0
+    1879:	vcomisd %xmm1,%xmm0
+    187d:	ja     1910 <calculate_macro_xs+0x280>
+    1883:	mov    %rdi,%rax
+    1886:	mov    %r9,%r12
+    1889:	sub    %r9,%rax
+    188c:	cmp    $0x1,%rax
+    1890:	jg     1860 <calculate_macro_xs+0x1d0>
+"""
+
+# its caller's loop over the material's nuclides, rotated by gcc: the next nuclide's id is loaded at the end of an
+# iteration (from a pointer moved by 4) for the next one's lookups, and a lane moved into a register (vmovq) starts
+# the index afresh
+X86_ROTATED_LOOKUPS = """\
+    1790:	mov    0x10(%rbp),%rdi
+    1794:	vmovq  %xmm10,%rax
+    1799:	add    %r12,%rax
+    179c:	movslq (%rdi,%rax,4),%r9
+    17a0:	lea    (%r9,%rbx,1),%rax
+    17a4:	lea    (%rax,%rax,2),%r8
+    17a8:	shl    $0x4,%r8
+    17ba:	lea    -0x30(%rdx,%r8,1),%rbx
+    17bf:	lea    (%rdx,%r8,1),%rax
+    17c3:	cmp    %rsi,%r9
+    17c6:	cmove  %rbx,%rax
+    17ca:	vmovsd 0x30(%rax),%xmm2
+    17d4:	add    $0x4,%rcx
+    17d8:	add    $0x8,%r13
+    17e5:	vsubsd (%rax),%xmm2,%xmm2
+    181b:	cmp    %r15,%rcx
+    181e:	je     18ff <calculate_macro_xs+0x26f>
+    1824:	vmovsd 0x0(%r13),%xmm5
+    182a:	mov    %r14,%rbx
+    182d:	movslq (%rcx),%r12
+    1830:	imul   %r12,%rbx
+    1839:	cmp    $0x1,%r11d
+    183d:	jne    1790 <calculate_macro_xs+0x100>
+"""
+
+
+def test_a_binary_search_is_told_by_the_load_at_the_halved_middle_and_the_branch_on_it():
+    search = asm.parse_objdump(X86_BINARY_SEARCH)
+    assert asm._x86_halving_search(search)
+    # the same halving without a branch of its own (only the closing one) searches nothing
+    assert not asm._x86_halving_search([i for i in search if i.addr != 0x187d])
+    # nor does a halving whose result no load uses (a count halved beside a stream)
+    halved_count = asm.parse_objdump("""\
+    10:	shr    %rcx
+    13:	vmovsd (%rdx,%rax,8),%xmm0
+    18:	vcomisd %xmm1,%xmm0
+    1c:	ja     40 <f+0x40>
+    1e:	add    $0x1,%rax
+    22:	cmp    %rax,%rsi
+    25:	jne    10 <f+0x10>
+""")
+    assert not asm._x86_halving_search(halved_count)
+    assert asm.detail_loop(search, asm.hot_loop(search), "x86_64").halving_search
+
+
+def test_lookups_at_indices_loaded_afresh_each_iteration_are_no_chain_in_a_rotated_loop():
+    body = asm.parse_objdump(X86_ROTATED_LOOKUPS)
+    # the indices come from a pointer moved by a constant (mats) and a lane moved out of a vector register; each
+    # iteration's loads wait for nothing the last one loaded
+    assert asm._x86_lookup_chains(body) == 0
+    assert asm._x86_gp_flow(body[1]) == ("%rax", set(), set())  # vmovq %xmm10,%rax reads no general register

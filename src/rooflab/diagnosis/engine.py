@@ -95,7 +95,8 @@ def _where_the_time_goes(session, spec: KernelSpec, lib, size: dict, code: dict,
             "in_inner_loops": evidence.inner_loop_share(lib, samples), **shares}
     if same or not by_samples.get("loop"):
         return {"hot_loop": info}
-    return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction")}, "hot_loop": info}
+    return {**{k: by_samples[k] for k in ("audit", "loop", "loop_at", "prediction", "loop_function")},
+            "hot_loop": info}
 
 
 def _roofs(roofline: list[dict] | None, spec: KernelSpec, cpus: int, code: dict) -> dict:
@@ -162,8 +163,8 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code, row.get("time_s")))
             if read(HotLoop, code.get("hot_loop")).moved:  # what the source and compiler say of the loop that runs
-                code.update(evidence.scoped_evidence(spec, lib, spec.audit_function or spec.function,
-                                                     code.get("loop_at")))
+                code.update(evidence.scoped_evidence(
+                    spec, lib, code.get("loop_function") or spec.audit_function or spec.function, code.get("loop_at")))
             before = code["access"]
             ctx.update(_roofs(roofline, spec, cpus, code))
             if code["access"] != before:  # the loop the time goes to accesses memory otherwise: its roofs
@@ -218,7 +219,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             pragmas = read(Pragmas, code.get("pragmas"))
             rctx = {**ctx, "gemm_like": gemm_dims(spec, size) is not None, "caches": row.get("caches"),
                     "pow2_rows": pow2_rows(spec, size), "page_rows": page_rows(spec, size), "busy_threads": busy,
-                    "thread_slots": pragmas.thread_slots,
+                    "thread_slots": pragmas.thread_slots, "loop_function": code.get("loop_function"),
                     "regions_per_call": evidence.regions_per_call(pragmas.regions_in_loops, spec.scalars(size)),
                     **_loop_trips(pragmas.loop_heads, spec.scalars(size))}
             row["findings"] = diagnose(code, row, rctx)

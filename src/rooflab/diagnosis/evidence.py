@@ -26,8 +26,8 @@ from rooflab.model.caches import cache_capacities
 from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
-from rooflab.toolchain.asm import (disassemble, hot_loop_of, inner_share, line_table, loop_assembly, loop_lines,
-                                  outlined_from)
+from rooflab.toolchain.asm import (disassemble, hot_loop_in, hot_loop_of, inner_share, line_table, loop_assembly,
+                                  loop_lines, outlined_from)
 from rooflab.toolchain.compiler import Library, find_compiler
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
 from rooflab.toolchain.remarks import Remark, blank_comments, causes_of, function_lines, remarks_and_object, scoped
@@ -58,18 +58,25 @@ def expand_macros(source: str, body: str) -> str:
     return r.stdout if r.returncode == 0 and r.stdout.strip() else body
 
 
-def _pragmas(spec: KernelSpec, lines: list[int] | None = None) -> dict:
+def _pragmas(spec: KernelSpec, lines: list[int] | None = None, where: str | None = None) -> dict:
     """OpenMP and vectorization pragmas inside the kernel's own function, the arrays its threads write one element
     each of, and the array parameters it only writes; read with the source's macros expanded. What the source says
-    of its loops is read from the loops that hold the hot loop's source ``lines``, where they are known."""
+    of its loops is read from the loops that hold the hot loop's source ``lines``, where they are known, in the
+    function the hot loop is in (``where``: one the kernel calls, where the time went there)."""
     try:
         text = spec.source.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {"omp": False, "omp_simd": False, "omp_text": ""}
-    span = function_lines(text, spec.audit_function or spec.function)
+    own = spec.audit_function or spec.function
+    span = function_lines(text, own)
     raw = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
     body = expand_macros(text, raw)
-    hot = expand_macros(text, without_cold_loops(raw, span[0], lines)) if span and lines else body
+    elsewhere = bool(where and where != own)
+    if elsewhere:
+        span = function_lines(text, where)
+        raw = "\n".join(text.splitlines()[span[0] - 1:span[1]]) if span else ""
+    here = expand_macros(text, raw) if elsewhere else body
+    hot = expand_macros(text, without_cold_loops(raw, span[0], lines)) if span and lines else here
     return {"omp": bool(re.search(r"#\s*pragma\s+omp\s+parallel", body)),
             "omp_simd": bool(re.search(r"#\s*pragma\s+omp\s+(parallel\s+)?(for\s+)?simd", body)),
             "omp_text": "\n".join(re.findall(r"#\s*pragma\s+omp[^\n]*", body)),
@@ -80,7 +87,8 @@ def _pragmas(spec: KernelSpec, lines: list[int] | None = None) -> dict:
             "partial_records": partial_records(text, hot), "partial_strides": partial_strides(hot),
             "loaded_bounds": loaded_bounds(hot), "select_reductions": select_reductions(hot),
             "packed_stores": packed_stores(hot),
-            "nested_loops": nested_loops(body), "loop_heads": loop_heads(hot), "cold_loops": hot != body}
+            # a hot loop in a function the kernel calls runs inside the kernel's own loops
+            "nested_loops": elsewhere or nested_loops(body), "loop_heads": loop_heads(hot), "cold_loops": hot != here}
 
 
 _FOR_HEAD = re.compile(r"\bfor\s*\(\s*(?:[A-Za-z_]\w*\s+)*\**\s*([A-Za-z_]\w*)\s*=")
@@ -780,7 +788,7 @@ def scoped_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[in
     """What the source and the compiler say about the hot loop at ``loop_at``: the pragmas and loop facts of its
     nest, the compiler's remarks on its lines."""
     said = remark_evidence(spec, lib, where, loop_at, [])
-    pragmas = _pragmas(spec, said["loop_lines"])
+    pragmas = _pragmas(spec, said["loop_lines"], where)
     if pragmas.get("loaded_bounds"):
         said = remark_evidence(spec, lib, where, loop_at, pragmas["loaded_bounds"])
     return {"pragmas": pragmas, **said}
@@ -849,14 +857,16 @@ def loop_evidence(lib: Library, where: str, machine: dict, samples: dict | None 
     then the loop they fall in."""
     out = {"loop": None, "audit": None, "prediction": None}
     try:
-        found = hot_loop_of(lib.path, where, samples=samples)
+        found = hot_loop_in(lib.path, where, samples=samples)
     except RooflabError as exc:
         return {**out, "audit_error": str(exc)}
     if found is None:
         return {**out, "audit_error": f"{where} has no loop in its compiled code"}
-    insns, audit, detail = found
+    name, insns, audit, detail = found
     return {"audit": audit.to_dict(), "loop": detail.to_dict(),
             "loop_at": [audit.start, audit.end],  # byte addresses in the library: which loop this is
+            # the function the loop is in: the kernel's, one outlined from it, or one it calls where the time went
+            "loop_function": name,
             "prediction": _prediction(insns, audit, machine.get("uarch") or {}, machine["isa"])}
 
 

@@ -421,9 +421,10 @@ def loop_signature(audit: dict | None) -> tuple | None:
     return tuple(audit.get(k) for k in LOOP_SIGNATURE) if audit else None
 
 
-def hot_loops(spec: KernelSpec, lib, vlib) -> tuple[dict, dict] | None:
-    """The audits of the original's and the variant's hottest loops; None when either cannot be read."""
-    where = spec.audit_function or spec.function
+def hot_loops(spec: KernelSpec, lib, vlib, where: str | None = None) -> tuple[dict, dict] | None:
+    """The audits of the original's and the variant's hottest loops (of ``where``: the function the time went to,
+    by default the kernel's); None when either cannot be read."""
+    where = where or spec.audit_function or spec.function
     try:
         a, b = hot_loop_of(lib.path, where), hot_loop_of(vlib.path, where)
     except RooflabError:
@@ -431,10 +432,10 @@ def hot_loops(spec: KernelSpec, lib, vlib) -> tuple[dict, dict] | None:
     return None if a is None or b is None else (a[1].to_dict(), b[1].to_dict())
 
 
-def same_hot_loop(spec: KernelSpec, lib, vlib) -> bool | None:
+def same_hot_loop(spec: KernelSpec, lib, vlib, where: str | None = None) -> bool | None:
     """Whether the variant's hottest loop is, instruction class by instruction class, the original's (same vector
     width, same FMAs, adds, loads, stores, calls counted as instructions): None when either cannot be read."""
-    pair = hot_loops(spec, lib, vlib)
+    pair = hot_loops(spec, lib, vlib, where)
     return None if pair is None else loop_signature(pair[0]) == loop_signature(pair[1])
 
 
@@ -474,7 +475,7 @@ def run_experiment(session, exp: str, spec: KernelSpec, lib, size: dict, ctx: di
     out["flags"] = list(vlib.flags)
     if vlib is not lib and vsize == size and exp not in LOOP_BLIND:
         # a rebuild tests a finding only when it changed the loop the finding is about
-        pair = hot_loops(spec, lib, vlib)
+        pair = hot_loops(spec, lib, vlib, ctx.get("loop_function"))
         if pair is not None:
             out["loop_unchanged"] = loop_signature(pair[0]) == loop_signature(pair[1])
             # the widest vectors of each: whether the change vectorized the loop (restrict on a loop the compiler

@@ -25,7 +25,7 @@ SAMPLE_S = 0.1  # the kernel runs this long (one sample) while perf samples it: 
 # a frame in an object without symbols (libgomp) reads "\t  e732 [unknown] (/path/libgomp.so.1)"
 _LINE = re.compile(r"^\s*(\d+)\s+[0-9a-f]+\s+(\S+?)(?:\+0x([0-9a-f]+))?\s+\((.+)\)\s*$")
 _HEAD = re.compile(r"^\s*(\d+)\s*$")
-_FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)(?:\+0x([0-9a-f]+))?\s+\((.+)\)\s*$")
+_FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(\S+?)(?:\+0x([0-9a-f]+))?\s+\((.+)\)\s*$")
 # frames as deep as this are read from the stack (perf's DWARF unwinding): a libm function called from a loop is a
 # frame or two below it
 STACK_BYTES = 8192
@@ -45,21 +45,43 @@ def samples(text: str):
         m = _LINE.match(line)
         if m:  # a sample on one line: no call chain
             if tid is not None:
-                yield tid, frames
-            yield int(m.group(1)), [(m.group(2), int(m.group(3) or "0", 16), m.group(4))]
+                yield tid, real_frames(frames)
+            yield int(m.group(1)), [(_aliased(m.group(2)), int(m.group(3) or "0", 16), m.group(4))]
             tid, frames = None, []
             continue
         h = _HEAD.match(line)
         if h:
             if tid is not None:
-                yield tid, frames
+                yield tid, real_frames(frames)
             tid, frames = int(h.group(1)), []
             continue
         f = _FRAME.match(line)
-        if f and tid is not None and f.group(3) != "inlined":
-            frames.append((f.group(1), int(f.group(2) or "0", 16), f.group(3)))
+        if f and tid is not None:
+            frames.append((f.group(1), f.group(2), int(f.group(3) or "0", 16), f.group(4)))
     if tid is not None:
-        yield tid, frames
+        yield tid, real_frames(frames)
+
+
+def _aliased(symbol: str) -> str:
+    """The function a local alias stands for (gcc's ``NAME.localalias``, which calls within a library made without
+    semantic interposition go to)."""
+    return symbol.removesuffix(".localalias")
+
+
+def real_frames(frames: list[tuple[str, str, int, str]]) -> list[tuple[str, int, str]]:
+    """(function, offset, object) of each frame (ip, symbol, offset, object) perf printed. perf prints the functions
+    inlined at an instruction as frames of their own, marked ``(inlined)``, before the frame holding it (the same
+    ip): those are left out. A frame in a local alias is marked so as well, with no frame of its own after it: it
+    is a frame of the object its caller is in (a local alias is called only from its own object)."""
+    out = []
+    for i, (ip, sym, off, dso) in enumerate(frames):
+        if dso == "inlined":
+            after = frames[i + 1] if i + 1 < len(frames) else None
+            if after is None or after[0] == ip or not sym.endswith(".localalias"):
+                continue
+            dso = after[3]
+        out.append((_aliased(sym), off, dso))
+    return out
 
 
 # objects whose code is the parallel runtime's or the operating system's, not work a loop asked for: a sample there

@@ -344,6 +344,8 @@ class Code(Model):
     audit: Optional[Audit] = None
     loop: Optional[Loop] = None
     loop_at: Optional[list[int]] = None
+    loop_function: Optional[str] = None
+    """The function the hot loop is in: the kernel's, one outlined from it, or one it calls where the time went."""
 
 
 class ExplainKernel(Kernel):

@@ -483,6 +483,7 @@ class LoopDetail:
     indexed_updates: int = 0  # those of them that write: an update through an index (a histogram's h[k]++)
     memory_recurrences: int = 0  # values stored and loaded again by the next iteration at a moving address
     lookup_chains: int = 0  # table lookups at an index computed from the last iteration's value: crc, automata
+    halving_search: bool = False  # a binary search: a load at the halved interval's middle, a branch on it
     streams: list = field(default_factory=list)  # bytes each walked address moves per iteration
     feedback: int = 0  # accumulators whose addend is computed from themselves: recurrences, not sums
     int_scans: int = 0  # integer running values stored at every element (a prefix sum of counts, a running OR)
@@ -516,7 +517,7 @@ class LoopDetail:
                 "scalar_rounds": self.scalar_rounds,
                 "side_calls": list(self.side_calls), "exits": self.exits, "atomics": self.atomics,
                 "moves_only": self.moves_only, "int_ops": self.int_ops, "lane_loads": self.lane_loads,
-                "select_addresses": self.select_addresses}
+                "select_addresses": self.select_addresses, "halving_search": self.halving_search}
 
 
 _X86_ELEM = {"pd": 64, "sd": 64, "ps": 32, "ss": 32, "ph": 16, "sh": 16}
@@ -670,6 +671,7 @@ def _detail_x86(body: list[Insn]) -> dict:
     d["indexed_loads"], d["indexed_updates"] = _x86_indexed_loads(body)
     d["memory_recurrences"] = _x86_memory_recurrences(body)
     d["lookup_chains"] = _x86_lookup_chains(body)
+    d["halving_search"] = _x86_halving_search(body)
     d["int_scans"] = _x86_int_scans(body)
     d["streams"] = _x86_streams(body)
     d["moves_only"] = _x86_moves_only(body)
@@ -678,6 +680,32 @@ def _detail_x86(body: list[Insn]) -> dict:
                           and _X86_VREG.search(i.operands.split(")")[-1]))
     d["select_addresses"] = _x86_select_addresses(body)
     return d
+
+
+def _x86_halving_search(body: list[Insn]) -> bool:
+    """A binary search (or bisection): the loop halves a general register (``sar %rax``, ``shr $0x1,%rdx``), loads
+    at an address computed from the result (the middle of the interval), and branches on a comparison besides the
+    branch that closes it: which half the next step searches hangs on the value just loaded, so each step waits
+    for its load or for the branch's outcome, which no predictor learns (each way half the time)."""
+    if sum(1 for i in body if _is_conditional(i.mnemonic)) < 2:
+        return False
+    derived: set[str] = set()
+    for i in body:
+        ops = _x86_operands(i.operands)
+        m = i.mnemonic
+        if re.match(r"(sar|shr)[lq]?$", m) and ops and ops[-1].startswith("%") and (
+                len(ops) == 1 or ops[0] in ("$0x1", "$1")):
+            derived.add(_gp_family(ops[-1]))
+            continue
+        flow = _x86_gp_flow(i)
+        if not flow:
+            continue
+        dst, srcs, addr = flow
+        if addr & derived:
+            return True  # a load at the middle
+        if dst:
+            (derived.add if srcs & derived else derived.discard)(dst)
+    return False
 
 
 _X86_GP_REG = re.compile(r"%[a-z0-9]+")
@@ -925,6 +953,12 @@ def _x86_feeds_back(body: list[Insn], acc: int) -> bool:
 _NO_WRITE = ("cmp", "test", "bt", "ucomi", "comi", "vucomi", "vcomi", "push", "nop", "prefetch")
 
 
+# instructions whose destination is written from their sources alone: moves (a vector lane moved out, vmovq
+# %xmm10,%rax, as well), address arithmetic, conversions and bit counts; two-operand arithmetic reads it too
+_WRITES_AFRESH = ("mov", "lea", "set", "pop", "vmov", "kmov", "cvt", "vcvt", "pextr", "vpextr", "popcnt", "lzcnt",
+                  "tzcnt")
+
+
 def _x86_gp_flow(i: Insn) -> tuple[str | None, set[str], set[str]] | None:
     """One instruction's flow through general registers: (the register it writes or None, the registers its value
     is computed from, the registers that form the address it loads from); None for a branch or a call."""
@@ -941,7 +975,7 @@ def _x86_gp_flow(i: Insn) -> tuple[str | None, set[str], set[str]] | None:
     if dst.startswith("%") and _X86_GPR.fullmatch(dst) and not m.startswith(_NO_WRITE):
         writes = _gp_family(dst)
     srcs = {_gp_family(o) for o in ops[:-1] if o.startswith("%") and _X86_GPR.fullmatch(o)}
-    if writes and len(ops) <= 2 and not m.startswith(("mov", "lea", "set", "pop")):
+    if writes and len(ops) <= 2 and not m.startswith(_WRITES_AFRESH):
         srcs.add(writes)  # two-operand arithmetic (and a one-operand inc or not) reads its destination too
     if m.startswith("lea"):
         srcs |= addr  # an address computed, not loaded
@@ -1570,25 +1604,35 @@ def loop_counts(library: str | Path, symbol: str, objdump: str | None = None) ->
 
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,
                 samples: dict[str, dict[int, int]] | None = None) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
-    """The hottest loop of a function with its audit and its detail, looked for in the function and then in the
-    bodies the compiler outlined from it (gcc's ``NAME._omp_fn.N`` for an OpenMP region); None when it has no
-    loop. With ``samples`` (per function name, samples per byte offset: where a profiler found the time), the
-    innermost loop where most samples fall, in the function that has the most; else the loop doing the most work
-    per iteration."""
+    """The hottest loop of a function with its audit and its detail (see :func:`hot_loop_in`)."""
+    found = hot_loop_in(library, symbol, objdump, samples)
+    return found[1:] if found else None
+
+
+def hot_loop_in(library: str | Path, symbol: str, objdump: str | None = None,
+                samples: dict[str, dict[int, int]] | None = None
+                ) -> tuple[str, list[Insn], LoopAudit, LoopDetail] | None:
+    """The function holding the hottest loop of ``symbol``, with the loop's instructions, audit and detail, looked
+    for in the function and then in the bodies the compiler outlined from it (gcc's ``NAME._omp_fn.N`` for an OpenMP
+    region); None when it has no loop. With ``samples`` (per function name, samples per byte offset: where a profiler
+    found the time), the innermost loop where most samples fall, in the function that has the most, which may be
+    one of the library's functions it calls (a lookup's helper, where the time went); else the loop doing the most
+    work per iteration."""
     names = (symbol, *outlined_from(library, symbol, objdump))
     if samples:
-        for name in sorted(names, key=lambda n: -sum((samples.get(n) or {}).values())):
+        called = [n for n in samples if n not in names and not n.startswith("rooflab_") and "@" not in n]
+        for name in sorted((*names, *called), key=lambda n: -sum((samples.get(n) or {}).values())):
             if not samples.get(name):
                 break
             insns = disassemble(library, name, objdump)
             audit = sampled_loop(insns, samples[name])
             if audit is not None:
-                return insns, audit, detail_loop(insns, audit, audit.arch)
+                return name, insns, audit, detail_loop(insns, audit, audit.arch)
     for name in names:
         insns = disassemble(library, name, objdump)
         audit = hot_loop(insns)
         if audit is not None:
-            return insns, audit, detail_loop(insns, audit, audit.arch)
+            return name, insns, audit, detail_loop(insns, audit, audit.arch)
     return None
 
 

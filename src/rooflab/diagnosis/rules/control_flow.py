@@ -94,6 +94,8 @@ def _with_position(f: Facts) -> dict | None:
 
 
 def find(f: Facts) -> list[dict]:
+    if f.loop.get("halving_search"):
+        return []  # a binary search's branch is a step of its chain (dependency_chain's finding)
     # where the compiler also names a possible overlap, the branch stands only if restrict leaves the loop scalar
     # (TSVC's s277: its tests and a store to b[i + 1] between them kept it scalar with restrict too)
     alone = applies(f)

@@ -17,6 +17,8 @@ def WORD():
 
 
 def find(f: Facts) -> list[dict]:
+    if f.loop.get("halving_search"):
+        return [_search(f)]
     if f.scan:
         ev = f.chain_evidence() + [msg("the running value is stored at every element: a scan (prefix sum)")]
         gain = f.chain_gain()
@@ -107,3 +109,27 @@ def find(f: Facts) -> list[dict]:
             msg("work on several independent chains at once (interleave independent problems, or restructure the "
                 "recurrence, e.g. by recursive doubling); unrolling alone does not shorten a chain"), ("unroll",))]
     return []
+
+
+def _search(f: Facts) -> dict:
+    """A binary search: each step's address hangs on the value the step before it loaded (through the branch that
+    picks the half). Making the branch a conditional move does not help: it turns the wait for a misprediction
+    into the wait for the load (XSBench's nuclide grid, a table in L3: 0.68x)."""
+    pred, cpi = f.prediction.get("cycles_per_iteration"), f.row.get("cycles_per_iteration")
+    ev = [msg("the hot loop is a binary search: it halves an interval, loads at its middle and branches on the value "
+              "it loaded, so the next step's address hangs on this step's load")]
+    if cpi:
+        ev.append(measured_cycles(f.row))
+    if cpi and pred:
+        ev.append(msg("{tool} predicts {p:.1f} cycles per iteration from the instructions alone: the rest is the wait "
+                      "for each step's load and for the branch that goes the other way half the time",
+                      tool=f.prediction.get("tool") or "llvm-mca", p=pred))
+    return finding(
+        ID, max(2.0, cpi / pred) if cpi and pred else 2.0, ev,
+        msg("each step of the search waits for the value the step before it loaded: the steps run one after another, "
+            "at the latency of a load from where the table lies and of a mispredicted branch, whatever the ports "
+            "allow"),
+        msg("search less: narrow each search with a coarse index or a hash of the key (where each range of keys "
+            "begins), search several keys at once so that their loads overlap, or lay the table out so that the "
+            "first steps stay in the cache (an Eytzinger order); a conditional move instead of the branch alone "
+            "trades the wait for the branch for the wait for the load"))
