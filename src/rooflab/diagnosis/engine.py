@@ -29,9 +29,10 @@ from rooflab.userkernel.spec import ArrayArg, KernelSpec, size_for
 MAX_EXPERIMENTS = 4
 
 
-def _sibling(session, spec: KernelSpec, size: dict, quick: bool) -> dict | None:
-    """The AVX-512-free twin of the kernel, predicted and measured, where the analyzer cannot read the original."""
-    found = evidence.sibling_prediction(spec, session.machine)
+def _sibling(session, spec: KernelSpec, size: dict, quick: bool, where: str | None = None) -> dict | None:
+    """The AVX-512-free twin of the kernel, predicted and measured, where the analyzer cannot read the original
+    (its loop in ``where``, the function the hot loop is in)."""
+    found = evidence.sibling_prediction(spec, session.machine, where)
     if found is None:
         return None
     twin, lib, pred = found
@@ -176,7 +177,7 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
             # or the kernel is bound by compute
             if (i == 0 and read(Prediction, code.get("prediction")).error and code.get("loop")
                     and (read(Loop, code["loop"]).longest_chain or row.get("bound") == "compute")):
-                code["sibling"] = _sibling(session, spec, size, quick)
+                code["sibling"] = _sibling(session, spec, size, quick, code.get("loop_function"))
             # per iteration of a loop the samples show cold, a figure would describe code that hardly runs
             row["cycles_per_iteration"], row["iterations"] = (None, None) if cold(code.get("hot_loop")) else \
                 evidence.cycles_per_iteration(row["time_s"] * _threads_each(spec, cpus),

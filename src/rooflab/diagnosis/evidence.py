@@ -900,15 +900,17 @@ def _prediction(insns, audit, uarch: dict, isa: dict) -> dict:
     return out
 
 
-def sibling_prediction(spec: KernelSpec, machine: dict) -> tuple[KernelSpec, Library, dict] | None:
+def sibling_prediction(spec: KernelSpec, machine: dict, where: str | None = None
+                       ) -> tuple[KernelSpec, Library, dict] | None:
     """Where the analyzer cannot read the loop's AVX-512 forms: the same kernel built without AVX-512, and the
-    prediction for that build's loop (measured beside it by the caller); None when that does not help."""
+    prediction for that build's loop (the busiest of ``where``, the function the hot loop is in; measured beside it
+    by the caller); None when that does not help."""
     if "avx512f" not in read(Isa, machine.get("isa")).features:
         return None
     twin = dataclasses.replace(spec, flags=[*spec.flags, "-mno-avx512f"])
     try:
         lib = build_spec(twin)
-        found = hot_loop_of(lib.path, spec.audit_function or spec.function)
+        found = hot_loop_of(lib.path, where or spec.audit_function or spec.function)
     except RooflabError:
         return None
     if found is None:
