@@ -4101,3 +4101,18 @@ def test_a_binary_search_is_a_chain_of_its_loads_not_control_flow_to_if_convert(
     plain = diagnose(code({**loop, "halving_search": False}, prediction=pred),
                      row(of_roof=0.02, level="L3", cycles_per_iteration=16.3), CTX)
     assert "dependency_chain" not in ids(plain)
+
+
+def test_a_call_that_takes_the_loops_time_is_the_finding_not_the_loads_waiting():
+    """Parboil's motion search prints a line for every block and position: 19,144 cycles an iteration where
+    llvm-mca gives 55.7 for the loop's own instructions. The prediction does not see the callee, so that time is the
+    call's: calls first, sized by it, and no load is said to wait for it."""
+    loop = {"vector_bits": 0, "scalar_fp": 0, "vector_fp": 0, "accumulators": 0, "longest_chain": 0, "flops": 0,
+            "bytes": 8, "element_bits": 16, "calls": ["printf"], "indexed_loads": 4}
+    pred = {"tool": "llvm-mca", "model": "znver4", "cycles_per_iteration": 55.7, "block_rthroughput": 40.0}
+    fs = diagnose(code(loop, prediction=pred), row(of_roof=0.001, level="L2", cycles_per_iteration=19144.5), CTX)
+    assert ids(fs)[0] == "calls", ids(fs)
+    assert fs[0]["factor"] == pytest.approx(19144.5 / 55.7)
+    assert "the call takes the rest" in " ".join(text(e) for e in fs[0]["evidence"])
+    indirect = [f for f in fs if f["id"] == "indirect"]
+    assert all("waits for its loads" not in text(e) for f in indirect for e in f["evidence"])

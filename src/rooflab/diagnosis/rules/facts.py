@@ -316,7 +316,14 @@ class Facts:
     def waits(self) -> float | None:
         """How many times slower the hot loop was measured than the in-core prediction for its instructions, where
         that is WAITS or more (the time beyond it is spent waiting: for scattered loads, for lines other cores
-        hold); None otherwise."""
+        hold); None otherwise, and None for a loop that calls a function: the time beyond the prediction is then
+        the callee's, which the prediction does not see (see ``beyond_prediction``)."""
+        return None if self.loop.get("calls") else self.beyond_prediction
+
+    @property
+    def beyond_prediction(self) -> float | None:
+        """The measured cycles per iteration over the in-core prediction for the loop's own instructions, where that
+        is WAITS or more; None otherwise."""
         pred, cpi = self.prediction.get("cycles_per_iteration"), self.row.get("cycles_per_iteration")
         return cpi / pred if cpi and pred and cpi >= WAITS * pred else None
 
