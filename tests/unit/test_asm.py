@@ -298,3 +298,21 @@ def test_lookups_at_indices_loaded_afresh_each_iteration_are_no_chain_in_a_rotat
     # iteration's loads wait for nothing the last one loaded
     assert asm._x86_lookup_chains(body) == 0
     assert asm._x86_gp_flow(body[1]) == ("%rax", set(), set())  # vmovq %xmm10,%rax reads no general register
+
+
+def test_an_index_halved_for_a_lookup_is_no_search():
+    # out[j] = in[j / 2] with a test in the body: the halved index is loaded from, but nothing it gives is carried
+    upsample = asm.parse_objdump("""\
+    10:	mov    %rax,%rdx
+    13:	shr    $0x3f,%rdx
+    17:	add    %rax,%rdx
+    1a:	sar    %rdx
+    1d:	vmovsd (%rsi,%rdx,8),%xmm0
+    22:	vcomisd %xmm1,%xmm0
+    26:	ja     40 <f+0x40>
+    28:	vmovsd %xmm0,(%rdi,%rax,8)
+    2d:	add    $0x1,%rax
+    31:	cmp    %rax,%rcx
+    34:	jne    10 <f+0x10>
+""")
+    assert not asm._x86_halving_search(upsample)

@@ -684,12 +684,16 @@ def _detail_x86(body: list[Insn]) -> dict:
 
 def _x86_halving_search(body: list[Insn]) -> bool:
     """A binary search (or bisection): the loop halves a general register (``sar %rax``, ``shr $0x1,%rdx``), loads
-    at an address computed from the result (the middle of the interval), and branches on a comparison besides the
-    branch that closes it: which half the next step searches hangs on the value just loaded, so each step waits
-    for its load or for the branch's outcome, which no predictor learns (each way half the time)."""
+    at an address computed from the result (the middle of the interval), makes the middle a bound of the next
+    step's interval (it flows into a register the loop carries), and branches on a comparison besides the branch
+    that closes it: which half the next step searches hangs on the value just loaded, so each step waits for its load
+    or for the branch's outcome, which no predictor learns (each way half the time). An index halved for a lookup
+    (``in[j / 2]``) carries nothing to the next iteration."""
     if sum(1 for i in body if _is_conditional(i.mnemonic)) < 2:
         return False
+    carried, _ = _x86_carried([f for f in (_x86_gp_flow(i) for i in body) if f], _x86_steps(body))
     derived: set[str] = set()
+    loaded = bound = False
     for i in body:
         ops = _x86_operands(i.operands)
         m = i.mnemonic
@@ -701,11 +705,11 @@ def _x86_halving_search(body: list[Insn]) -> bool:
         if not flow:
             continue
         dst, srcs, addr = flow
-        if addr & derived:
-            return True  # a load at the middle
+        loaded |= bool(addr & derived)  # a load at the middle
+        bound |= bool(dst and dst in carried and srcs & derived)  # the middle, the next step's bound
         if dst:
             (derived.add if srcs & derived else derived.discard)(dst)
-    return False
+    return loaded and bound
 
 
 _X86_GP_REG = re.compile(r"%[a-z0-9]+")

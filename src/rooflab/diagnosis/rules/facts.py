@@ -9,8 +9,8 @@ speed-up its own evidence allows (the ranking caps it by the distance to the roo
 
 from __future__ import annotations
 
-import re
 import functools
+import re
 from dataclasses import dataclass, field
 
 from rooflab.documents.common import read
