@@ -316,3 +316,9 @@ def test_an_index_halved_for_a_lookup_is_no_search():
     34:	jne    10 <f+0x10>
 """)
     assert not asm._x86_halving_search(upsample)
+
+
+def test_a_compiled_symbol_is_read_in_the_source_function_it_comes_from():
+    assert asm.source_function("xs_event._omp_fn.0") == "xs_event"
+    assert asm.source_function("calculate_macro_xs.localalias") == "calculate_macro_xs"
+    assert asm.source_function("dgefa.constprop.0") == "dgefa" and asm.source_function("daxpy") == "daxpy"

@@ -1606,6 +1606,13 @@ def loop_counts(library: str | Path, symbol: str, objdump: str | None = None) ->
     return inner, total
 
 
+def source_function(symbol: str) -> str:
+    """The source's function a compiled symbol comes from: gcc's outlined OpenMP bodies (``NAME._omp_fn.N``), its
+    clones (``.part.N``, ``.constprop.N``, ``.isra.N``), cold parts and local aliases are NAME's (no C name has a
+    dot)."""
+    return symbol.split(".", 1)[0]
+
+
 def hot_loop_of(library: str | Path, symbol: str, objdump: str | None = None,
                 samples: dict[str, dict[int, int]] | None = None) -> tuple[list[Insn], LoopAudit, LoopDetail] | None:
     """The hottest loop of a function with its audit and its detail (see :func:`hot_loop_in`)."""
