@@ -179,15 +179,20 @@ def not_interposable(compiler: Compiler) -> tuple[str, ...]:
     """``-fno-semantic-interposition`` where the compiler takes it (gcc 5 and later, clang 11 and later): the
     functions of a shared library then call and inline each other as those of a program do."""
     flag = "-fno-semantic-interposition"
-    with tempfile.TemporaryDirectory(prefix="rooflab-flag-") as d:
-        src = Path(d) / "f.c"
-        src.write_text("int rl_flag_probe(int x) { return x + 1; }\n")
-        cmd = [*compiler.argv, "-shared", "-fPIC", "-Werror", flag, str(src), "-o", str(Path(d) / f"f{SHLIB_SUFFIX}")]
+    return (flag,) if _builds(compiler, "int rl_flag_probe(int x) { return x + 1; }\n", ["-Werror", flag]) else ()
+
+
+def _builds(compiler: Compiler, source: str, flags: list[str]) -> bool:
+    """Whether the compiler builds ``source`` into a shared library with ``flags`` (a probe of what it takes)."""
+    with tempfile.TemporaryDirectory(prefix="rooflab-probe-") as d:
+        src, out = Path(d) / "probe.c", Path(d) / f"probe{SHLIB_SUFFIX}"
+        src.write_text(source)
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
+            r = subprocess.run([*compiler.argv, "-shared", "-fPIC", *flags, str(src), "-o", str(out)],
+                               capture_output=True, text=True, errors="replace", timeout=60)
         except (OSError, subprocess.TimeoutExpired):
-            return ()
-    return (flag,) if r.returncode == 0 else ()
+            return False
+        return r.returncode == 0 and out.exists()
 
 
 _OMP_CANDIDATES = (["-fopenmp"], ["-Xpreprocessor", "-fopenmp", "-lomp"], ["-fopenmp=libomp"])
@@ -196,19 +201,7 @@ _OMP_CANDIDATES = (["-fopenmp"], ["-Xpreprocessor", "-fopenmp", "-lomp"], ["-fop
 @functools.lru_cache(maxsize=16)
 def openmp_flags(compiler: Compiler) -> tuple[str, ...] | None:
     """The flags that give this compiler working OpenMP, or None when it has none (detected, not assumed)."""
-    with tempfile.TemporaryDirectory(prefix="rooflab-omp-") as d:
-        src = Path(d) / "omp.c"
-        src.write_text(_OMP_TEST)
-        for cand in _OMP_CANDIDATES:
-            out = Path(d) / f"omp{SHLIB_SUFFIX}"
-            cmd = [*compiler.argv, "-shared", "-fPIC", *cand, str(src), "-o", str(out)]
-            try:
-                r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
-            except (OSError, subprocess.TimeoutExpired):
-                continue
-            if r.returncode == 0 and out.exists():
-                return tuple(cand)
-    return None
+    return next((tuple(cand) for cand in _OMP_CANDIDATES if _builds(compiler, _OMP_TEST, cand)), None)
 
 
 # ------------------------------------------------------------------------------------------------------ cache
