@@ -59,3 +59,38 @@ def test_where_the_samples_fall_in_a_called_function_its_loop_is_the_hot_loop(li
     assert name == "total" and audit.start == loops[0].start
     # without samples, the kernel's own busiest loop
     assert asm.hot_loop_in(built.path, "kernel")[0] == "kernel"
+
+
+STEPPED = """
+__attribute__((noinline)) static void step(int n, const float *in, float *out)
+{
+    for (int i = 1; i < n - 1; i++) out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
+}
+
+void run(int n, int t, float *a, float *b)
+{
+    for (int s = 0; s < t; s++) { if (s & 1) step(n, b, a); else step(n, a, b); }
+}
+"""
+
+
+def test_a_loop_around_calls_of_a_helper_with_loops_is_not_the_only_loop(tmp_path):
+    """A time-step loop calling the step (not inlined: a large step called twice is not) is the kernel's only loop, but the work is in
+    the step's loops: they are counted (so the kernel is sampled) and, without samples, the step's loop is the hot
+    loop, not the loop of calls around it."""
+    try:
+        find_compiler()
+    except CompilerNotFound:
+        pytest.skip("no C compiler")
+    src = tmp_path / "s.c"
+    src.write_text(STEPPED)
+    built = build([src], name="stepped", profile="native")
+    callees = asm.local_callees(asm.disassemble(built.path, "run"))
+    own = asm.find_loops(asm.disassemble(built.path, "run"))
+    assert any(c.startswith("step") for c in callees), callees
+    inner, total = asm.loop_counts(built.path, "run")
+    assert total > len(own) and inner >= 1
+    name, _insns, _audit, detail = asm.hot_loop_in(built.path, "run")
+    assert name.startswith("step") and not any(c.startswith("step") for c in detail.calls)
+    assert all("@" not in c for c in callees)
+

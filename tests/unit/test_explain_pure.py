@@ -654,6 +654,40 @@ def test_with_restrict_qualifies_the_pointers_of_the_definition_only():
     assert with_restrict(got, "k", ["C", "x"]) == got
 
 
+def test_pointer_params_reads_every_pointer_and_array_parameter_of_the_definition():
+    from rooflab.diagnosis.experiments import pointer_params
+
+    src = ("static void step(int n, const float coef[4], const float *restrict a, double (*C)[n], float out[],\n"
+           "                 long m)\n{ out[0] = a[0] * coef[0] + C[0][0]; }\n")
+    assert pointer_params(src, "step") == ["coef", "a", "C", "out"]
+    assert pointer_params(src, "other") == []
+
+
+def test_restrict_reaches_the_helper_that_holds_the_hot_loop(tmp_path, monkeypatch):
+    """restrict on the kernel's parameters says nothing about a helper the compiler did not inline (a time-step
+    loop calling the step): the copy qualifies the helper's pointers too."""
+    from rooflab.diagnosis.experiments import _restrict_copy
+    from rooflab.userkernel.spec import load_spec
+
+    monkeypatch.setenv("ROOFLAB_HOME", str(tmp_path / "home"))
+    (tmp_path / "k.c").write_text(
+        "static void step(int n, const float c[2], const float *in, float *out)\n"
+        "{ for (int i = 1; i < n - 1; i++) out[i] = c[0] * in[i] + c[1] * (in[i - 1] + in[i + 1]); }\n"
+        "void run(int n, int t, const float c[2], float *a, float *b)\n"
+        "{ for (int s = 0; s < t; s++) { if (s & 1) step(n, c, b, a); else step(n, c, a, b); } }\n")
+    (tmp_path / "k.toml").write_text(
+        'source = "k.c"\nfunction = "run"\nflops = "3*n*t"\nbytes = "8*n*t"\nsizes = {n = [64], t = [2]}\n'
+        '[args]\nn = "n"\nt = "t"\nc = {shape = [2]}\na = {shape = ["n"], output = true}\n'
+        'b = {shape = ["n"], output = true}\n')
+    spec = load_spec(tmp_path / "k.toml")[0]
+    copy = _restrict_copy(spec, "step.constprop.0").source.read_text()
+    assert "const float c[__restrict__ 2], const float *__restrict__ in, float *__restrict__ out)" in copy
+    assert "float *__restrict__ a, float *__restrict__ b)" in copy
+    # the loop in the kernel's own function: its parameters only, as before
+    own = _restrict_copy(spec, "run").source.read_text()
+    assert "const float *in, float *out)" in own and "float *__restrict__ a" in own
+
+
 def test_scaled_size_shrinks_every_size_variable_to_fit(tmp_path):
     from rooflab.userkernel.spec import load_spec
 
@@ -1045,6 +1079,25 @@ def test_one_thread_at_its_own_roof_is_told_to_use_the_other_cpus_and_nothing_ab
     # below its own roof, the chain is told as well
     slow = row(of_roof=0.4, level="L3", all_threads={**every, "of_roof": 0.2}, cycles_per_iteration=4.2)
     assert "reduction_chain" in ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, ctx))
+
+
+def test_a_sum_kept_in_order_in_a_scalar_loop_can_reach_half_its_unused_lanes():
+    """A float sum the compiler keeps in order keeps the loop from using the core's lanes (narrow vectors defer to
+    the chain): where the chain's own bound is small (the loop also at its ports' bound), reassociating it still
+    reaches half the lanes, so it outranks two CPUs' 2x; not where the loop gathers (the gather's lanes wait)."""
+    loop = {**LOOP_SCALAR_SUM, "element_bits": 32, "vector_bits": 128, "vector_fp": 1, "scalar_fp": 1,
+            "accumulators": 2}
+    pred = {"tool": "llvm-mca 19", "model": "znver4", "cycles_per_iteration": 3.4, "block_rthroughput": 3.3,
+            "bound": "resources", "dependency_share": 0.3}
+    ctx = {**CTX, "cpus": 2}
+    every = {"threads": 2, "of_roof": 0.06, "roof_flops_per_s": 4e10, "level": "L2"}
+    r = row(of_roof=0.12, level="L2", all_threads=every, cycles_per_iteration=5.0)
+    fs = diagnose(code(loop, prediction=pred), r, ctx)
+    chain = next(f for f in fs if f["id"] == "reduction_chain")
+    assert chain["factor"] == pytest.approx(2.0) and fs[0]["id"] == "reduction_chain", ids(fs)
+    gathered = diagnose(code({**loop, "gathers": 1, "indexed_loads": 1}, prediction=pred), r, ctx)
+    chain = next(f for f in gathered if f["id"] == "reduction_chain")
+    assert chain["factor"] < 1.1
 
 
 def test_threads_gain_no_more_bandwidth_than_a_memory_bound_kernel_really_moves():

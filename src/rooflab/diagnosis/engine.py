@@ -19,7 +19,7 @@ from rooflab.kernels.user import build_spec, config_for, task
 from rooflab.machine.env import tlb_entries, usable_cpus
 from rooflab.model.reference import roofs_at
 from rooflab.timing.memory import thp_mode
-from rooflab.toolchain.asm import loop_counts, source_function
+from rooflab.toolchain.asm import loop_counts
 from rooflab.toolchain.compiler import CompileError
 from rooflab.units import seconds
 from rooflab.userkernel.spec import ArrayArg, KernelSpec, size_for
@@ -164,11 +164,9 @@ def explain_kernel(session, spec: KernelSpec, sizes: list[dict], roofline: list[
         if i == 0 and not row.get("error") and code.get("loop"):
             code.update(_where_the_time_goes(session, spec, lib, size, code, row.get("time_s")))
             if read(HotLoop, code.get("hot_loop")).moved:  # what the source and compiler say of the loop that runs
-                # (read in the source function the loop is in: an OpenMP body outlined from the kernel is the kernel's)
-                where = code.get("loop_function")
+                # (read in the function the loop is in: a body outlined from the kernel, a helper it calls)
                 code.update(evidence.scoped_evidence(
-                    spec, lib, source_function(where) if where else spec.audit_function or spec.function,
-                    code.get("loop_at")))
+                    spec, lib, code.get("loop_function") or spec.audit_function or spec.function, code.get("loop_at")))
             before = code["access"]
             ctx.update(_roofs(roofline, spec, cpus, code))
             if code["access"] != before:  # the loop the time goes to accesses memory otherwise: its roofs

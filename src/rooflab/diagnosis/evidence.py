@@ -27,7 +27,7 @@ from rooflab.model.reference import roofs_at
 from rooflab.model.roofline import place
 from rooflab.timing.harness import Timing
 from rooflab.toolchain.asm import (disassemble, hot_loop_in, hot_loop_of, inner_share, line_table, loop_assembly,
-                                  loop_lines, outlined_from)
+                                  loop_lines, outlined_from, source_function)
 from rooflab.toolchain.compiler import Library, find_compiler
 from rooflab.toolchain.mca import NoPrediction, predict, without_division
 from rooflab.toolchain.remarks import Remark, blank_comments, causes_of, function_lines, remarks_and_object, scoped
@@ -781,14 +781,16 @@ def code_evidence(spec: KernelSpec, lib: Library, machine: dict) -> dict:
     out = {"function": spec.function, "isa_vector_bits": isa.get("vector_bits", 0),
            "build": {"flags": list(lib.flags), "profile": spec.profile, "openmp": spec.openmp},
            **loop_evidence(lib, where, machine)}
-    return {**out, **scoped_evidence(spec, lib, where, out.get("loop_at"))}
+    # read in the function the loop is in: the kernel's, or a helper it calls whose loop does the work
+    return {**out, **scoped_evidence(spec, lib, out.get("loop_function") or where, out.get("loop_at"))}
 
 
 def scoped_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[int] | None) -> dict:
-    """What the source and the compiler say about the hot loop at ``loop_at``: the pragmas and loop facts of its
-    nest, the compiler's remarks on its lines."""
+    """What the source and the compiler say about the hot loop at ``loop_at``, in the compiled function ``where``
+    (the kernel's, a body outlined from it, a helper's clone): the pragmas and loop facts of its nest in the source
+    function it comes from, the compiler's remarks on its lines."""
     said = remark_evidence(spec, lib, where, loop_at, [])
-    pragmas = _pragmas(spec, said["loop_lines"], where)
+    pragmas = _pragmas(spec, said["loop_lines"], source_function(where))
     if pragmas.get("loaded_bounds"):
         said = remark_evidence(spec, lib, where, loop_at, pragmas["loaded_bounds"])
     return {"pragmas": pragmas, **said}
@@ -813,8 +815,8 @@ def _remarks_and_lines(cc, source: Path, flags: tuple[str, ...], library: str, w
 
 def remark_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[int] | None,
                     loaded: list[dict]) -> dict:
-    """The compiler's remarks about the hot loop (those on the source lines its instructions come from; about the
-    whole function where those lines are unknown), their causes, the loop's lines and how many of the function's
+    """The compiler's remarks about the hot loop in the compiled function ``where`` (those on the source lines its
+    instructions come from; about the whole source function where those lines are unknown), their causes, the loop's lines and how many of the function's
     remarks are about its other loops."""
     found = _remarks_and_lines(lib.compiler, spec.source, tuple(f for f in lib.flags if not f.startswith("-I")),
                                str(lib.path), where)
@@ -822,7 +824,7 @@ def remark_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[in
         return {"remarks": [], "causes": [], "loop_lines": [], "remarks_elsewhere": 0}
     said, dump, table = found
     try:
-        span = function_lines(spec.source.read_text(encoding="utf-8", errors="replace"), where)
+        span = function_lines(spec.source.read_text(encoding="utf-8", errors="replace"), source_function(where))
     except OSError:
         span = None
     return loop_remarks(said, dump, loop_lines(table, *loop_at) if loop_at and table else [], span, loaded)

@@ -25,7 +25,7 @@ from rooflab.paths import CSRC, cache_dir
 from rooflab.timing.checks import COMPETING_CORES, check_physical_limit
 from rooflab.timing.harness import HarnessConfig, Timing
 from rooflab.timing.stats import paired_ratio
-from rooflab.toolchain.asm import hot_loop_of
+from rooflab.toolchain.asm import hot_loop_of, source_function
 from rooflab.toolchain.compiler import CompileError, private_dir
 from rooflab.toolchain.remarks import function_lines
 from rooflab.userkernel.expr import ExprError, arith
@@ -59,13 +59,46 @@ def with_restrict(source: str, function: str, pointers: list[str]) -> str | None
     return source[:m.end()] + head + source[end:]
 
 
-def _restrict_copy(spec: KernelSpec) -> KernelSpec | None:
-    pointers = [p.name for p in spec.prototype.params if p.pointer]
-    if not pointers:
-        return None
+def pointer_params(source: str, function: str) -> list[str]:
+    """The names of the pointer and array parameters of ``function``'s definition in ``source`` (``float *a``,
+    ``const float b[]``, ``double (*c)[n]``); [] when the definition is not found."""
+    span = function_lines(source, function)
+    if span is None:
+        return []
+    start = sum(len(x) for x in source.splitlines(keepends=True)[:span[0] - 1])
+    m = re.compile(rf"\b{re.escape(function)}\s*\(").search(source, start)
+    if m is None or "{" not in source[m.end():]:
+        return []
+    head, depth, part, parts = source[m.end():source.index("{", m.end())], 0, "", []
+    for ch in head:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "," and depth == 0:
+            parts.append(part)
+            part = ""
+        elif depth >= 0:
+            part += ch
+    parts.append(part)
+    names = []
+    for p in parts:
+        name = re.search(r"(?:\(\s*\*+\s*(?:restrict\s+|__restrict__\s+)?(\w+)\s*\))|(\w+)\s*(?:\[|$)", p.strip())
+        if name and ("*" in p or "[" in p):
+            names.append(name.group(1) or name.group(2))
+    return names
+
+
+def _restrict_copy(spec: KernelSpec, where: str | None = None) -> KernelSpec | None:
+    """A copy of the kernel's source with restrict on the pointer parameters of its function and, where the hot loop
+    lies in another function of the source (a helper it calls: ``where``), on that function's too: restrict on the
+    caller's parameters says nothing to the compiler about a helper it did not inline."""
     text = spec.source.read_text(encoding="utf-8", errors="replace")
-    changed = with_restrict(text, spec.function, pointers)
-    if changed is None or changed == text:
+    changed = text
+    pointers = [p.name for p in spec.prototype.params if p.pointer]
+    if pointers:
+        changed = with_restrict(changed, spec.function, pointers) or changed
+    helper = source_function(where) if where else None
+    if helper and helper != spec.function:
+        changed = with_restrict(changed, helper, pointer_params(changed, helper)) or changed
+    if changed == text:
         return None
     return _source_copy(spec, changed, "restrict")
 
@@ -384,7 +417,7 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
                     "source, its arrays compared with the original's after the same call)",
                     orders=", ".join("-".join(n["from"]) + " → " + "-".join(n["to"]) for n in nests)))
     if exp == "restrict":
-        copy = _restrict_copy(spec)
+        copy = _restrict_copy(spec, ctx.get("loop_function"))
         return (copy, size, msg("restrict on every pointer parameter (in a copy of the source)")) if copy else None
     if exp == "blocked":
         dims = gemm_dims(spec, size)

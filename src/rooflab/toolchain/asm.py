@@ -1594,15 +1594,40 @@ def inner_share(insns: list[Insn], offsets: dict[int, int]) -> tuple[int, int]:
     return inside, sum(offsets.values())
 
 
+def local_callees(insns: list[Insn]) -> list[str]:
+    """The functions of the same library a function calls directly (not through the PLT: the library's own code,
+    a helper the compiler did not inline, a clone of it)."""
+    out: list[str] = []
+    for i in insns:
+        if i.mnemonic.startswith("call"):
+            name = re.search(r"<([^>@+]+)>", i.operands)
+            if name and name.group(1) not in out:
+                out.append(name.group(1))
+    return out
+
+
 def loop_counts(library: str | Path, symbol: str, objdump: str | None = None) -> tuple[int, int]:
-    """How many innermost loops, and how many loops in all, a function and the bodies outlined from it hold. One
-    innermost loop inside others may still not be where the time goes (a vector loop a short trip count never
-    enters, its remainder code in the loop around it)."""
+    """How many innermost loops, and how many loops in all, a function, the bodies outlined from it and the library's
+    functions they call hold (a time-step loop calling the step, which holds the loops). One innermost loop inside
+    others may still not be where the time goes (a vector loop a short trip count never enters, its remainder code
+    in the loop around it)."""
     inner = total = 0
-    for name in (symbol, *outlined_from(library, symbol, objdump)):
-        loops = find_loops(disassemble(library, name, objdump))
+    todo, seen = [symbol, *outlined_from(library, symbol, objdump)], set()
+    while todo and len(seen) < 32:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            insns = disassemble(library, name, objdump)
+        except RooflabError:
+            if name == symbol:
+                raise
+            continue
+        loops = find_loops(insns)
         inner += len(innermost(loops))
         total += len(loops)
+        todo += [c for c in local_callees(insns) if c not in seen]
     return inner, total
 
 
@@ -1643,8 +1668,25 @@ def hot_loop_in(library: str | Path, symbol: str, objdump: str | None = None,
         insns = disassemble(library, name, objdump)
         audit = hot_loop(insns)
         if audit is not None:
-            return name, insns, audit, detail_loop(insns, audit, audit.arch)
+            return _into_callee(library, name, insns, audit, objdump)
     return None
+
+
+def _into_callee(library: str | Path, name: str, insns: list[Insn], audit: LoopAudit, objdump: str | None,
+                 depth: int = 0) -> tuple[str, list[Insn], LoopAudit, LoopDetail]:
+    """Without samples, a loop that calls a function of the library holding loops of its own (a time-step loop
+    around the step) is not where the work is: the callee's hottest loop is, followed down a few calls."""
+    detail = detail_loop(insns, audit, audit.arch)
+    local = set(local_callees(insns))
+    for callee in (c for c in detail.calls if c in local and c != name):
+        try:
+            c_insns = disassemble(library, callee, objdump)
+        except RooflabError:
+            continue
+        c_audit = hot_loop(c_insns)
+        if c_audit is not None and depth < 4:
+            return _into_callee(library, callee, c_insns, c_audit, objdump, depth + 1)
+    return name, insns, audit, detail
 
 
 def outlined_from(library: str | Path, symbol: str, objdump: str | None = None) -> list[str]:
