@@ -191,6 +191,8 @@ NAME_PROBES = [
     Probe("output-named-r", kernel("out_r", 'n = "n"\nx = {shape = ["n"], dtype = "float32"}\nr = {shape = ["n"], dtype = "float32", output = true}', 'r = "2 * x"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("params-reps-t0-sink-i", kernel("names", 'reps = "n"\nt0 = 2.0\nrl_sink = {shape = ["n"], dtype = "float32"}\ni = {shape = ["n"], dtype = "float32", output = true}', 'i = "t0 * rl_sink"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("param-named-like-function", kernel("self", f'n = "n"\nself = 3.0\n{ARR}', 'y = "self * x"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
+    Probe("function-named-like-libc", kernel("advance", f'n = "n"\na = 3.0\n{ARR}', 'y = "a * x"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
+    Probe("function-named-like-libc-step", kernel("step", f'n = "n"\na = 3.0\n{ARR}', 'y = "x - a"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("params-named-like-python-keywords", kernel("kw", 'n = "n"\nin = {shape = ["n"], dtype = "float32"}\nlambda = {shape = ["n"], dtype = "float32", output = true}', 'lambda = "in + 1"\ntolerance = 0'), bench(True, "--json"), 0, r"bench", check=_all_right),
     Probe("check-return", kernel("dot", 'n = "n"\na = {shape = ["n"]}\nb = {shape = ["n"]}', 'return = "np.dot(a, b)"\ntolerance = 1e-12', flops='"2*n"', nbytes='"16*n"'), bench(True, "--json"), 0, r"bench", check=_checked_return),
     Probe("check-return-wrong", kernel("dot", 'n = "n"\na = {shape = ["n"]}\nb = {shape = ["n"]}', 'return = "np.dot(a, b) + 1"', flops='"2*n"', nbytes='"16*n"'), bench(True, "--json"), 3, r"bench", check=_rows_error("wrong")),

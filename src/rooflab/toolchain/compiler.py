@@ -182,6 +182,17 @@ def not_interposable(compiler: Compiler) -> tuple[str, ...]:
     return (flag,) if _builds(compiler, "int rl_flag_probe(int x) { return x + 1; }\n", ["-Werror", flag]) else ()
 
 
+@functools.lru_cache(maxsize=16)
+def bound_locally(compiler: Compiler) -> tuple[str, ...]:
+    """``-Wl,-Bsymbolic`` where the linker takes it (ELF): the library's calls to its own functions go to them, not to
+    a function of the same name an earlier library exports. rooflab's timing wrapper calls the kernel from another
+    file of the library, and the loader would otherwise resolve that call in the global scope first: a kernel named
+    ``advance`` (the Benchmarks Game's n-body step) was glibc's ``advance`` (regexp.h's), which crashed on its
+    arguments."""
+    flag = "-Wl,-Bsymbolic"
+    return (flag,) if _builds(compiler, "int rl_flag_probe(int x) { return x + 1; }\n", [flag]) else ()
+
+
 def _builds(compiler: Compiler, source: str, flags: list[str]) -> bool:
     """Whether the compiler builds ``source`` into a shared library with ``flags`` (a probe of what it takes)."""
     with tempfile.TemporaryDirectory(prefix="rooflab-probe-") as d:
@@ -358,6 +369,8 @@ def build(sources: Sequence[str | Path], *, name: str, flags: Sequence[str] = ()
         # outside a parallel region it answers as one thread does
         omp = openmp_flags(compiler)
         libs = [*libs, *(omp or ())]
+    if not executable:
+        libs = [*libs, *bound_locally(compiler)]
     for k, v in sorted((defines or {}).items()):
         all_flags.append(f"-D{k}" if v is None else f"-D{k}={v}")
     all_flags += [f"-I{d}" for d in incs]
