@@ -580,6 +580,24 @@ def test_alias_details_come_from_the_vectorizers_dump():
     assert causes_of(rs) == ["aliasing"]
 
 
+def test_a_dependence_within_one_array_is_not_aliasing_that_restrict_could_lift():
+    """An in-place reversal (fannkuch's flip: perm[i] and perm[k - i]) makes gcc version the loop for a dependence
+    between two elements of one array: no restrict separates them, so it is no aliasing cause; two pointers, or a
+    base the compiler names by a temporary only, still are."""
+    from rooflab.toolchain.remarks import within_one_array
+
+    same = "versioning for alias required: can't determine dependence between (*perm.1_44)[i_84] and (*perm.1_44)[_15]"
+    rs = [Remark(36, "vectorized", "loop versioned for vectorization because of possible aliasing"),
+          Remark(37, "missed", same)]
+    assert within_one_array(same) and "aliasing" not in causes_of(rs)
+    assert within_one_array("can't determine dependence between a[i_5][j_6] and a[_7][j_6]")
+    two = "versioning for alias required: can't determine dependence between *x_5(D) and *y_7(D)"
+    temp = "versioning for alias required: can't determine dependence between *_3 and *_3"
+    for other in (two, temp):
+        assert not within_one_array(other)
+        assert "aliasing" in causes_of([rs[0], Remark(37, "missed", same), Remark(37, "missed", other)])
+
+
 def test_causes_are_read_from_missed_remarks_and_from_versioning():
     rs = [Remark(3, "missed", "not vectorized: not suitable for strided load _12 = *_11;"),
           Remark(3, "vectorized", "loop vectorized using 32 byte vectors"),

@@ -208,6 +208,19 @@ def test_a_function_with_an_openmp_directive_is_built_with_openmp_unless_the_spe
     assert not load_spec(write(tmp_path, GOOD, hidden))[0].openmp  # a directive in a comment is none
 
 
+@pytest.mark.cc
+def test_an_openmp_directive_counts_as_an_openmp_build_of_the_source_reads_it(tmp_path):
+    """A directive under a conditional an OpenMP build does not take (HPCCG's #ifdef USING_OMP, off by default) is
+    none; under #ifdef _OPENMP it is one, and the kernel's own -D flags count."""
+    def guarded(macro: str) -> str:
+        return SRC.replace("    for (long i = 0;", f"#ifdef {macro}\n    #pragma omp parallel for\n#endif\n"
+                                                   "    for (long i = 0;", 1)
+    assert not load_spec(write(tmp_path, GOOD, guarded("USING_OMP")))[0].openmp
+    assert load_spec(write(tmp_path, GOOD, guarded("_OPENMP")))[0].openmp
+    flagged = GOOD.replace('function = "scale"', 'function = "scale"\nflags = ["-DUSING_OMP"]')
+    assert load_spec(write(tmp_path, flagged, guarded("USING_OMP")))[0].openmp
+
+
 def test_spec_with_several_kernels_and_defaults(tmp_path):
     spec = GOOD.replace('function = "scale"\n', "") + '\n[[kernel]]\nfunction = "scale"\n[[kernel]]\nfunction = ' \
         '"scale"\nname = "scale2"\nflags = ["-O1"]\n'

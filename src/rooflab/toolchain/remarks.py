@@ -180,14 +180,34 @@ CAUSES = (
 )
 
 
+_BETWEEN = re.compile(r"dependence between (.+?) and (.+?)\s*$")
+
+
+def within_one_array(text: str) -> bool:
+    """Whether a remark's dependence is between two elements of one array (gcc: "can't determine dependence between
+    (*perm)[i] and (*perm)[_15]", an in-place reversal): no restrict can tell those apart, they are the same
+    object. A base the compiler names by a temporary alone (``*_3``) may be any object: not known to be one."""
+    m = _BETWEEN.search(text)
+    if not m:
+        return False
+    a, b = (re.match(r"[^\[]+", x.strip()) for x in m.groups())
+    if not (a and b and a.group(0) == b.group(0)):
+        return False
+    name = re.sub(r"[()*\s]", "", a.group(0))
+    return bool(re.match(r"[A-Za-z_]", name)) and not re.fullmatch(r"_\d+(?:\(D\))?", name)
+
+
 def causes_of(remarks: Sequence[Remark]) -> list[str]:
     """The causes the missed remarks name (aliasing, reduction, stride, call, control_flow, cost), and aliasing
-    too when a loop had to be versioned for it."""
+    too when a loop had to be versioned for it; not aliasing where every dependence they name is between elements
+    of one array (the versioning is for that overlap, which restrict cannot lift)."""
+    named = [within_one_array(r.text) for r in remarks if _BETWEEN.search(r.text)]
+    one_array = bool(named) and all(named)
     out = []
     for r in remarks:
         if r.kind == "vectorized" and not re.search(r"alias", r.text, re.I):
             continue
         for cause, pat in CAUSES:
-            if pat.search(r.text) and cause not in out:
+            if pat.search(r.text) and cause not in out and not (cause == "aliasing" and one_array):
                 out.append(cause)
     return out
