@@ -75,9 +75,9 @@ void run(int n, int t, float *a, float *b)
 
 
 def test_a_loop_around_calls_of_a_helper_with_loops_is_not_the_only_loop(tmp_path):
-    """A time-step loop calling the step (not inlined: a large step called twice is not) is the kernel's only loop, but the work is in
-    the step's loops: they are counted (so the kernel is sampled) and, without samples, the step's loop is the hot
-    loop, not the loop of calls around it."""
+    """A time-step loop calling the step (kept out of line, as gcc keeps a large step called twice) is the kernel's
+    only loop, but the work is in the step's loops: they are counted (so the kernel is sampled) and, without
+    samples, the step's loop is the hot loop, not the loop of calls around it."""
     try:
         find_compiler()
     except CompilerNotFound:

@@ -679,6 +679,7 @@ def test_pointer_params_reads_every_pointer_and_array_parameter_of_the_definitio
            "                 long m)\n{ out[0] = a[0] * coef[0] + C[0][0]; }\n")
     assert pointer_params(src, "step") == ["coef", "a", "C", "out"]
     assert pointer_params(src, "other") == []
+    assert pointer_params("void g(double (*f)(double), double *x, int n)\n{ x[0] = f(x[0]); }\n", "g") == ["x"]
 
 
 def test_restrict_reaches_the_helper_that_holds_the_hot_loop(tmp_path, monkeypatch):

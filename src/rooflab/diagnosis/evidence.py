@@ -816,8 +816,8 @@ def _remarks_and_lines(cc, source: Path, flags: tuple[str, ...], library: str, w
 def remark_evidence(spec: KernelSpec, lib: Library, where: str, loop_at: list[int] | None,
                     loaded: list[dict]) -> dict:
     """The compiler's remarks about the hot loop in the compiled function ``where`` (those on the source lines its
-    instructions come from; about the whole source function where those lines are unknown), their causes, the loop's lines and how many of the function's
-    remarks are about its other loops."""
+    instructions come from; about the whole source function where those lines are unknown), their causes, the loop's
+    lines and how many of the function's remarks are about its other loops."""
     found = _remarks_and_lines(lib.compiler, spec.source, tuple(f for f in lib.flags if not f.startswith("-I")),
                                str(lib.path), where)
     if found is None:

@@ -61,7 +61,7 @@ def with_restrict(source: str, function: str, pointers: list[str]) -> str | None
 
 def pointer_params(source: str, function: str) -> list[str]:
     """The names of the pointer and array parameters of ``function``'s definition in ``source`` (``float *a``,
-    ``const float b[]``, ``double (*c)[n]``); [] when the definition is not found."""
+    ``const float b[]``, ``double (*c)[n]``; not a pointer to a function); [] when the definition is not found."""
     span = function_lines(source, function)
     if span is None:
         return []
@@ -80,6 +80,8 @@ def pointer_params(source: str, function: str) -> list[str]:
     parts.append(part)
     names = []
     for p in parts:
+        if re.search(r"\(\s*\*+\s*\w+\s*\)\s*\(", p):
+            continue  # a pointer to a function: restrict does not apply to it
         name = re.search(r"(?:\(\s*\*+\s*(?:restrict\s+|__restrict__\s+)?(\w+)\s*\))|(\w+)\s*(?:\[|$)", p.strip())
         if name and ("*" in p or "[" in p):
             names.append(name.group(1) or name.group(2))
