@@ -1100,6 +1100,24 @@ def test_one_thread_at_its_own_roof_is_told_to_use_the_other_cpus_and_nothing_ab
     assert "reduction_chain" in ids(diagnose(code(LOOP_SCALAR_SUM, prediction=pred), slow, ctx))
 
 
+def test_samples_in_the_scalar_copy_of_a_vectorized_loop_are_short_trips_not_narrow_vectors():
+    """fannkuch's flip of two to four elements: gcc vectorized the loop (versioned for its in-place overlap), and
+    the samples fall in the scalar copy: the vector loop is seldom entered. Short trip counts, not narrow vectors
+    (whose advice, a form the compiler vectorizes, it already has); an overlap of two arrays keeps aliasing's."""
+    loop = {"vector_bits": 0, "scalar_fp": 0, "vector_fp": 0, "int_ops": 4, "accumulators": 0, "longest_chain": 0,
+            "flops": 0, "bytes": 16, "element_bits": 32, "calls": [], "branches": 0}
+    hot = {"by": "samples", "samples": 2200, "moved": True, "in_inner_loops": 0.52}
+    vec = [{"line": 36, "kind": "vectorized", "text": "loop vectorized using 64 byte vectors"},
+           {"line": 36, "kind": "vectorized", "text": "loop versioned for vectorization because of possible aliasing"}]
+    r = row(of_roof=0.05, level="L1", bound="memory")
+    fs = diagnose(code(loop, hot_loop=hot, remarks=vec), r, CTX)
+    assert fs[0]["id"] == "short_trips" and "narrow_vectors" not in ids(fs), ids(fs)
+    assert "scalar copy" in text(fs[0]["evidence"][0])
+    # no vectorized remark: the lanes are unused for want of a form the compiler vectorizes
+    plain = diagnose(code(loop, hot_loop=hot, remarks=[]), r, CTX)
+    assert "short_trips" not in ids(plain) and "narrow_vectors" in ids(plain)
+
+
 def test_a_sum_kept_in_order_in_a_scalar_loop_can_reach_half_its_unused_lanes():
     """A float sum the compiler keeps in order keeps the loop from using the core's lanes (narrow vectors defer to
     the chain): where the chain's own bound is small (the loop also at its ports' bound), reassociating it still

@@ -3,6 +3,8 @@ remainder iterations and the outer loops), as when an inner loop runs a handful 
 
 from __future__ import annotations
 
+import re
+
 from rooflab.diagnosis.rules.facts import Facts, finding, measured_cycles
 from rooflab.i18n import msg
 from rooflab.units import pct
@@ -16,9 +18,34 @@ def WORD():
     return msg("short trip counts")
 
 
+_VECTORIZED = re.compile(r"loop vectori[sz]ed", re.I)
+
+
+def scalar_copy(f: Facts) -> bool:
+    """The samples fall in the scalar copy of a loop the compiler vectorized (its remainder, or the fallback its
+    runtime checks choose): the vector loop is seldom entered. Where no overlap of two arrays sends it there (an
+    aliasing cause), the iterations per entry are fewer than the checks and the vector loop ask for (fannkuch's flip
+    of a prefix of two to four elements, versioned for its in-place overlap)."""
+    how = f.code.get("hot_loop") or {}
+    return bool(how.get("by") == "samples" and not f.vb and "aliasing" not in f.causes
+                and any(r.get("kind") == "vectorized" and _VECTORIZED.search(r.get("text") or "")
+                        for r in f.code.get("remarks") or []))
+
+
 def find(f: Facts) -> list[dict]:
     how = f.code.get("hot_loop") or {}
     share = how.get("in_inner_loops")
+    if scalar_copy(f) and not (share is not None and share < INNER_SHARE):
+        return [finding(
+            # what the copy's entries cost beside its work, as the time outside the innermost loops says (at least
+            # a quarter of it where the share is not known)
+            ID, 1 / max(min(share if share is not None else 1.0, 0.75), 0.1),
+            [msg("the compiler vectorized the hot loop, but {n} samples fall in its scalar copy: the vector loop is "
+                 "seldom entered", n=how.get("samples", 0))] + f.remarks_matching(_VECTORIZED),
+            msg("the inner loops run few iterations per entry, fewer than the vector loop and its checks need: the "
+                "scalar remainder runs instead"),
+            msg("make the long dimension the innermost loop, or batch several small problems into one loop (one "
+                "element of each per lane)"))]
     if how.get("by") != "samples" or share is None or share >= INNER_SHARE:
         return few_vectors(f)
     return [finding(
