@@ -1110,11 +1110,13 @@ def test_samples_in_the_scalar_copy_of_a_vectorized_loop_are_short_trips_not_nar
     vec = [{"line": 36, "kind": "vectorized", "text": "loop vectorized using 64 byte vectors"},
            {"line": 36, "kind": "vectorized", "text": "loop versioned for vectorization because of possible aliasing"}]
     r = row(of_roof=0.05, level="L1", bound="memory")
-    fs = diagnose(code(loop, hot_loop=hot, remarks=vec), r, CTX)
+    fs = diagnose(code(loop, hot_loop=hot, remarks=vec, loop_lines=[36, 37]), r, CTX)
     assert fs[0]["id"] == "short_trips" and "narrow_vectors" not in ids(fs), ids(fs)
     assert "scalar copy" in text(fs[0]["evidence"][0])
+    # the loop's lines unknown: the remarks are the function's, maybe another loop's
+    assert "short_trips" not in ids(diagnose(code(loop, hot_loop=hot, remarks=vec), r, CTX))
     # no vectorized remark: the lanes are unused for want of a form the compiler vectorizes
-    plain = diagnose(code(loop, hot_loop=hot, remarks=[]), r, CTX)
+    plain = diagnose(code(loop, hot_loop=hot, remarks=[], loop_lines=[36, 37]), r, CTX)
     assert "short_trips" not in ids(plain) and "narrow_vectors" in ids(plain)
 
 

@@ -27,7 +27,8 @@ def scalar_copy(f: Facts) -> bool:
     aliasing cause), the iterations per entry are fewer than the checks and the vector loop ask for (fannkuch's flip
     of a prefix of two to four elements, versioned for its in-place overlap)."""
     how = f.code.get("hot_loop") or {}
-    return bool(how.get("by") == "samples" and not f.vb and "aliasing" not in f.causes
+    # the remarks on the loop's own lines (where they are unknown, the function's, which may be another loop's)
+    return bool(how.get("by") == "samples" and not f.vb and "aliasing" not in f.causes and f.code.get("loop_lines")
                 and any(r.get("kind") == "vectorized" and _VECTORIZED.search(r.get("text") or "")
                         for r in f.code.get("remarks") or []))
 
