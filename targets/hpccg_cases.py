@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from testsuite_cases import _function, cut_main, write_cut  # noqa: E402  (cutting, writing, running)
+from testsuite_cases import _function, cut_main, write_table  # noqa: E402  (cutting, writing, running)
 from tsvc_cases import _strip_comments  # noqa: E402  (cutting)
 
 DDOT = Path("ddot.cpp")
@@ -72,13 +72,7 @@ _CUT = {"ddot": (ddot_case, "ddot"), "waxpby": (waxpby_case, "waxpby")}
 
 def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
     """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
-    def cut(case: dict) -> tuple:
-        name = next(n for n, c in CASES.items() if c is case)
-        make, function = _CUT[name]
-        code, args, sizes = make(root, case)
-        return code, args, sizes, function, ""
-
-    return write_cut(out, "hpccg", CASES, names, cut)
+    return write_table(root, out, "hpccg", CASES, names, _CUT)
 
 
 def main() -> int:

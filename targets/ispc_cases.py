@@ -39,7 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from testsuite_cases import _function, cut_main, write_cut  # noqa: E402  (cutting, writing, running)
+from testsuite_cases import cut_main, write_table  # noqa: E402  (cutting, writing, running)
 from tsvc_cases import _strip_comments  # noqa: E402  (cutting)
 
 EXAMPLES = Path("examples/cpu")
@@ -168,17 +168,10 @@ _CUT = {"mandelbrot": (mandel_case, "mandelbrot_serial"), "black_scholes": (opti
 
 def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
     """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
-    def cut(case: dict) -> tuple:
-        name = next(n for n, c in CASES.items() if c is case)
-        make, function = _CUT[name]
-        code, args, sizes = make(root, case)
-        _function(code, function)  # the function is there (a ValueError names it otherwise)
-        return code, args, sizes, function, ""
-
     # per iteration: two squares and their sum (the test), their difference, 2 * z_re * z_im, and the two adds of c
     CASES["mandelbrot"]["flops"] = str(8 * mandel_iterations(MANDEL_SIZE["width"], MANDEL_SIZE["height"],
                                                              MANDEL_SIZE["maxIterations"]))
-    return write_cut(out, "ispc", CASES, names, cut)
+    return write_table(root, out, "ispc", CASES, names, _CUT)
 
 
 def main() -> int:

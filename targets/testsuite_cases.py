@@ -271,6 +271,19 @@ def write_cut(out: Path, stem: str, cases: dict[str, dict], names: list[str] | N
     return spec, skipped, written
 
 
+def write_table(root: Path, out: Path, stem: str, cases: dict[str, dict], names: list[str] | None,
+                table: dict[str, tuple]) -> tuple[Path, dict[str, str], list[str]]:
+    """write_cut for a script whose cases are cut by a table: per case name, (make, function), ``make(root, case)``
+    giving the code, the args and the sizes."""
+    def cut(case: dict) -> tuple:
+        make, function = table[next(n for n, c in cases.items() if c is case)]
+        code, args, sizes = make(root, case)
+        _function(code, function)  # the function is there (a ValueError names it otherwise)
+        return code, args, sizes, function, ""
+
+    return write_cut(out, stem, cases, names, cut)
+
+
 def write(root: Path, out: Path, names: list[str] | None) -> tuple[Path, dict[str, str], list[str]]:
     """Each case's C file and one spec in ``out``; returns the spec's path, per case left out why, and the cases."""
     def cut(case: dict) -> tuple:
