@@ -219,6 +219,13 @@ def test_an_openmp_directive_counts_as_an_openmp_build_of_the_source_reads_it(tm
     assert load_spec(write(tmp_path, GOOD, guarded("_OPENMP")))[0].openmp
     flagged = GOOD.replace('function = "scale"', 'function = "scale"\nflags = ["-DUSING_OMP"]')
     assert load_spec(write(tmp_path, flagged, guarded("USING_OMP")))[0].openmp
+    # explain's experiment that turns the pragmas on has nothing to build where an OpenMP build has none
+    from rooflab.diagnosis.experiments import variant
+    (off,) = load_spec(write(tmp_path, GOOD, guarded("USING_OMP")))
+    assert variant("openmp", off, {"n": 64}, {"cpus": 2}) is None
+    (on,) = load_spec(write(tmp_path, GOOD.replace('function = "scale"', 'function = "scale"\nopenmp = false'),
+                            guarded("_OPENMP")))
+    assert variant("openmp", on, {"n": 64}, {"cpus": 2})[0].openmp
 
 
 def test_spec_with_several_kernels_and_defaults(tmp_path):

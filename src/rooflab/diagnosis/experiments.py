@@ -30,7 +30,7 @@ from rooflab.toolchain.compiler import CompileError, private_dir
 from rooflab.toolchain.remarks import function_lines
 from rooflab.userkernel.expr import ExprError, arith
 from rooflab.userkernel.proto import prototype_from_source
-from rooflab.userkernel.spec import STAGGER, ArrayArg, KernelSpec
+from rooflab.userkernel.spec import STAGGER, ArrayArg, KernelSpec, omp_directive_built
 
 THRESHOLD = 0.02  # a relative change under this is no difference (as compare's default)
 
@@ -405,7 +405,10 @@ def variant(exp: str, spec: KernelSpec, size: dict, ctx: dict) -> tuple[KernelSp
         return (dataclasses.replace(spec, profile="native", flags=[*spec.flags, "-O3", "-ftree-vectorize", native]),
                 size, msg("a build with -O3 {flag} (vectorizing)", flag=native))
     if exp == "openmp":
-        if spec.openmp:
+        # none where an OpenMP build has no directive in the kernel (HPCCG's pragmas under #ifdef USING_OMP): the
+        # build would leave the loop as it is, and test nothing
+        text = spec.source.read_text(encoding="utf-8", errors="replace")
+        if spec.openmp or omp_directive_built(spec.source, text, spec.function, list(spec.flags)) is None:
             return None
         return dataclasses.replace(spec, openmp=True), size, msg("its OpenMP pragmas on, on all {n} CPUs",
                                                                  n=ctx.get("cpus"))

@@ -307,7 +307,7 @@ def omp_directive(source: str, function: str) -> str | None:
     return m.group(0).strip() if m else None
 
 
-def _omp_directive_built(src: Path, text: str, function: str, flags: list[str]) -> str | None:
+def omp_directive_built(src: Path, text: str, function: str, flags: list[str]) -> str | None:
     """omp_directive of the source as an OpenMP build of it reads it: a directive under a conditional its build does
     not take (HPCCG's ``#ifdef USING_OMP``, off by default) is not one, one under ``#ifdef _OPENMP`` is."""
     found = omp_directive(text, function)
@@ -381,7 +381,7 @@ def _kernel(raw: dict, base: Path, where: str, spec_path: Path) -> KernelSpec:
         raise SpecError(f"{where}: source: cannot read {src}: {exc.strerror}") from None
     openmp, threads = m.openmp, m.threads
     if openmp is None:
-        openmp = _omp_directive_built(src, text, m.function, list(m.flags)) is not None
+        openmp = omp_directive_built(src, text, m.function, list(m.flags)) is not None
         if openmp and threads is None:
             threads = omp_team()
     if proto.name != m.function:
