@@ -322,3 +322,70 @@ def test_a_compiled_symbol_is_read_in_the_source_function_it_comes_from():
     assert asm.source_function("xs_event._omp_fn.0") == "xs_event"
     assert asm.source_function("calculate_macro_xs.localalias") == "calculate_macro_xs"
     assert asm.source_function("dgefa.constprop.0") == "dgefa" and asm.source_function("daxpy") == "daxpy"
+
+
+# gcc's OpenMP body of CloverLeaf's time-step control, cut down: the inner loop's exit test sits mid-body (je to the
+# outer loop's latch) and a jmp closes it; a division on an out-of-line path jumps back into it; the barrier, the
+# reduction's compare-and-swap and the return lie inside the outer loop's address range but are not in it; the
+# errno path of sqrt (called for negative inputs) rejoins the loop with a conditional backward branch to a merge
+# point, which is no loop
+X86_MID_EXIT = """
+    1000:	mov    $0x0,%r8
+    1003:	cmp    %r8,%r9
+    1006:	jge    1060 <f+0x60>
+    1008:	mov    $0x0,%r14
+    100b:	vmovsd (%rax,%r14,8),%xmm0
+    1010:	vucomisd %xmm0,%xmm8
+    1014:	ja     10a0 <f+0xa0>
+    1016:	vsqrtsd %xmm0,%xmm0,%xmm0
+    101a:	vmovsd %xmm0,%xmm0,%xmm1
+    101e:	vcomisd %xmm5,%xmm1
+    1022:	ja     1080 <f+0x80>
+    1024:	vcmplesd %xmm1,%xmm5,%xmm9
+    1029:	vblendvpd %xmm9,%xmm5,%xmm1,%xmm5
+    102f:	vmovsd %xmm5,(%rdx,%r14,8)
+    1035:	cmp    %r14,%r15
+    1038:	je     1090 <f+0x90>
+    103a:	inc    %r14
+    103d:	jmp    100b <f+0xb>
+    1042:	nop
+    1060:	call   2000 <GOMP_barrier@plt>
+    1065:	lock cmpxchg %rsi,(%rcx)
+    106a:	ret
+    1080:	vdivsd %xmm1,%xmm7,%xmm5
+    1084:	jmp    1024 <f+0x24>
+    1090:	inc    %r8
+    1093:	cmp    %r8,%r9
+    1096:	jg     1008 <f+0x8>
+    1098:	jmp    1060 <f+0x60>
+    10a0:	call   2010 <sqrt@plt>
+    10a5:	vcomisd %xmm3,%xmm0
+    10a9:	jb     101a <f+0x1a>
+    10ab:	jmp    101a <f+0x1a>
+"""
+
+
+def test_natural_loops_a_jmp_closes_one_a_jump_back_to_a_merge_point_does_not():
+    insns = asm.parse_objdump(X86_MID_EXIT)
+    loops = asm.find_loops(insns)
+    # the outer loop (jg at 1096), the inner one closed by its jmp (103d); not the division's jump back (1084), nor
+    # the errno path's branches to the merge point after the sqrt (10a9, 10ab)
+    assert [(lp.start, lp.end) for lp in loops] == [(0x1008, 0x1096), (0x100b, 0x103d)]
+    inner = asm.hot_loop(insns)
+    assert (inner.start, inner.end) == (0x100b, 0x103d)
+    # the if-converted MIN (vcmplesd, vblendvpd on xmm) is scalar work: no vector of elements
+    assert inner.vector_bits == 0
+    assert "GOMP_barrier" not in asm.detail_loop(insns, asm.find_loops(insns)[1]).calls
+
+
+def test_a_conditional_branch_back_in_code_the_entry_does_not_reach_is_still_a_loop():
+    # a loop in a switch's case, reached only through a jump table (its targets unknown to the disassembly)
+    insns = asm.parse_objdump("""
+    1000:	jmp    *%rax
+    1002:	vaddsd (%rdi,%rcx,8),%xmm0,%xmm0
+    1007:	inc    %rcx
+    100a:	cmp    %rcx,%rdx
+    100d:	jne    1002 <f+0x2>
+    100f:	ret
+""")
+    assert [(lp.start, lp.end) for lp in asm.find_loops(insns)] == [(0x1002, 0x100d)]

@@ -1666,7 +1666,10 @@ def test_sqrt_kept_scalar_by_errno_is_named_and_tested_with_no_math_errno():
                {"kind": "missed", "line": 3, "text": "not vectorized: control flow in loop."},
                {"kind": "missed", "line": 3, "text": "statement clobbers memory: _18 = sqrt (_4);"}]
     fs = diagnose(code(loop, remarks=remarks, causes=["control_flow"]), row(), CTX)
-    assert "narrow_vectors" not in ids(fs)
+    assert ids(fs)[0] == "calls"
+    # narrow vectors follows it, for -fno-math-errno's build to keep or drop (see the next test)
+    nv = next(f for f in fs if f["id"] == "narrow_vectors")
+    assert nv["after"] == ["calls"] and nv["unless_vectorized_by"] == "no_math_errno"
     f = next(f for f in fs if f["id"] == "calls")
     assert f["experiments"] == ["no_math_errno"] and f["factor"] == 8.0  # 512-bit lanes of doubles
     said = " ".join(text(e) for e in f["evidence"]) + text(f["hypothesis"]) + text(f["advice"])
@@ -1674,6 +1677,27 @@ def test_sqrt_kept_scalar_by_errno_is_named_and_tested_with_no_math_errno():
     # a call that may write memory but is not libm's says nothing about errno
     other = [{"kind": "missed", "line": 3, "text": "statement clobbers memory: mine (_4);"}]
     assert "calls" not in ids(diagnose(code(loop, remarks=other, causes=[]), row(), CTX))
+
+
+def test_narrow_vectors_behind_an_errno_sqrt_stands_where_no_math_errno_left_the_loop_scalar():
+    """CloverLeaf's time-step control: a scalar loop with a sqrt kept for errno, six divisions and an access pattern
+    gcc cannot follow. -fno-math-errno removes the call and the loop stays scalar (1.00x): the unused lanes are the
+    finding, no longer behind the call's. Where the build vectorizes the loop, the call was the reason: it goes."""
+    loop = {**LOOP_SCALAR_SUM, "longest_chain": 0, "accumulators": 0, "chain_op": "", "flops": 40, "calls": [],
+            "side_calls": ["sqrt"], "vector_bits": 0, "element_bits": 64}
+    remarks = [{"kind": "missed", "line": 3, "text": "not vectorized: control flow in loop."},
+               {"kind": "missed", "line": 3, "text": "statement clobbers memory: _18 = sqrt (_4);"}]
+    fs = diagnose(code(loop, remarks=remarks, causes=["control_flow"]), row(), CTX)
+    assert ids(fs)[:2] == ["calls", "narrow_vectors"]
+    scalar = {**experiment("no_math_errno", "no difference", 1.0), "loop_unchanged": False, "vector_bits": [0, 0]}
+    out = weigh([dict(f) for f in fs], [scalar], time_s=1.0)
+    assert out[0]["id"] == "narrow_vectors" and "after" not in out[0]
+    vectorized = {**experiment("no_math_errno", "faster", 3.5), "loop_unchanged": False, "vector_bits": [0, 512]}
+    out = weigh([dict(f) for f in fs], [vectorized], time_s=1.0)
+    assert ids(out) == ["calls"] and out[0]["confirmed"]["speedup"] == 3.5
+    # a call of the loop's own (not errno's) still explains the scalar loop: no narrow vectors beside it
+    called = {**loop, "calls": ["mine"], "side_calls": []}
+    assert "narrow_vectors" not in ids(diagnose(code(called, remarks=remarks, causes=["control_flow"]), row(), CTX))
 
 
 def experiment(eid: str, verdict: str, s: float) -> dict:

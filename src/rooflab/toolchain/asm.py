@@ -119,14 +119,97 @@ def _is_conditional(m: str) -> bool:
 
 
 def find_loops(insns: list[Insn]) -> list[Loop]:
-    """Loops from conditional backward branches (compilers close loops with one; a backward unconditional jump is
-    usually a jump into shared tail code)."""
+    """Loops from backward branches whose target dominates them (natural loops): conditional ones, which close most
+    loops, and unconditional ones, which close a loop whose exit test sits mid-body (gcc's scalar loop with a
+    division on an out-of-line path, found before only as its outer loop, whose range spans the barrier and return
+    after it too). A backward branch to a block that does not dominate it is a jump into shared code, not a loop: an
+    out-of-line call to sqrt for errno's sake returning to the loop's merge point. Where the entry does not reach the
+    branch (code reached through a jump table, whose targets are unknown), a conditional backward branch is taken as
+    a loop, as compilers close loops with one."""
     if not insns:
         return []
-    lo, hi = insns[0].addr, insns[-1].addr
-    loops = {Loop(i.target, i.addr) for i in insns
-             if i.target is not None and _is_conditional(i.mnemonic) and lo <= i.target <= i.addr <= hi}
+    lo = insns[0].addr
+    back = [i for i in insns if i.target is not None and _is_branch(i.mnemonic) and lo <= i.target <= i.addr]
+    if not back:
+        return []
+    dominated, unreached = _dominated_jumps(insns, back)
+    loops = {Loop(i.target, i.addr) for i in back
+             if i.addr in dominated or (i.addr in unreached and _is_conditional(i.mnemonic))}
     return sorted(loops, key=lambda lp: (lp.start, lp.end))
+
+
+_ENDS_BLOCK = ("ret", "retq", "ud2", "hlt")
+
+
+def _falls_through(i: Insn) -> bool:
+    m = i.mnemonic
+    if m.startswith(_ENDS_BLOCK) or m in ("ret", "br", "eret"):
+        return False
+    return not (_is_branch(m) and not _is_conditional(m))
+
+
+def _dominated_jumps(insns: list[Insn], jumps: list[Insn]) -> tuple[set[int], set[int]]:
+    """The addresses of the ``jumps`` whose target dominates them in the function's control-flow graph (entry: its
+    first instruction), and of those the entry does not reach (an indirect jump's targets are unknown)."""
+    addrs = {i.addr for i in insns}
+    leaders = {insns[0].addr}
+    for k, i in enumerate(insns):
+        if _is_branch(i.mnemonic) or not _falls_through(i):
+            if i.target is not None and i.target in addrs:
+                leaders.add(i.target)
+            if k + 1 < len(insns):
+                leaders.add(insns[k + 1].addr)
+    starts = sorted(leaders)
+    index = {a: n for n, a in enumerate(starts)}
+    block_of, succ, n = {}, [[] for _ in starts], -1
+    for k, i in enumerate(insns):
+        if i.addr in index:
+            n = index[i.addr]
+        block_of[i.addr] = n
+        last = k + 1 == len(insns) or insns[k + 1].addr in index
+        if not last:
+            continue
+        if i.target is not None and i.target in index and _is_branch(i.mnemonic):
+            succ[n].append(index[i.target])
+        if _falls_through(i) and k + 1 < len(insns):
+            succ[n].append(n + 1)
+    # reverse postorder from the entry, then the iterative data-flow of dominator sets (bit sets)
+    order, seen, stack = [], {0}, [(0, iter(succ[0]))]
+    while stack:
+        b, it = stack[-1]
+        nxt = next((s for s in it if s not in seen), None)
+        if nxt is None:
+            order.append(b)
+            stack.pop()
+        else:
+            seen.add(nxt)
+            stack.append((nxt, iter(succ[nxt])))
+    order.reverse()
+    preds: dict[int, list[int]] = {b: [] for b in order}
+    for b in order:
+        for s in succ[b]:
+            preds[s].append(b)
+    everything = (1 << len(starts)) - 1
+    dom = {b: everything for b in order}
+    dom[0] = 1
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = everything
+            for p in preds[b]:
+                new &= dom[p]
+            new |= 1 << b
+            if new != dom[b]:
+                dom[b], changed = new, True
+    out, unreached = set(), set()
+    for j in jumps:
+        src, dst = block_of.get(j.addr), index.get(j.target)
+        if src not in dom:
+            unreached.add(j.addr)
+        elif dst is not None and dom[src] >> dst & 1:
+            out.add(j.addr)
+    return out, unreached
 
 
 def innermost(loops: list[Loop]) -> list[Loop]:
@@ -155,9 +238,9 @@ def _x86_fp_class(m: str) -> str | None:
 
 
 # a bitwise operation on an xmm register's FP bits: how a scalar loop takes an absolute value or flips a sign
-# (fabs(x[i]): vandpd with a mask), not a vector of elements; a loop vectorized 128 bits wide has packed arithmetic
-# or packed moves besides
-_X86_FP_LOGIC = re.compile(r"v(and|andn|or|xor)p[sd]$")
+# (fabs(x[i]): vandpd with a mask), or picks one of two values (an if-converted MIN: vcmplesd, then vblendvpd), not
+# a vector of elements; a loop vectorized 128 bits wide has packed arithmetic or packed moves besides
+_X86_FP_LOGIC = re.compile(r"v(and|andn|or|xor|blendv|blend)p[sd]$")
 # a copy from one xmm register to another: how a scalar loop keeps a value it overwrites (TSVC's s244 with
 # restrict: vmovaps %xmm2,%xmm3 beside scalar FMAs), not a vector of elements
 _X86_REG_COPY = re.compile(r"vmov(ap[sd]|up[sd]|dqa|dqu)(32|64)?$")

@@ -22,7 +22,13 @@ def find(f: Facts) -> list[dict]:
     # computes, it stands only where restrict left the loop scalar: TSVC's s211 (a[i] = b[i - 1] + ...; b[i] =
     # b[i + 1] - ...) gained 1.59x from restrict and stayed scalar, its statements' order being what keeps it so
     aliased = "aliasing" in f.causes
-    if not (vectors.unused_lanes(f) and not vectors.explained_elsewhere(f)) or vectors.scalar_build(f):
+    # a square root kept for errno is the calls finding's reason for a scalar loop, and its test (-fno-math-errno)
+    # says whether it was the only one: this finding follows it, goes where that build vectorizes the loop, and
+    # stands alone where the loop stays scalar (CloverLeaf's time-step control: 1.00x, scalar still)
+    behind_errno = vectors.explained_elsewhere(f) and vectors.errno_only(f) and \
+        not vectors.explained_elsewhere(f, errno=False)
+    if not (vectors.unused_lanes(f) and (behind_errno or not vectors.explained_elsewhere(f))) or \
+            vectors.scalar_build(f):
         return []
     computes = aliased and not vectors.plain_copy(f)
     if computes and vectors.other_walk(f):
@@ -48,5 +54,6 @@ def find(f: Facts) -> list[dict]:
                                    "statements or split the loop in two, so that each reads only what is already "
                                    "written")], "; ")
     return [finding(ID, f.lanes, ev, msg("the loop runs on narrower vectors than the core has"), advice,
-                    ("native",) if narrow else (), after=("aliasing",) if aliased else (),
-                    unless_vectorized_by="restrict" if computes else None)]
+                    ("native",) if narrow else (),
+                    after=("aliasing",) if aliased else ("calls",) if behind_errno else (),
+                    unless_vectorized_by="restrict" if computes else "no_math_errno" if behind_errno else None)]

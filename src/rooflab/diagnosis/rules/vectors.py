@@ -4,6 +4,7 @@ lanes unused, the evidence that says so, and which other finding already names t
 from __future__ import annotations
 
 from rooflab.diagnosis.rules import control_flow, dependency, short_trips, strided
+from rooflab.diagnosis.rules.calls import INSTRUCTIONS
 from rooflab.diagnosis.rules.facts import EXCESS, Facts, errno_calls
 from rooflab.i18n import msg
 
@@ -38,15 +39,27 @@ def unused_lanes(f: Facts) -> bool:
     return bool(works and f.isa_vb and f.vb < f.isa_vb and not f.chained and not streaming)
 
 
-def explained_elsewhere(f: Facts) -> bool:
-    """Another finding names why the loop is not vectorized: its vector copy seldom entered (short trips), a call (or errno, or a call on a cold path), strided
+def errno_only(f: Facts) -> bool:
+    """The loop's only calls are square roots kept for errno (a branch to the library on a cold path), which
+    -fno-math-errno makes instructions: whether the loop then vectorizes is that build's to say (CloverLeaf's
+    time-step control stays scalar without them: gcc then finds its access pattern too complicated)."""
+    loop = f.loop
+    calls = list(loop.get("side_calls") or []) + errno_calls(f.code)
+    return bool(calls) and not loop.get("calls") and all(c.rstrip("f").lower() in INSTRUCTIONS for c in calls)
+
+
+def explained_elsewhere(f: Facts, errno: bool = True) -> bool:
+    """Another finding names why the loop is not vectorized: its vector copy seldom entered (short trips), a call
+    (or errno, or a call on a cold path; ``errno`` False: not a square root kept for errno alone), strided
     access that the traffic shows (a stride the compiler names, or a column walk of the source: TSVC's s141, whose
     traffic out of L2 was 5.9x the model) or a column walk while the loop waits, an integer division, a
     branch, or a chain carried from one iteration to the next in a scalar loop (its lanes can only come from
     independent chains: the chain's finding says so), an update through an index (a histogram's), or records read
     for a few of their fields (each lane would wait on lines mostly unused)."""
     loop, causes = f.loop, f.causes
-    return bool(short_trips.scalar_copy(f) or "call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
+    calls = "call" in causes or loop.get("calls") or loop.get("side_calls") or errno_calls(f.code)
+    # (``errno`` False: a square root kept for errno does not count, see errno_only)
+    return bool(short_trips.scalar_copy(f) or (calls and (errno or not errno_only(f)))
                 or (("stride" in causes or f.pragmas.column_walks)
                     and (f.excess or 0) >= EXCESS) or strided.partial_lines(f)
                 or strided.column_walk(f)
