@@ -389,3 +389,52 @@ def test_a_conditional_branch_back_in_code_the_entry_does_not_reach_is_still_a_l
     100f:	ret
 """)
     assert [(lp.start, lp.end) for lp in asm.find_loops(insns)] == [(0x1002, 0x100d)]
+
+
+# PolyBench's deriche, gcc -O3: a rotated loop entered by a jump past its first block (jmp 6ed4), closed by a
+# branch back to that block (jne 6ed0), whose target does not dominate it; and TSVC's s1119: an unrolled vector body
+# that the outer loop's versioning test (ja 322a) sends back to, the scalar copy's jmp rejoining the latch
+X86_ROTATED = """
+    6eb0:	vxorps %xmm9,%xmm9,%xmm9
+    6eb5:	xor    %edx,%edx
+    6ebf:	jmp    6ed4 <f+0x24>
+    6ed0:	vmovaps %xmm0,%xmm4
+    6ed4:	vmulss %xmm1,%xmm10,%xmm1
+    6ed8:	vfmadd231ss (%rdi,%rdx,1),%xmm8,%xmm1
+    6ef0:	vmovss %xmm0,(%rcx,%rdx,1)
+    6efa:	add    $0x4,%rdx
+    6efe:	cmp    %r9,%rdx
+    6f01:	jne    6ed0 <f+0x20>
+    6f03:	ret
+"""
+X86_VERSIONED = """
+    3210:	lea    0x400(%rdi),%rdx
+    3225:	jmp    338b <s1119+0x17b>
+    322a:	vmovups -0x400(%rdx),%zmm1
+    3238:	vaddps (%rsi),%zmm1,%zmm0
+    3363:	vmovups %zmm0,0x380(%rdx)
+    3378:	add    $0x400,%rdx
+    3386:	cmp    %rdx,%rdi
+    3389:	je     33cd <s1119+0x1bd>
+    338b:	lea    0x4(%rsi),%rcx
+    3395:	cmp    $0x38,%rax
+    3399:	ja     322a <s1119+0x1a>
+    33a6:	xor    %eax,%eax
+    33b0:	vmovss (%rcx,%rax,1),%xmm0
+    33b5:	vaddss (%rsi,%rax,1),%xmm0,%xmm0
+    33ba:	vmovss %xmm0,(%rdx,%rax,1)
+    33bf:	add    $0x4,%rax
+    33c3:	cmp    $0x400,%rax
+    33c9:	jne    33b0 <s1119+0x1a0>
+    33cb:	jmp    3378 <s1119+0x168>
+    33cd:	vzeroupper
+    33d4:	ret
+"""
+
+
+def test_a_rotated_loop_and_a_versioned_vector_body_are_loops():
+    assert [(lp.start, lp.end) for lp in asm.find_loops(asm.parse_objdump(X86_ROTATED))] == [(0x6ed0, 0x6f01)]
+    insns = asm.parse_objdump(X86_VERSIONED)
+    inner = asm.innermost(asm.find_loops(insns))
+    assert [(lp.start, lp.end) for lp in inner] == [(0x322a, 0x3399), (0x33b0, 0x33c9)]
+    assert asm.hot_loop(insns).vector_bits == 512

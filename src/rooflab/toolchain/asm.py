@@ -119,23 +119,22 @@ def _is_conditional(m: str) -> bool:
 
 
 def find_loops(insns: list[Insn]) -> list[Loop]:
-    """Loops from backward branches whose target dominates them (natural loops): conditional ones, which close most
-    loops, and unconditional ones, which close a loop whose exit test sits mid-body (gcc's scalar loop with a
-    division on an out-of-line path, found before only as its outer loop, whose range spans the barrier and return
-    after it too). A backward branch to a block that does not dominate it is a jump into shared code, not a loop: an
-    out-of-line call to sqrt for errno's sake returning to the loop's merge point. Where the entry does not reach the
-    branch (code reached through a jump table, whose targets are unknown), a conditional backward branch is taken as
-    a loop, as compilers close loops with one."""
+    """Loops from backward branches, conditional or not, each a cycle: its target dominates it (every path from the
+    function's entry to the branch passes the target: a loop whose exit test sits mid-body and a ``jmp`` closes, as
+    gcc writes a scalar loop with a division on an out-of-line path), or its target reaches it without leaving the
+    addresses between them (a rotated loop entered by a jump past its first block; a vector body that a versioning
+    test inside the outer loop sends back to). A branch back to a merge point (an out-of-line call to ``sqrt`` for
+    errno rejoining the loop's body) or into shared tail code closes none. Before, every conditional backward branch
+    was a loop and no ``jmp`` was: CloverLeaf's time-step loop, closed by a ``jmp``, was found only as its outer loop,
+    whose range spans the barrier and return after it."""
     if not insns:
         return []
     lo = insns[0].addr
     back = [i for i in insns if i.target is not None and _is_branch(i.mnemonic) and lo <= i.target <= i.addr]
     if not back:
         return []
-    dominated, unreached = _dominated_jumps(insns, back)
-    loops = {Loop(i.target, i.addr) for i in back
-             if i.addr in dominated or (i.addr in unreached and _is_conditional(i.mnemonic))}
-    return sorted(loops, key=lambda lp: (lp.start, lp.end))
+    closing = _closing_branches(insns, back)
+    return sorted({Loop(i.target, i.addr) for i in back if i.addr in closing}, key=lambda lp: (lp.start, lp.end))
 
 
 _ENDS_BLOCK = ("ret", "retq", "ud2", "hlt")
@@ -148,9 +147,10 @@ def _falls_through(i: Insn) -> bool:
     return not (_is_branch(m) and not _is_conditional(m))
 
 
-def _dominated_jumps(insns: list[Insn], jumps: list[Insn]) -> tuple[set[int], set[int]]:
-    """The addresses of the ``jumps`` whose target dominates them in the function's control-flow graph (entry: its
-    first instruction), and of those the entry does not reach (an indirect jump's targets are unknown)."""
+def _closing_branches(insns: list[Insn], jumps: list[Insn]) -> set[int]:
+    """The addresses of the backward ``jumps`` that close a cycle (see find_loops): the function's basic blocks, their
+    dominators from its first instruction (an indirect jump's targets are unknown: the blocks only a jump table
+    reaches have none, and are judged by the addresses alone)."""
     addrs = {i.addr for i in insns}
     leaders = {insns[0].addr}
     for k, i in enumerate(insns):
@@ -166,14 +166,41 @@ def _dominated_jumps(insns: list[Insn], jumps: list[Insn]) -> tuple[set[int], se
         if i.addr in index:
             n = index[i.addr]
         block_of[i.addr] = n
-        last = k + 1 == len(insns) or insns[k + 1].addr in index
-        if not last:
+        if k + 1 < len(insns) and insns[k + 1].addr not in index:
             continue
         if i.target is not None and i.target in index and _is_branch(i.mnemonic):
             succ[n].append(index[i.target])
         if _falls_through(i) and k + 1 < len(insns):
             succ[n].append(n + 1)
-    # reverse postorder from the entry, then the iterative data-flow of dominator sets (bit sets)
+    dom = _dominators(succ)
+    out = set()
+    for j in jumps:
+        src, dst = block_of[j.addr], index.get(j.target)
+        if dst is None:
+            continue
+        if (src in dom and dom[src] >> dst & 1) or _reaches_within(succ, dst, src):
+            out.add(j.addr)
+    return out
+
+
+def _reaches_within(succ: list[list[int]], a: int, b: int) -> bool:
+    """Whether block ``a`` reaches block ``b`` through blocks numbered a to b only (blocks are numbered in address
+    order: the path never leaves the addresses between them)."""
+    seen, stack = {a}, [a]
+    while stack:
+        x = stack.pop()
+        if x == b:
+            return True
+        for y in succ[x]:
+            if a <= y <= b and y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return False
+
+
+def _dominators(succ: list[list[int]]) -> dict[int, int]:
+    """Per block the entry (block 0) reaches, the blocks that dominate it, as a bit set: the iterative data-flow
+    over the blocks in reverse postorder."""
     order, seen, stack = [], {0}, [(0, iter(succ[0]))]
     while stack:
         b, it = stack[-1]
@@ -189,7 +216,7 @@ def _dominated_jumps(insns: list[Insn], jumps: list[Insn]) -> tuple[set[int], se
     for b in order:
         for s in succ[b]:
             preds[s].append(b)
-    everything = (1 << len(starts)) - 1
+    everything = (1 << len(succ)) - 1
     dom = {b: everything for b in order}
     dom[0] = 1
     changed = True
@@ -202,14 +229,7 @@ def _dominated_jumps(insns: list[Insn], jumps: list[Insn]) -> tuple[set[int], se
             new |= 1 << b
             if new != dom[b]:
                 dom[b], changed = new, True
-    out, unreached = set(), set()
-    for j in jumps:
-        src, dst = block_of.get(j.addr), index.get(j.target)
-        if src not in dom:
-            unreached.add(j.addr)
-        elif dst is not None and dom[src] >> dst & 1:
-            out.add(j.addr)
-    return out, unreached
+    return dom
 
 
 def innermost(loops: list[Loop]) -> list[Loop]:
