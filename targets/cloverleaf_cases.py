@@ -74,30 +74,29 @@ CASES: dict[str, dict] = {
             "bytes": f"96*{CELLS}"},
 }
 
-_CELL = {"shape": ["(nx+4)*(ny+4)"], "dtype": "float64"}
-_NODE = {"shape": ["(nx+5)*(ny+5)"], "dtype": "float64"}  # nodes and faces (the larger of the two face grids)
-_OUT = {"fill": "zeros", "output": True}
-_BOUNDS = {"xmin": {"shape": [1], "dtype": "int32", "fill": 1}, "xmax": {"shape": [1], "dtype": "int32", "fill": "nx"},
-           "ymin": {"shape": [1], "dtype": "int32", "fill": 1}, "ymax": {"shape": [1], "dtype": "int32", "fill": "ny"}}
-
 
 def _scalar(value, dtype: str = "float64", output: bool = False) -> dict:
     """A scalar passed by pointer, as Fortran passes it."""
     return {"shape": [1], "dtype": dtype, "fill": value, **({"output": True} if output else {})}
 
 
+_CELL = {"shape": ["(nx+4)*(ny+4)"], "dtype": "float64"}
+_NODE = {"shape": ["(nx+5)*(ny+5)"], "dtype": "float64"}  # nodes and faces (the larger of the two face grids)
+_OUT = {"fill": "zeros", "output": True}
+_BOUNDS = {"xmin": _scalar(1, "int32"), "xmax": _scalar("nx", "int32"), "ymin": _scalar(1, "int32"),
+           "ymax": _scalar("ny", "int32")}
+_ROW = {"shape": ["nx+4"], "dtype": "float64"}  # per column of cells (celldx, cellx)
+_COLUMN = {"shape": ["ny+4"], "dtype": "float64"}  # per row of cells (celldy, celly)
+
 _ARGS: dict[str, dict] = {
     "ideal_gas": {"density": _CELL, "energy": _CELL, "pressure": {**_CELL, **_OUT}, "soundspeed": {**_CELL, **_OUT}},
-    "viscosity": {"celldx": {"shape": ["nx+4"], "dtype": "float64"}, "celldy": {"shape": ["ny+4"], "dtype": "float64"},
-                  "density0": _CELL, "pressure": _CELL, "viscosity": {**_CELL, **_OUT}, "xvel0": _NODE,
-                  "yvel0": _NODE},
+    "viscosity": {"celldx": _ROW, "celldy": _COLUMN, "density0": _CELL, "pressure": _CELL,
+                  "viscosity": {**_CELL, **_OUT}, "xvel0": _NODE, "yvel0": _NODE},
     "calc_dt": {"gsmall": _scalar(1e-16), "gbig": _scalar(1e21), "mindt": _scalar(1e-7), "dtcsafe": _scalar(0.7),
                 "dtusafe": _scalar(0.5), "dtvsafe": _scalar(0.5), "dtdivsafe": _scalar(0.7), "xarea": _NODE,
-                "yarea": _NODE, "cellx": {"shape": ["nx+4"], "dtype": "float64"},
-                "celly": {"shape": ["ny+4"], "dtype": "float64"}, "celldx": {"shape": ["nx+4"], "dtype": "float64"},
-                "celldy": {"shape": ["ny+4"], "dtype": "float64"}, "volume": _CELL, "density0": _CELL,
-                "energy0": _CELL, "pressure": _CELL, "viscosity": _CELL, "soundspeed": _CELL, "xvel0": _NODE,
-                "yvel0": _NODE, "dt_min": {**_NODE, **_OUT}, "dtminval": _scalar(0, output=True),
+                "yarea": _NODE, "cellx": _ROW, "celly": _COLUMN, "celldx": _ROW, "celldy": _COLUMN, "volume": _CELL,
+                "density0": _CELL, "energy0": _CELL, "pressure": _CELL, "viscosity": _CELL, "soundspeed": _CELL,
+                "xvel0": _NODE, "yvel0": _NODE, "dt_min": {**_NODE, **_OUT}, "dtminval": _scalar(0, output=True),
                 "dtlcontrol": _scalar(0, "int32", True), "xlpos": _scalar(0, output=True),
                 "ylpos": _scalar(0, output=True), "jldt": _scalar(0, "int32", True),
                 "kldt": _scalar(0, "int32", True), "smll": _scalar(0, "int32")},

@@ -25,10 +25,9 @@ def find(f: Facts) -> list[dict]:
     # a square root kept for errno is the calls finding's reason for a scalar loop, and its test (-fno-math-errno)
     # says whether it was the only one: this finding follows it, goes where that build vectorizes the loop, and
     # stands alone where the loop stays scalar (CloverLeaf's time-step control: 1.00x, scalar still)
-    behind_errno = vectors.explained_elsewhere(f) and vectors.errno_only(f) and \
-        not vectors.explained_elsewhere(f, errno=False)
-    if not (vectors.unused_lanes(f) and (behind_errno or not vectors.explained_elsewhere(f))) or \
-            vectors.scalar_build(f):
+    elsewhere = vectors.explained_elsewhere(f)
+    behind_errno = elsewhere and vectors.errno_only(f) and not vectors.explained_elsewhere(f, errno=False)
+    if not (vectors.unused_lanes(f) and (behind_errno or not elsewhere)) or vectors.scalar_build(f):
         return []
     computes = aliased and not vectors.plain_copy(f)
     if computes and vectors.other_walk(f):
